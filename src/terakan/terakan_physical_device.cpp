@@ -1,0 +1,400 @@
+/* VkPhysicalDevice: finding radeon TeraScale 2/3 devices and describing them honestly.
+ *
+ * Everything reported here is either a fact about the board (from the kernel, or the cited
+ * tables in src/hw) or a statement of what Terakan implements today. Features are all off and
+ * limits sit at the Vulkan 1.0 required minimums until the capabilities behind them exist; each
+ * issue that adds a capability raises its limits to the documented hardware values.
+ */
+#include "terakan_private.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <xf86drm.h>
+
+#include "vk_alloc.h"
+#include "vk_util.h"
+
+#include "util/build_id.h"
+#include "util/log.h"
+#include "util/mesa-sha1.h"
+
+using terakan::hw::FamilyInfo;
+
+static const struct vk_device_extension_table terakan_device_extensions = {
+   .KHR_driver_properties = true,
+};
+
+static void log_startup(const char *format, const char *path, const char *detail)
+{
+   if (terakan_debug(TERAKAN_DEBUG_STARTUP))
+      mesa_logi(format, path, detail);
+}
+
+/* The build id of this library, so that caches and UUIDs change with every build. */
+static const build_id_note *driver_build_id()
+{
+   return build_id_find_nhdr_for_addr(reinterpret_cast<const void *>(&driver_build_id));
+}
+
+static void compute_uuids(terakan_physical_device *pdev)
+{
+   const build_id_note *note = driver_build_id();
+   const auto *family_name = pdev->family->name.data();
+   const uint16_t device_id = pdev->pci->device_id;
+   unsigned char sha1[20];
+
+   /* Shader binaries depend on this build of the compiler and on the family it targets. */
+   struct mesa_sha1 ctx;
+   _mesa_sha1_init(&ctx);
+   if (note)
+      _mesa_sha1_update(&ctx, build_id_data(note), build_id_length(note));
+   _mesa_sha1_update(&ctx, family_name, pdev->family->name.size());
+   _mesa_sha1_final(&ctx, sha1);
+   memcpy(pdev->pipeline_cache_uuid, sha1, VK_UUID_SIZE);
+
+   _mesa_sha1_init(&ctx);
+   _mesa_sha1_update(&ctx, "terakan-driver", strlen("terakan-driver"));
+   if (note)
+      _mesa_sha1_update(&ctx, build_id_data(note), build_id_length(note));
+   _mesa_sha1_final(&ctx, sha1);
+   memcpy(pdev->driver_uuid, sha1, VK_UUID_SIZE);
+
+   _mesa_sha1_init(&ctx);
+   _mesa_sha1_update(&ctx, "terakan-device", strlen("terakan-device"));
+   _mesa_sha1_update(&ctx, &device_id, sizeof(device_id));
+   _mesa_sha1_update(&ctx, pdev->render_node_path, strlen(pdev->render_node_path));
+   _mesa_sha1_final(&ctx, sha1);
+   memcpy(pdev->device_uuid, sha1, VK_UUID_SIZE);
+}
+
+/* Heaps: the CPU-invisible part of VRAM, the CPU-visible window of VRAM, and GTT (system
+ * memory the GPU reaches through its GART), with sizes from DRM_RADEON_GEM_INFO. */
+static void compute_memory_properties(terakan_physical_device *pdev)
+{
+   const auto &info = pdev->radeon->info();
+   VkPhysicalDeviceMemoryProperties &memory = pdev->memory;
+   memory = {};
+
+   const uint64_t visible_vram = MIN2(info.vram_cpu_visible_size, info.vram_size);
+   const uint64_t invisible_vram = info.vram_size - visible_vram;
+
+   int invisible_heap = -1, visible_heap = -1, gtt_heap = -1;
+   if (invisible_vram > 0) {
+      invisible_heap = memory.memoryHeapCount++;
+      memory.memoryHeaps[invisible_heap] = {invisible_vram, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+   }
+   if (visible_vram > 0) {
+      visible_heap = memory.memoryHeapCount++;
+      memory.memoryHeaps[visible_heap] = {visible_vram, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+   }
+   if (info.gtt_size > 0) {
+      gtt_heap = memory.memoryHeapCount++;
+      memory.memoryHeaps[gtt_heap] = {info.gtt_size, 0};
+   }
+
+   auto add_type = [&](VkMemoryPropertyFlags flags, int heap) {
+      if (heap >= 0)
+         memory.memoryTypes[memory.memoryTypeCount++] = {flags, static_cast<uint32_t>(heap)};
+   };
+   const VkMemoryPropertyFlags host_coherent =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+   add_type(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, invisible_heap >= 0 ? invisible_heap
+                                                                      : visible_heap);
+   add_type(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host_coherent, visible_heap);
+   add_type(host_coherent, gtt_heap);                                     /* write-combined */
+   add_type(host_coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, gtt_heap); /* snooped */
+}
+
+VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
+                                            struct _drmDevice *drm_device,
+                                            struct vk_physical_device **out)
+{
+   auto *instance = container_of(vk_instance, terakan_instance, vk);
+
+   if (!(drm_device->available_nodes & (1 << DRM_NODE_RENDER)) ||
+       drm_device->bustype != DRM_BUS_PCI ||
+       drm_device->deviceinfo.pci->vendor_id != terakan::hw::amd_pci_vendor_id)
+      return VK_ERROR_INCOMPATIBLE_DRIVER;
+
+   const char *path = drm_device->nodes[DRM_NODE_RENDER];
+   std::string error;
+   auto radeon = terakan::winsys::RadeonDevice::open(path, error);
+   if (!radeon) {
+      log_startup("terakan: skipping %s: %s", path, error.c_str());
+      return VK_ERROR_INCOMPATIBLE_DRIVER;
+   }
+
+   const uint32_t device_id = radeon->info().pci_device_id;
+   const terakan::hw::PciIdEntry *pci = terakan::hw::lookup_pci_id(device_id);
+   if (!pci) {
+      char detail[128];
+      snprintf(detail, sizeof(detail),
+               "radeon device 0x%04x is not a TeraScale 2/3 chip (R600/R700, SI and CIK are "
+               "not supported)", device_id);
+      log_startup("terakan: skipping %s: %s", path, detail);
+      return VK_ERROR_INCOMPATIBLE_DRIVER;
+   }
+   if (!radeon->info().accel_working) {
+      log_startup("terakan: skipping %s: %s", path,
+                  "the kernel reports acceleration is not working");
+      return VK_ERROR_INCOMPATIBLE_DRIVER;
+   }
+
+   auto *pdev = static_cast<terakan_physical_device *>(
+      vk_zalloc(&vk_instance->alloc, sizeof(terakan_physical_device), 8,
+                VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE));
+   if (!pdev)
+      return vk_error(instance, VK_ERROR_OUT_OF_HOST_MEMORY);
+
+   struct vk_physical_device_dispatch_table dispatch_table;
+   vk_physical_device_dispatch_table_from_entrypoints(
+      &dispatch_table, &terakan_physical_device_entrypoints, true);
+   vk_physical_device_dispatch_table_from_entrypoints(
+      &dispatch_table, &vk_common_physical_device_entrypoints, false);
+   vk_physical_device_dispatch_table_from_entrypoints(
+      &dispatch_table, &terakan_unimplemented_physical_device_entrypoints, false);
+
+   VkResult result = vk_physical_device_init(&pdev->vk, vk_instance, &terakan_device_extensions,
+                                             &dispatch_table);
+   if (result != VK_SUCCESS) {
+      vk_free(&vk_instance->alloc, pdev);
+      return result;
+   }
+
+   pdev->pci = pci;
+   pdev->family = &terakan::hw::family_info(pci->family);
+   snprintf(pdev->render_node_path, sizeof(pdev->render_node_path), "%s", path);
+   const std::string_view marketing = pci->marketing_name;
+   snprintf(pdev->name, sizeof(pdev->name), "AMD %.*s%s(%s) (Terakan)",
+            static_cast<int>(marketing.size()), marketing.data(), marketing.empty() ? "" : " ",
+            pdev->family->name.data());
+   pdev->radeon = radeon.release();
+   compute_uuids(pdev);
+   compute_memory_properties(pdev);
+
+   log_startup("terakan: using %s: %s", path, pdev->name);
+   *out = &pdev->vk;
+   return VK_SUCCESS;
+}
+
+void terakan_physical_device_destroy(struct vk_physical_device *vk_pdev)
+{
+   auto *pdev = container_of(vk_pdev, terakan_physical_device, vk);
+   delete pdev->radeon;
+   vk_physical_device_finish(&pdev->vk);
+   vk_free(&pdev->vk.instance->alloc, pdev);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                   VkPhysicalDeviceFeatures2 *pFeatures)
+{
+   /* No optional feature is implemented yet, so none is advertised. */
+   pFeatures->features = {};
+}
+
+/* The Vulkan 1.0 required limits (Vulkan specification, "Limit Requirements" table), with the
+ * values that depend on features set for features that are off. */
+static VkPhysicalDeviceLimits required_minimum_limits()
+{
+   VkPhysicalDeviceLimits limits = {};
+   limits.maxImageDimension1D = 4096;
+   limits.maxImageDimension2D = 4096;
+   limits.maxImageDimension3D = 256;
+   limits.maxImageDimensionCube = 4096;
+   limits.maxImageArrayLayers = 256;
+   limits.maxTexelBufferElements = 65536;
+   limits.maxUniformBufferRange = 16384;
+   limits.maxStorageBufferRange = 1u << 27;
+   limits.maxPushConstantsSize = 128;
+   limits.maxMemoryAllocationCount = 4096;
+   limits.maxSamplerAllocationCount = 4000;
+   limits.bufferImageGranularity = 131072;
+   limits.sparseAddressSpaceSize = 0;
+   limits.maxBoundDescriptorSets = 4;
+   limits.maxPerStageDescriptorSamplers = 16;
+   limits.maxPerStageDescriptorUniformBuffers = 12;
+   limits.maxPerStageDescriptorStorageBuffers = 4;
+   limits.maxPerStageDescriptorSampledImages = 16;
+   limits.maxPerStageDescriptorStorageImages = 4;
+   limits.maxPerStageDescriptorInputAttachments = 4;
+   limits.maxPerStageResources = 128;
+   limits.maxDescriptorSetSamplers = 96;
+   limits.maxDescriptorSetUniformBuffers = 72;
+   limits.maxDescriptorSetUniformBuffersDynamic = 8;
+   limits.maxDescriptorSetStorageBuffers = 24;
+   limits.maxDescriptorSetStorageBuffersDynamic = 4;
+   limits.maxDescriptorSetSampledImages = 96;
+   limits.maxDescriptorSetStorageImages = 24;
+   limits.maxDescriptorSetInputAttachments = 4;
+   limits.maxVertexInputAttributes = 16;
+   limits.maxVertexInputBindings = 16;
+   limits.maxVertexInputAttributeOffset = 2047;
+   limits.maxVertexInputBindingStride = 2048;
+   limits.maxVertexOutputComponents = 64;
+   limits.maxFragmentInputComponents = 64;
+   limits.maxFragmentOutputAttachments = 4;
+   limits.maxFragmentCombinedOutputResources = 4;
+   limits.maxComputeSharedMemorySize = 16384;
+   limits.maxComputeWorkGroupCount[0] = 65535;
+   limits.maxComputeWorkGroupCount[1] = 65535;
+   limits.maxComputeWorkGroupCount[2] = 65535;
+   limits.maxComputeWorkGroupInvocations = 128;
+   limits.maxComputeWorkGroupSize[0] = 128;
+   limits.maxComputeWorkGroupSize[1] = 128;
+   limits.maxComputeWorkGroupSize[2] = 64;
+   limits.subPixelPrecisionBits = 4;
+   limits.subTexelPrecisionBits = 4;
+   limits.mipmapPrecisionBits = 4;
+   limits.maxDrawIndexedIndexValue = (1u << 24) - 1;
+   limits.maxDrawIndirectCount = 1;
+   limits.maxSamplerLodBias = 2.0f;
+   limits.maxSamplerAnisotropy = 1.0f;
+   limits.maxViewports = 1;
+   limits.maxViewportDimensions[0] = 4096;
+   limits.maxViewportDimensions[1] = 4096;
+   limits.viewportBoundsRange[0] = -8192.0f;
+   limits.viewportBoundsRange[1] = 8191.0f;
+   limits.minMemoryMapAlignment = 64;
+   limits.minTexelBufferOffsetAlignment = 256;
+   limits.minUniformBufferOffsetAlignment = 256;
+   limits.minStorageBufferOffsetAlignment = 256;
+   limits.minTexelOffset = -8;
+   limits.maxTexelOffset = 7;
+   limits.maxFramebufferWidth = 4096;
+   limits.maxFramebufferHeight = 4096;
+   limits.maxFramebufferLayers = 256;
+   limits.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.maxColorAttachments = 4;
+   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   limits.maxSampleMaskWords = 1;
+   limits.timestampComputeAndGraphics = VK_FALSE;
+   limits.timestampPeriod = 1.0f;
+   limits.discreteQueuePriorities = 2;
+   limits.pointSizeRange[0] = 1.0f;
+   limits.pointSizeRange[1] = 1.0f;
+   limits.lineWidthRange[0] = 1.0f;
+   limits.lineWidthRange[1] = 1.0f;
+   limits.strictLines = VK_FALSE;
+   limits.standardSampleLocations = VK_FALSE;
+   limits.optimalBufferCopyOffsetAlignment = 256;
+   limits.optimalBufferCopyRowPitchAlignment = 256;
+   limits.nonCoherentAtomSize = 256;
+   return limits;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
+                                     VkPhysicalDeviceProperties2 *pProperties)
+{
+   VK_FROM_HANDLE(terakan_physical_device, pdev, physicalDevice);
+
+   VkPhysicalDeviceProperties &properties = pProperties->properties;
+   properties = {};
+   properties.apiVersion = TERAKAN_API_VERSION;
+   properties.driverVersion = vk_get_driver_version();
+   properties.vendorID = terakan::hw::amd_pci_vendor_id;
+   properties.deviceID = pdev->pci->device_id;
+   properties.deviceType = pdev->family->is_apu ? VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU
+                                                : VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+   properties.limits = required_minimum_limits();
+   properties.sparseProperties = {};
+   snprintf(properties.deviceName, sizeof(properties.deviceName), "%s", pdev->name);
+   memcpy(properties.pipelineCacheUUID, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
+
+   vk_foreach_struct(ext, pProperties->pNext) {
+      switch (ext->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES: {
+         auto *driver = reinterpret_cast<VkPhysicalDeviceDriverProperties *>(ext);
+         /* Khronos has not registered a VkDriverId for Terakan. Claiming another driver's id
+          * would trigger that driver's workarounds in applications (DXVK keys on it), so we
+          * report an id outside the registered range until one is assigned (docs/status.md). */
+         driver->driverID = static_cast<VkDriverId>(TERAKAN_UNREGISTERED_DRIVER_ID);
+         snprintf(driver->driverName, VK_MAX_DRIVER_NAME_SIZE, "terakan");
+         snprintf(driver->driverInfo, VK_MAX_DRIVER_INFO_SIZE,
+                  "Terakan " TERAKAN_VERSION " (not conformant; Mesa " MESA_RUNTIME_VERSION
+                  " runtime)");
+         driver->conformanceVersion = {0, 0, 0, 0};
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
+         auto *id = reinterpret_cast<VkPhysicalDeviceIDProperties *>(ext);
+         memcpy(id->deviceUUID, pdev->device_uuid, VK_UUID_SIZE);
+         memcpy(id->driverUUID, pdev->driver_uuid, VK_UUID_SIZE);
+         id->deviceLUIDValid = VK_FALSE;
+         break;
+      }
+      default:
+         break; /* structures of features we do not have are left as the caller set them */
+      }
+   }
+}
+
+void terakan_get_queue_family_properties(const terakan_physical_device *pdev,
+                                         VkQueueFamilyProperties *properties)
+{
+   /* One family, one queue. Graphics is not claimed until the graphics pipeline exists;
+    * timestamps are not claimed until queries are implemented. */
+   *properties = {};
+   properties->queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+   properties->queueCount = 1;
+   properties->timestampValidBits = 0;
+   properties->minImageTransferGranularity = {1, 1, 1};
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice physicalDevice,
+                                                uint32_t *pQueueFamilyPropertyCount,
+                                                VkQueueFamilyProperties2 *pQueueFamilyProperties)
+{
+   VK_FROM_HANDLE(terakan_physical_device, pdev, physicalDevice);
+   VK_OUTARRAY_MAKE_TYPED(VkQueueFamilyProperties2, out, pQueueFamilyProperties,
+                          pQueueFamilyPropertyCount);
+   vk_outarray_append_typed(VkQueueFamilyProperties2, &out, family) {
+      terakan_get_queue_family_properties(pdev, &family->queueFamilyProperties);
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice physicalDevice,
+                                           VkPhysicalDeviceMemoryProperties2 *pMemoryProperties)
+{
+   VK_FROM_HANDLE(terakan_physical_device, pdev, physicalDevice);
+   pMemoryProperties->memoryProperties = pdev->memory;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice, VkFormat format,
+                                           VkFormatProperties2 *pFormatProperties)
+{
+   /* No image or buffer format is usable yet (no images, no texel buffers), so every format
+    * reports no features. src/hw's format table will fill this in. */
+   pFormatProperties->formatProperties = {};
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_GetPhysicalDeviceImageFormatProperties2(
+   VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2 *pImageFormatInfo,
+   VkImageFormatProperties2 *pImageFormatProperties)
+{
+   pImageFormatProperties->imageFormatProperties = {};
+   return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceSparseImageFormatProperties2(
+   VkPhysicalDevice physicalDevice, const VkPhysicalDeviceSparseImageFormatInfo2 *pFormatInfo,
+   uint32_t *pPropertyCount, VkSparseImageFormatProperties2 *pProperties)
+{
+   /* Sparse resources are not supported. */
+   *pPropertyCount = 0;
+}

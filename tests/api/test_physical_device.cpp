@@ -1,0 +1,277 @@
+/* Terakan through the real Vulkan loader on the simulated radeon node: device discovery and
+ * the properties each board must report. The expected values are written out per board here
+ * (from Linux's PCI id table, the PCI ID Repository and the boards' specifications), not
+ * computed with the driver's or the simulator's own tables. */
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "vulkan_test_env.h"
+
+namespace {
+
+constexpr uint64_t MiB = 1024ull * 1024ull;
+
+struct ExpectedBoard {
+   const char *chip; /* TERAKAN_SIM_CHIP */
+   uint32_t device_id;
+   const char *name;
+   VkPhysicalDeviceType type;
+   uint64_t vram;
+   uint64_t cpu_visible_vram;
+   uint64_t gtt;
+};
+
+const ExpectedBoard expected_boards[] = {
+   {"CAYMAN", 0x6718, "AMD Radeon HD 6970 (CAYMAN) (Terakan)",
+    VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 2048 * MiB, 256 * MiB, 1024 * MiB},
+   {"JUNIPER", 0x68B8, "AMD Radeon HD 5770 (JUNIPER) (Terakan)",
+    VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 1024 * MiB, 256 * MiB, 1024 * MiB},
+   {"BARTS", 0x6738, "AMD Radeon HD 6870 (BARTS) (Terakan)",
+    VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 1024 * MiB, 256 * MiB, 1024 * MiB},
+   {"0x9900", 0x9900, "AMD Radeon HD 7660G (ARUBA) (Terakan)",
+    VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU, 512 * MiB, 512 * MiB, 1024 * MiB},
+};
+
+const ExpectedBoard &expected()
+{
+   const char *chip = std::getenv("TERAKAN_SIM_CHIP");
+   for (const ExpectedBoard &board : expected_boards) {
+      if (chip && std::strcmp(chip, board.chip) == 0)
+         return board;
+   }
+   ADD_FAILURE() << "TERAKAN_SIM_CHIP=" << (chip ? chip : "(unset)")
+                 << " has no expectations in this test";
+   return expected_boards[0];
+}
+
+class PhysicalDevice : public ::testing::Test {
+protected:
+   void SetUp() override
+   {
+      ASSERT_EQ(instance.result(), VK_SUCCESS);
+      VkResult result;
+      auto devices = instance.physical_devices(&result);
+      ASSERT_EQ(result, VK_SUCCESS);
+      ASSERT_EQ(devices.size(), 1u) << "exactly one simulated radeon node is present";
+      device = devices[0];
+   }
+   void TearDown() override
+   {
+      EXPECT_EQ(instance.validation().errors, 0) << "the validation layer reported errors";
+   }
+
+   TestInstance instance;
+   VkPhysicalDevice device = VK_NULL_HANDLE;
+};
+
+TEST_F(PhysicalDevice, NamesTheBoard)
+{
+   const ExpectedBoard &board = expected();
+   VkPhysicalDeviceProperties properties;
+   vkGetPhysicalDeviceProperties(device, &properties);
+   EXPECT_STREQ(properties.deviceName, board.name);
+   EXPECT_EQ(properties.vendorID, 0x1002u);
+   EXPECT_EQ(properties.deviceID, board.device_id);
+   EXPECT_EQ(properties.deviceType, board.type);
+   EXPECT_EQ(VK_API_VERSION_MAJOR(properties.apiVersion), 1u);
+   EXPECT_EQ(VK_API_VERSION_MINOR(properties.apiVersion), 0u);
+}
+
+TEST_F(PhysicalDevice, DriverPropertiesSayNotConformant)
+{
+   uint32_t count = 0;
+   vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+   std::vector<VkExtensionProperties> extensions(count);
+   vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
+   bool has_driver_properties = false;
+   for (const auto &extension : extensions)
+      has_driver_properties |= !strcmp(extension.extensionName, "VK_KHR_driver_properties");
+   ASSERT_TRUE(has_driver_properties);
+
+   VkPhysicalDeviceDriverProperties driver = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+   VkPhysicalDeviceProperties2 properties = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+   properties.pNext = &driver;
+   auto get_properties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2KHR>(
+      vkGetInstanceProcAddr(instance.get(), "vkGetPhysicalDeviceProperties2KHR"));
+   ASSERT_NE(get_properties2, nullptr);
+   get_properties2(device, &properties);
+   EXPECT_STREQ(driver.driverName, "terakan");
+   EXPECT_NE(std::string(driver.driverInfo).find("not conformant"), std::string::npos);
+   EXPECT_EQ(driver.conformanceVersion.major, 0);
+   EXPECT_EQ(driver.conformanceVersion.minor, 0);
+   EXPECT_EQ(driver.conformanceVersion.subminor, 0);
+   EXPECT_EQ(driver.conformanceVersion.patch, 0);
+}
+
+TEST_F(PhysicalDevice, MemoryHeapsComeFromTheKernel)
+{
+   const ExpectedBoard &board = expected();
+   VkPhysicalDeviceMemoryProperties memory;
+   vkGetPhysicalDeviceMemoryProperties(device, &memory);
+
+   uint64_t device_local = 0, host_only = 0;
+   for (uint32_t i = 0; i < memory.memoryHeapCount; i++) {
+      if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+         device_local += memory.memoryHeaps[i].size;
+      else
+         host_only += memory.memoryHeaps[i].size;
+   }
+   EXPECT_EQ(device_local, board.vram);
+   EXPECT_EQ(host_only, board.gtt);
+
+   /* The CPU-visible VRAM type sits on a heap exactly the size of the PCI aperture. */
+   bool found_visible_vram = false;
+   for (uint32_t i = 0; i < memory.memoryTypeCount; i++) {
+      const VkMemoryType &type = memory.memoryTypes[i];
+      const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+      if ((type.propertyFlags & want) == want) {
+         found_visible_vram = true;
+         EXPECT_EQ(memory.memoryHeaps[type.heapIndex].size, board.cpu_visible_vram);
+      }
+      /* Vulkan requires host-visible types to come with a coherent one; ours all are. */
+      if (type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+         EXPECT_TRUE(type.propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+      }
+   }
+   EXPECT_TRUE(found_visible_vram);
+}
+
+TEST_F(PhysicalDevice, OneQueueFamilyWithoutGraphicsClaims)
+{
+   uint32_t count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+   ASSERT_EQ(count, 1u);
+   VkQueueFamilyProperties family;
+   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, &family);
+   EXPECT_EQ(family.queueCount, 1u);
+   EXPECT_TRUE(family.queueFlags & VK_QUEUE_COMPUTE_BIT);
+   /* No graphics pipeline exists yet, so graphics is not claimed. */
+   EXPECT_FALSE(family.queueFlags & VK_QUEUE_GRAPHICS_BIT);
+}
+
+TEST_F(PhysicalDevice, AdvertisesNoUnimplementedFeatureOrFormat)
+{
+   VkPhysicalDeviceFeatures features;
+   vkGetPhysicalDeviceFeatures(device, &features);
+   const auto *flags = reinterpret_cast<const VkBool32 *>(&features);
+   for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
+      EXPECT_EQ(flags[i], VK_FALSE) << "feature #" << i;
+
+   VkFormatProperties format;
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
+   EXPECT_EQ(format.optimalTilingFeatures, 0u);
+   EXPECT_EQ(format.bufferFeatures, 0u);
+
+   VkImageFormatProperties image;
+   EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                      VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                      VK_IMAGE_USAGE_SAMPLED_BIT, 0, &image),
+             VK_ERROR_FORMAT_NOT_SUPPORTED);
+}
+
+TEST_F(PhysicalDevice, CreatesADeviceWithItsQueue)
+{
+   const float priority = 1.0f;
+   VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+   queue_info.queueFamilyIndex = 0;
+   queue_info.queueCount = 1;
+   queue_info.pQueuePriorities = &priority;
+   VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+   info.queueCreateInfoCount = 1;
+   info.pQueueCreateInfos = &queue_info;
+
+   VkDevice vk_device = VK_NULL_HANDLE;
+   ASSERT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_SUCCESS);
+   VkQueue queue = VK_NULL_HANDLE;
+   vkGetDeviceQueue(vk_device, 0, 0, &queue);
+   EXPECT_NE(queue, VK_NULL_HANDLE);
+   EXPECT_EQ(vkQueueWaitIdle(queue), VK_SUCCESS);
+   EXPECT_EQ(vkDeviceWaitIdle(vk_device), VK_SUCCESS);
+   vkDestroyDevice(vk_device, nullptr);
+}
+
+/* Bad or unsupported requests, without the validation layer (which would flag them as
+ * application errors before they reach us): each must give its VkResult, never a crash. */
+class BadInput : public ::testing::Test {
+protected:
+   void SetUp() override
+   {
+      ASSERT_EQ(instance.result(), VK_SUCCESS);
+      auto devices = instance.physical_devices();
+      ASSERT_EQ(devices.size(), 1u);
+      device = devices[0];
+      queue_info.queueFamilyIndex = 0;
+      queue_info.queueCount = 1;
+      queue_info.pQueuePriorities = &priority;
+      info.queueCreateInfoCount = 1;
+      info.pQueueCreateInfos = &queue_info;
+   }
+
+   TestInstance instance{false};
+   VkPhysicalDevice device = VK_NULL_HANDLE;
+   float priority = 1.0f;
+   VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+   VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+};
+
+TEST_F(BadInput, UnsupportedFeatureIsRefused)
+{
+   VkPhysicalDeviceFeatures features = {};
+   features.geometryShader = VK_TRUE;
+   info.pEnabledFeatures = &features;
+   VkDevice vk_device = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_ERROR_FEATURE_NOT_PRESENT);
+   EXPECT_EQ(vk_device, VK_NULL_HANDLE);
+}
+
+TEST_F(BadInput, UnknownExtensionIsRefused)
+{
+   const char *extension = "VK_KHR_swapchain";
+   info.enabledExtensionCount = 1;
+   info.ppEnabledExtensionNames = &extension;
+   VkDevice vk_device = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_ERROR_EXTENSION_NOT_PRESENT);
+}
+
+TEST_F(BadInput, MissingQueueFamilyIsRefused)
+{
+   queue_info.queueFamilyIndex = 3;
+   VkDevice vk_device = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_ERROR_INITIALIZATION_FAILED);
+   queue_info.queueFamilyIndex = 0;
+   queue_info.queueCount = 2;
+   EXPECT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_ERROR_INITIALIZATION_FAILED);
+}
+
+TEST_F(BadInput, UnimplementedCommandsFailCleanly)
+{
+   VkDevice vk_device = VK_NULL_HANDLE;
+   ASSERT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_SUCCESS);
+
+   /* Not implemented yet: each returns an error instead of calling through NULL. */
+   VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+   allocate.allocationSize = 4096;
+   VkDeviceMemory memory = VK_NULL_HANDLE;
+   EXPECT_EQ(vkAllocateMemory(vk_device, &allocate, nullptr, &memory),
+             VK_ERROR_FEATURE_NOT_PRESENT);
+
+   VkFenceCreateInfo fence_info = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+   VkFence fence = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateFence(vk_device, &fence_info, nullptr, &fence),
+             VK_ERROR_FEATURE_NOT_PRESENT);
+
+   VkQueue queue = VK_NULL_HANDLE;
+   vkGetDeviceQueue(vk_device, 0, 0, &queue);
+   EXPECT_EQ(vkQueueSubmit(queue, 0, nullptr, VK_NULL_HANDLE), VK_ERROR_FEATURE_NOT_PRESENT);
+
+   /* A command of an extension that is not enabled is not exposed at all. */
+   EXPECT_EQ(vkGetDeviceProcAddr(vk_device, "vkCreateSwapchainKHR"), nullptr);
+   vkDestroyDevice(vk_device, nullptr);
+}
+
+} // namespace
