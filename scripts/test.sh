@@ -7,9 +7,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${1:-"$root/build"}
 [ $# -gt 0 ] && shift
 
-"$root/scripts/build.sh" "$build_dir" >"$build_dir.build-log" 2>&1 || {
+"$root/scripts/build.sh" "$build_dir" >"$build_dir-build.log" 2>&1 || {
     # The folder may not exist yet if set-up failed; the log sits next to it.
-    cat "$build_dir.build-log" >&2
+    cat "$build_dir-build.log" >&2
     echo "0 passed, 1 failed (the build failed; log above)"
     exit 1
 }

@@ -77,9 +77,7 @@ bool RadeonDevice::query(std::string &error)
    query_info_u32(RADEON_INFO_MAX_SE, info_.max_shader_engines);
    query_info_u32(RADEON_INFO_MAX_PIPES, info_.max_pipes);
 
-   uint32_t crystal_10khz = 0;
-   if (query_info_u32(RADEON_INFO_CLOCK_CRYSTAL_FREQ, crystal_10khz))
-      info_.crystal_clock_khz = crystal_10khz * 10;
+   query_info_u32(RADEON_INFO_CLOCK_CRYSTAL_FREQ, info_.crystal_clock_khz);
    query_info_u32(RADEON_INFO_MAX_SCLK, info_.max_engine_clock_khz);
 
    drm_radeon_gem_info gem_info = {};

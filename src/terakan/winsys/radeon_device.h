@@ -25,8 +25,8 @@ struct RadeonDeviceInfo {
    uint32_t backend_map = 0;
    uint32_t max_shader_engines = 0;    /* 0 when the kernel does not report it */
    uint32_t max_pipes = 0;
-   /* Reference clock the GPU timestamp counter runs at, in kHz (RADEON_INFO_CLOCK_CRYSTAL_FREQ
-    * answers in units of 10 kHz). */
+   /* Reference clock the GPU timestamp counter runs at, in kHz: radeon_info_ioctl answers
+    * radeon_get_xclk() (10 kHz units) times 10. */
    uint32_t crystal_clock_khz = 0;
    uint32_t max_engine_clock_khz = 0;   /* RADEON_INFO_MAX_SCLK, kHz; 0 if unknown */
 

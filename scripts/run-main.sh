@@ -1,0 +1,34 @@
+#!/bin/sh
+# The README's main command: sets up and builds, then runs the main job on the simulated GPU
+# through the real Vulkan loader. Until the simulator executes work, the main job is
+# `vulkaninfo --summary` on the simulated device.
+# Usage: scripts/run-main.sh [BUILD_DIR]   (TERAKAN_SIM_CHIP picks the board; default CAYMAN)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${1:-"$root/build"}
+
+"$root/scripts/build.sh" "$build_dir" >"$build_dir-build.log" 2>&1 || {
+    cat "$build_dir-build.log" >&2
+    echo "terakan: the build failed (log above)" >&2
+    exit 1
+}
+
+manifest=$(ls "$build_dir"/src/terakan/terakan_devenv_icd.*.json)
+chip=${TERAKAN_SIM_CHIP:-CAYMAN}
+echo "Terakan cannot run work on the simulated GPU yet (the simulator does not execute command"
+echo "streams so far). What runs now: vulkaninfo --summary through the Vulkan loader, with only"
+echo "Terakan's driver visible and the simulated $chip radeon node preloaded."
+echo
+summary=$(VK_DRIVER_FILES="$manifest" VK_ICD_FILENAMES="$manifest" \
+    VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
+    LD_PRELOAD="$build_dir/src/sim/libterakan_sim.so" TERAKAN_SIM_CHIP="$chip" \
+    vulkaninfo --summary 2>"$build_dir-vulkaninfo.log") || {
+    cat "$build_dir-vulkaninfo.log" >&2
+    echo "terakan: vulkaninfo failed on the simulated device" >&2
+    exit 1
+}
+printf '%s\n' "$summary" | sed -n '/^Devices:/,$p'
+case "$summary" in
+    *"(Terakan)"*) ;;
+    *) echo "terakan: vulkaninfo did not show a Terakan device" >&2; exit 1;;
+esac
