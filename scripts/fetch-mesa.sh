@@ -1,5 +1,6 @@
 #!/bin/sh
-# Puts Mesa 22.3.6 from Debian bookworm's `mesa` source package into subprojects/mesa.
+# Puts Mesa 22.3.6 from Debian bookworm's `mesa` source package into subprojects/mesa, or, with
+# MESA_SOURCE=/path/to/mesa-22.3.6 in the environment, links that tree there instead.
 #
 # The source entries are derived from this machine's own configured Debian sources (deb822
 # files or sources.list lines of type "deb"), so no host name is written into the project.
@@ -12,6 +13,17 @@ target="$root/subprojects/mesa"
 wanted_version=22.3.6
 
 if [ -f "$target/VERSION" ] && [ "$(cat "$target/VERSION")" = "$wanted_version" ]; then
+    exit 0
+fi
+
+# An already unpacked tree elsewhere (another distribution's Mesa 22.3.6 source, say).
+if [ -n "${MESA_SOURCE:-}" ]; then
+    if [ "$(cat "$MESA_SOURCE/VERSION" 2>/dev/null)" != "$wanted_version" ]; then
+        echo "terakan: MESA_SOURCE=$MESA_SOURCE is not a Mesa $wanted_version tree" >&2
+        exit 1
+    fi
+    rm -f "$target"
+    ln -s "$(cd "$MESA_SOURCE" && pwd)" "$target"
     exit 0
 fi
 
@@ -60,6 +72,7 @@ if [ ! -f "$source_list" ]; then
 fi
 
 work=$(mktemp -d "$root/subprojects/.mesa-download.XXXXXX")
+chmod 755 "$work" # apt's unprivileged download user must be able to write here
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 # apt checks sizes and hashes against the signed index; dpkg-source unpacks and applies
