@@ -1,0 +1,25 @@
+/* Reads the programs out of an ELF object produced by LLVM's R600 backend (llc -march=r600
+ * -filetype=obj): one program per function symbol in .text. Used by terakan-disasm and by the
+ * LLVM oracle test. Malformed input is reported, never trusted. */
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace terakan::isa {
+
+struct ElfFunction {
+   std::string name;
+   std::vector<uint32_t> dwords;
+};
+
+/* True if `bytes` starts with the ELF magic. */
+bool looks_like_elf(std::span<const uint8_t> bytes);
+
+/* Fills `functions` (in address order) and returns true, or returns false with `error`. */
+bool read_elf_functions(std::span<const uint8_t> bytes, std::vector<ElfFunction> &functions,
+                        std::string &error);
+
+} // namespace terakan::isa
