@@ -9,7 +9,6 @@
 ; Compiles for cypress, barts and cayman.
 target triple = "r600--"
 
-@table = addrspace(4) constant [8 x i32] [i32 1, i32 2, i32 3, i32 5, i32 8, i32 13, i32 21, i32 34]
 
 define amdgpu_kernel void @load_u8(i32 addrspace(1)* %out, i8 addrspace(1)* %in) {
   %v = load i8, i8 addrspace(1)* %in
@@ -84,13 +83,6 @@ define amdgpu_kernel void @load_constant_ptr(i32 addrspace(1)* %out, i32 addrspa
   %e = extractelement <4 x i32> %w, i32 2
   %s = add i32 %v, %e
   store i32 %s, i32 addrspace(1)* %out
-  ret void
-}
-
-define amdgpu_kernel void @load_constant_global(i32 addrspace(1)* %out, i32 %i) {
-  %p = getelementptr [8 x i32], [8 x i32] addrspace(4)* @table, i32 0, i32 %i
-  %v = load i32, i32 addrspace(4)* %p
-  store i32 %v, i32 addrspace(1)* %out
   ret void
 }
 
