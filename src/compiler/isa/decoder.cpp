@@ -342,12 +342,12 @@ bool decode_program(std::span<const uint32_t> dwords, IsaClass isa, Program &pro
       std::string message;
       if (!decode_cf(std::span<const uint32_t, 2>(dwords.subspan(index * 2, 2)), isa,
                      cf_instruction, message)) {
-         if (ended && dwords[index * 2] == 0 && dwords[index * 2 + 1] == 0)
-            break; /* unreachable zero padding */
          error = {index * 2, message};
          return false;
       }
       const CfOpInfo &op = *cf_instruction.op;
+      /* An end marker stops the threads that execute it; branches can still reach what
+       * follows (early exits), so the CF stream runs on to the first clause. */
       if (op.has(CfFlag::AluClause) || op.has(CfFlag::FetchClause)) {
          ClauseRef ref;
          ref.alu = op.has(CfFlag::AluClause);

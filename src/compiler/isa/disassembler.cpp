@@ -414,8 +414,6 @@ std::string disassemble(const Program &program, const DisassemblyOptions &option
 
    for (const CfInstruction &instruction : program.cf) {
       line(instruction.index, format_cf(instruction, isa), instruction.words, instruction.format);
-      if (instruction.index == program.end_index && &instruction != &program.cf.back())
-         out += "      ; (end of program; what follows is never executed)\n";
    }
    for (const FetchClause &clause : program.fetch_clauses) {
       out += printf_string("%s clause @%u, %zu instructions\n",

@@ -90,8 +90,8 @@ struct Program {
    IsaClass isa = IsaClass::Evergreen;
    /* Every 64-bit slot before the first clause, decoded as CF (unreachable ones included). */
    std::vector<CfInstruction> cf;
-   /* Index of the CF instruction that ends the program (END_OF_PROGRAM bit on Evergreen,
-    * CF_END on Cayman). */
+   /* Index of the first CF instruction that ends the threads executing it (END_OF_PROGRAM bit
+    * on Evergreen, CF_END on Cayman). Later CF instructions can still be reached by branches. */
    uint32_t end_index = 0;
    std::vector<AluClause> alu_clauses;
    std::vector<FetchClause> fetch_clauses;
