@@ -66,10 +66,12 @@ bool read_elf_functions(std::span<const uint8_t> bytes, std::vector<ElfFunction>
       return std::string(start, strnlen(start, table.sh_size - offset));
    };
 
-   int text_index = -1, symtab_index = -1;
+   int text_index = -1, symtab_index = -1, config_index = -1;
    for (unsigned i = 0; i < sections.size(); i++) {
       if (sections[i].sh_type == SHT_PROGBITS && string_at(names, sections[i].sh_name) == ".text")
          text_index = static_cast<int>(i);
+      if (string_at(names, sections[i].sh_name) == ".AMDGPU.config")
+         config_index = static_cast<int>(i);
       if (sections[i].sh_type == SHT_SYMTAB)
          symtab_index = static_cast<int>(i);
    }
@@ -116,6 +118,23 @@ bool read_elf_functions(std::span<const uint8_t> bytes, std::vector<ElfFunction>
    if (symbols.empty())
       symbols.push_back({".text", 0, text.sh_size});
 
+   /* .AMDGPU.config: equal shares of (register, value) pairs per function, in address order
+    * (how Mesa's r600_elf_read locates them). */
+   std::vector<std::pair<uint32_t, uint32_t>> pairs;
+   if (config_index >= 0) {
+      const Elf32_Shdr &config = sections[config_index];
+      if (!in_bounds(bytes, config.sh_offset, config.sh_size)) {
+         error = ".AMDGPU.config out of bounds";
+         return false;
+      }
+      for (uint32_t at = 0; at + 8 <= config.sh_size; at += 8) {
+         uint32_t pair[2];
+         std::memcpy(pair, bytes.data() + config.sh_offset + at, 8);
+         pairs.emplace_back(pair[0], pair[1]);
+      }
+   }
+   const size_t per_function = symbols.empty() ? 0 : pairs.size() / symbols.size();
+
    functions.clear();
    for (const Symbol &symbol : symbols) {
       ElfFunction function;
@@ -123,6 +142,9 @@ bool read_elf_functions(std::span<const uint8_t> bytes, std::vector<ElfFunction>
       function.dwords.resize(symbol.size / 4);
       std::memcpy(function.dwords.data(), bytes.data() + text.sh_offset + symbol.value,
                   symbol.size);
+      const size_t first = functions.size() * per_function;
+      function.config.assign(pairs.begin() + std::min(first, pairs.size()),
+                             pairs.begin() + std::min(first + per_function, pairs.size()));
       functions.push_back(std::move(function));
    }
    return true;

@@ -13,6 +13,9 @@ namespace terakan::isa {
 struct ElfFunction {
    std::string name;
    std::vector<uint32_t> dwords;
+   /* This function's (register, value) pairs from .AMDGPU.config (LLVM writes three per kernel:
+    * SQ_PGM_RESOURCES, DB_SHADER_CONTROL, SQ_LDS_ALLOC), if the object has that section. */
+   std::vector<std::pair<uint32_t, uint32_t>> config;
 };
 
 /* True if `bytes` starts with the ELF magic. */

@@ -1,0 +1,28 @@
+/* What one ALU instruction computes for one lane: the arithmetic of every opcode the shader
+ * core executes, as plain functions of 32-bit operand values. Multi-slot behaviour (DOT4,
+ * Cayman replication), predicates, AR and LDS are handled by the wave executor. */
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "compiler/isa/opcodes.h"
+
+namespace terakan::sim {
+
+/* Result of an opcode for one lane, or nullopt if the opcode is not simulated yet (the executor
+ * then stops the dispatch with that message rather than guessing). */
+std::optional<uint32_t> evaluate_alu(const isa::AluOpInfo &op, isa::IsaClass isa, uint32_t a,
+                                     uint32_t b, uint32_t c);
+
+/* PRED_SET* and KILL* compare: true when the condition holds. nullopt if not a comparison. */
+std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b);
+
+/* Output modifiers (OMOD *2, *4, /2; CLAMP to [0, 1]) on float results. */
+uint32_t apply_output_modifiers(uint32_t value, unsigned omod, bool clamp);
+
+float as_float(uint32_t bits);
+uint32_t as_bits(float value);
+
+} // namespace terakan::sim

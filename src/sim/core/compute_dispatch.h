@@ -1,0 +1,67 @@
+/* One compute dispatch as the shader core sees it: the program, its resources (from
+ * SQ_PGM_RESOURCES_LS and friends), the bound constant buffers, fetch resources and RATs, and
+ * the grid. The command processor fills this from register state; tests may fill it directly. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hw/chips.h"
+
+namespace terakan::sim {
+
+struct ConstantBuffer {
+   bool bound = false;
+   uint64_t address = 0; /* SQ_ALU_CONST_CACHE_LS_n << 8 */
+   uint64_t size = 0;    /* bytes: SQ_ALU_CONST_BUFFER_SIZE_LS_n * 256 */
+};
+
+/* A buffer fetch resource (SET_RESOURCE, type VALID_BUFFER): SQ_VTX_CONSTANT_WORD0..7. */
+struct FetchResource {
+   uint64_t address = 0;
+   uint32_t size = 0;   /* bytes - 1, as WORD1 holds it */
+   uint32_t stride = 0;
+   uint32_t data_format = 0, num_format = 0, format_comp = 0, srf_mode = 0;
+   uint32_t endian_swap = 0;
+   uint32_t dst_sel[4] = {0, 1, 2, 3};
+};
+
+/* A RAT: a colour buffer programmed with CB_COLORn_INFO.RAT. */
+struct RatBinding {
+   uint64_t address = 0; /* CB_COLORn_BASE << 8 */
+   uint32_t format = 0;  /* CB_COLORn_INFO.FORMAT; COLOR_32 (0xD) is what compute uses */
+   uint64_t size_limit = 0; /* bytes the kernel validated (BO size from the base) */
+};
+
+struct ComputeDispatch {
+   hw::IsaClass isa = hw::IsaClass::Cayman;
+   unsigned wave_size = 64;
+   std::vector<uint32_t> program; /* the microcode, from SQ_PGM_START_LS */
+   uint64_t program_address = 0;
+   unsigned num_gprs = 0;    /* SQ_PGM_RESOURCES_LS.NUM_GPRS */
+   unsigned stack_size = 0;  /* SQ_PGM_RESOURCES_LS.STACK_SIZE, in entries */
+   unsigned lds_dwords = 0;  /* SQ_LDS_ALLOC.SIZE */
+   unsigned loop_count = 4095; /* loop constant 0 of the LS stage, COUNT field */
+   std::array<unsigned, 3> group_size{1, 1, 1};  /* SPI_COMPUTE_NUM_THREAD_X/Y/Z */
+   std::array<unsigned, 3> grid{1, 1, 1};        /* DISPATCH_DIRECT */
+   std::array<unsigned, 3> start{0, 0, 0};       /* VGT_COMPUTE_START_X/Y/Z */
+   bool load_thread_id = true, load_group_id = true; /* SPI_COMPUTE_INPUT_CNTL */
+   std::array<ConstantBuffer, 16> constant_buffers{};
+   std::map<unsigned, FetchResource> fetch_resources; /* by buffer id (slot - 816) */
+   std::map<unsigned, RatBinding> rats;               /* by RAT id */
+};
+
+struct DispatchStatistics {
+   uint64_t wavefronts = 0;
+   uint64_t alu_groups = 0;
+   uint64_t alu_lane_operations = 0;
+   uint64_t fetches = 0;
+};
+
+/* TERAKAN_SIM_TRACE levels. */
+enum class TraceLevel { None = 0, Packets = 1, Instructions = 2, Lanes = 3 };
+
+} // namespace terakan::sim
