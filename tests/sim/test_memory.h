@@ -36,6 +36,14 @@ public:
       return nullptr;
    }
 
+   uint64_t bytes_after(uint64_t address) override
+   {
+      for (Buffer &buffer : buffers)
+         if (address >= buffer.address && address - buffer.address < buffer.bytes.size())
+            return buffer.bytes.size() - (address - buffer.address);
+      return 0;
+   }
+
    std::vector<Buffer> buffers;
 };
 

@@ -320,8 +320,23 @@ bool decode_fetch_clause(std::span<const uint32_t> dwords, IsaClass isa, const C
 
 } // namespace
 
+static bool decode(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
+                   DecodeError &error, bool open_ended);
+
 bool decode_program(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
                     DecodeError &error)
+{
+   return decode(dwords, isa, program, error, false);
+}
+
+bool decode_program_at(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
+                       DecodeError &error)
+{
+   return decode(dwords.subspan(0, dwords.size() & ~size_t(1)), isa, program, error, true);
+}
+
+static bool decode(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
+                   DecodeError &error, bool open_ended)
 {
    program = Program();
    program.isa = isa;
@@ -337,6 +352,8 @@ bool decode_program(std::span<const uint32_t> dwords, IsaClass isa, Program &pro
    uint32_t first_clause = total_slots;
    bool ended = false;
    for (uint32_t index = 0; index < first_clause; index++) {
+      if (open_ended && ended && refs.empty())
+         break; /* a program without clauses ends at its end marker */
       CfInstruction cf_instruction;
       cf_instruction.index = index;
       std::string message;
@@ -427,6 +444,13 @@ bool decode_program(std::span<const uint32_t> dwords, IsaClass isa, Program &pro
       }
    }
 
+   if (open_ended) {
+      uint32_t extent = uint32_t(program.cf.size());
+      for (const ClauseRef &ref : refs)
+         extent = std::max(extent, ref.address + ref.slots);
+      program.size_dwords = extent * 2;
+      return true;
+   }
    /* Whatever nothing names must be zero padding. */
    for (uint32_t slot = 0; slot < total_slots; slot++) {
       if (!covered[slot] && (dwords[slot * 2] || dwords[slot * 2 + 1])) {

@@ -109,6 +109,13 @@ struct DecodeError {
 bool decode_program(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
                     DecodeError &error);
 
+/* The same for a program that starts at dwords[0] but whose length is not known: the GPU
+ * executes from a start address, and whatever follows the program in its buffer (other
+ * shaders, data) is not its business. The program ends with its last clause, or at its first
+ * end marker if no clause comes before it; size_dwords says where. */
+bool decode_program_at(std::span<const uint32_t> dwords, IsaClass isa, Program &program,
+                       DecodeError &error);
+
 /* Lays the program out again: the exact inverse of decode_program. */
 std::vector<uint32_t> encode_program(const Program &program);
 

@@ -14,6 +14,8 @@ public:
    /* Host pointer to `size` bytes at `address`, all inside one buffer, or nullptr (with
     * `error` set) if they are not. */
    virtual uint8_t *resolve(uint64_t address, uint64_t size, std::string &error) = 0;
+   /* Bytes from `address` to the end of the buffer holding it; 0 if none does. */
+   virtual uint64_t bytes_after(uint64_t address) = 0;
 
    bool read(uint64_t address, void *out, uint64_t size, std::string &error);
    bool write(uint64_t address, const void *data, uint64_t size, std::string &error);

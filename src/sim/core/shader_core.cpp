@@ -850,7 +850,7 @@ DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &
    DispatchResult result;
    Program program;
    DecodeError decode_error;
-   if (!decode_program(dispatch.program, dispatch.isa, program, decode_error)) {
+   if (!decode_program_at(dispatch.program, dispatch.isa, program, decode_error)) {
       result.ok = false;
       char text[64];
       std::snprintf(text, sizeof(text), "program at 0x%llx, dword %u: ",

@@ -1,0 +1,89 @@
+/* PM4 command packets and the register windows they write, for Evergreen and Cayman.
+ *
+ * Facts from Linux drivers/gpu/drm/radeon/evergreend.h (PACKET3_* opcodes and the SET_*
+ * register windows), radeon_cs.c (header fields), and Mesa 22.3.6 r600_pipe.h (the compute
+ * "shader type" bit 1 of the type-3 header).
+ */
+#pragma once
+
+#include <cstdint>
+
+namespace terakan::hw::pm4 {
+
+constexpr uint32_t type_of(uint32_t header) { return header >> 30; }
+constexpr uint32_t count_of(uint32_t header) { return (header >> 16) & 0x3fff; }
+constexpr uint32_t opcode_of(uint32_t header) { return (header >> 8) & 0xff; }
+constexpr bool compute_bit(uint32_t header) { return header & 2; }
+constexpr bool predicate_bit(uint32_t header) { return header & 1; }
+
+/* A type-3 header: `count` is the number of body dwords minus one. */
+constexpr uint32_t packet3(uint32_t opcode, uint32_t count, bool compute = false)
+{
+   return (3u << 30) | ((count & 0x3fff) << 16) | ((opcode & 0xff) << 8) | (compute ? 2u : 0u);
+}
+constexpr uint32_t packet2 = 0x80000000u;
+
+enum Opcode : uint32_t {
+   NOP = 0x10,
+   SET_BASE = 0x11,
+   CLEAR_STATE = 0x12,
+   INDEX_BUFFER_SIZE = 0x13,
+   DEALLOC_STATE = 0x14, /* Cayman */
+   DISPATCH_DIRECT = 0x15,
+   DISPATCH_INDIRECT = 0x16,
+   INDIRECT_BUFFER_END = 0x17,
+   MODE_CONTROL = 0x18,
+   SET_PREDICATION = 0x20,
+   REG_RMW = 0x21,
+   COND_EXEC = 0x22,
+   PRED_EXEC = 0x23,
+   DRAW_INDIRECT = 0x24,
+   DRAW_INDEX_INDIRECT = 0x25,
+   INDEX_BASE = 0x26,
+   DRAW_INDEX_2 = 0x27,
+   CONTEXT_CONTROL = 0x28,
+   DRAW_INDEX_OFFSET = 0x29,
+   INDEX_TYPE = 0x2A,
+   DRAW_INDEX = 0x2B,
+   DRAW_INDEX_AUTO = 0x2D,
+   DRAW_INDEX_IMMD = 0x2E,
+   NUM_INSTANCES = 0x2F,
+   DRAW_INDEX_MULTI_AUTO = 0x30,
+   INDIRECT_BUFFER = 0x32,
+   STRMOUT_BUFFER_UPDATE = 0x34,
+   DRAW_INDEX_OFFSET_2 = 0x35,
+   COPY_DW = 0x3B,
+   WAIT_REG_MEM = 0x3C,
+   MEM_WRITE = 0x3D,
+   CP_DMA = 0x41,
+   PFP_SYNC_ME = 0x42,
+   SURFACE_SYNC = 0x43,
+   ME_INITIALIZE = 0x44,
+   COND_WRITE = 0x45,
+   EVENT_WRITE = 0x46,
+   EVENT_WRITE_EOP = 0x47,
+   EVENT_WRITE_EOS = 0x48,
+   SET_CONFIG_REG = 0x68,
+   SET_CONTEXT_REG = 0x69,
+   SET_ALU_CONST = 0x6A,
+   SET_BOOL_CONST = 0x6B,
+   SET_LOOP_CONST = 0x6C,
+   SET_RESOURCE = 0x6D,
+   SET_SAMPLER = 0x6E,
+   SET_CTL_CONST = 0x6F,
+   SET_APPEND_CNT = 0x75,
+};
+
+struct RegisterWindow {
+   uint32_t start, end; /* byte register offsets, end exclusive */
+};
+
+constexpr RegisterWindow config_window{0x8000, 0xAC00};
+constexpr RegisterWindow context_window{0x28000, 0x29000};
+constexpr RegisterWindow resource_window{0x30000, 0x38000};
+constexpr RegisterWindow loop_const_window{0x3A200, 0x3A500};
+constexpr RegisterWindow bool_const_window{0x3A500, 0x3A518};
+constexpr RegisterWindow sampler_window{0x3C000, 0x3C600};
+constexpr RegisterWindow ctl_const_window{0x3CFF0, 0x3FF0C};
+
+} // namespace terakan::hw::pm4

@@ -1,0 +1,50 @@
+/* Register offsets and fields the compute path uses, Evergreen and Cayman.
+ *
+ * Facts from Linux drivers/gpu/drm/radeon/evergreend.h and nid.h, and Mesa 22.3.6
+ * src/gallium/drivers/r600/evergreend.h (field layouts).
+ */
+#pragma once
+
+#include <cstdint>
+
+namespace terakan::hw::reg {
+
+/* config */
+constexpr uint32_t WAIT_UNTIL = 0x8040;
+constexpr uint32_t CP_COHER_CNTL = 0x85F0, CP_COHER_SIZE = 0x85F4, CP_COHER_BASE = 0x85F8;
+constexpr uint32_t VGT_PRIMITIVE_TYPE = 0x8958, VGT_NUM_INDICES = 0x8970;
+constexpr uint32_t VGT_COMPUTE_START_X = 0x899C, VGT_COMPUTE_START_Y = 0x89A0, VGT_COMPUTE_START_Z = 0x89A4;
+constexpr uint32_t VGT_COMPUTE_INDEX = 0x89A8, VGT_COMPUTE_THREAD_GROUP_SIZE = 0x89AC;
+constexpr uint32_t SQ_CONFIG = 0x8C00;
+constexpr uint32_t SQ_GPR_RESOURCE_MGMT_1 = 0x8C04, SQ_GPR_RESOURCE_MGMT_3 = 0x8C0C;
+constexpr uint32_t SQ_GLOBAL_GPR_RESOURCE_MGMT_1 = 0x8C10, SQ_GLOBAL_GPR_RESOURCE_MGMT_2 = 0x8C14;
+constexpr uint32_t SQ_THREAD_RESOURCE_MGMT_1 = 0x8C18, SQ_STACK_RESOURCE_MGMT_3 = 0x8C28;
+constexpr uint32_t SQ_DYN_GPR_CNTL_PS_FLUSH_REQ = 0x8D8C;
+constexpr uint32_t SQ_LDS_RESOURCE_MGMT = 0x8E2C;
+
+/* context */
+constexpr uint32_t DB_DEPTH_CONTROL = 0x28800, DB_Z_INFO = 0x28040, DB_STENCIL_INFO = 0x28044;
+constexpr uint32_t CB_TARGET_MASK = 0x28238, CB_SHADER_MASK = 0x2823C;
+constexpr uint32_t SX_MISC = 0x28350, SX_SURFACE_SYNC = 0x28354;
+constexpr uint32_t SPI_COMPUTE_INPUT_CNTL = 0x286E8;
+constexpr uint32_t SPI_COMPUTE_NUM_THREAD_X = 0x286EC, SPI_COMPUTE_NUM_THREAD_Y = 0x286F0,
+                   SPI_COMPUTE_NUM_THREAD_Z = 0x286F4;
+constexpr uint32_t SPI_LDS_MGMT = 0x286FC; /* Cayman */
+constexpr uint32_t SQ_DYN_GPR_RESOURCE_LIMIT_1 = 0x28838; /* Evergreen */
+constexpr uint32_t SQ_PGM_START_LS = 0x288D0, SQ_PGM_RESOURCES_LS = 0x288D4,
+                   SQ_PGM_RESOURCES_2_LS = 0x288D8;
+constexpr uint32_t SQ_LDS_ALLOC = 0x288E8, SQ_LDS_ALLOC_PS = 0x288EC;
+constexpr uint32_t VGT_GS_MODE = 0x28A40, VGT_SHADER_STAGES_EN = 0x28B54;
+constexpr uint32_t SQ_ALU_CONST_CACHE_LS_0 = 0x28F40, SQ_ALU_CONST_BUFFER_SIZE_LS_0 = 0x28FC0;
+constexpr uint32_t CB_COLOR0_BASE = 0x28C60; /* + 0x3C * n for n < 8 */
+constexpr uint32_t CB_COLOR_STRIDE = 0x3C;
+enum CbColorRegister : uint32_t { Base = 0, Pitch = 4, Slice = 8, View = 0xC, Info = 0x10, Attrib = 0x14, Dim = 0x18 };
+constexpr uint32_t CB_COLOR_INFO_RAT = 1u << 26;
+constexpr uint32_t cb_color_info_format(uint32_t info) { return (info >> 2) & 0x3f; }
+
+/* fetch resources: 8 dwords per slot; compute (LS) buffers start at slot 816 */
+constexpr unsigned compute_fetch_resource_base = 816;
+constexpr uint32_t resource_type(uint32_t word7) { return word7 >> 30; } /* 3: VALID_BUFFER */
+constexpr unsigned compute_loop_const = 160; /* SQ_LOOP_CONST for the LS/CS stage */
+
+} // namespace terakan::hw::reg

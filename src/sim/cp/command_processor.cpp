@@ -1,0 +1,281 @@
+#include "command_processor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "core/shader_core.h"
+#include "hw/pm4.h"
+#include "hw/registers.h"
+
+namespace terakan::sim {
+
+using namespace hw;
+
+CommandProcessor::CommandProcessor(Family family_, GpuMemory &memory_)
+   : family(family_), isa(family_info(family_).isa_class),
+     /* Wavefronts are 32 wide on Cedar and Palm, 64 elsewhere (Mesa r600_wavefront_size,
+      * LLVM R600Processors.td). */
+     wave_size(family_ == Family::Cedar || family_ == Family::Palm ? 32 : 64), memory(memory_),
+     resources((pm4::resource_window.end - pm4::resource_window.start) / 4, 0),
+     loop_consts((pm4::loop_const_window.end - pm4::loop_const_window.start) / 4, 0)
+{
+}
+
+uint32_t CommandProcessor::get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const
+{
+   const auto found = registers.find(reg);
+   return found == registers.end() ? 0 : found->second;
+}
+
+std::string CommandProcessor::write_memory(uint64_t address, const void *data, size_t size,
+                                           const char *packet)
+{
+   std::string error;
+   if (!memory.write(address, data, size, error)) {
+      char text[160];
+      std::snprintf(text, sizeof(text), "%s writes 0x%llx: ", packet, (unsigned long long)address);
+      return text + error;
+   }
+   return {};
+}
+
+std::string CommandProcessor::execute(std::span<const uint32_t> ib)
+{
+   size_t idx = 0;
+   while (idx < ib.size()) {
+      const uint32_t header = ib[idx];
+      if (pm4::type_of(header) == 2) {
+         idx++;
+         continue;
+      }
+      const uint32_t count = pm4::count_of(header), opcode = pm4::opcode_of(header);
+      const std::span<const uint32_t> body = ib.subspan(idx + 1, count + 1);
+      if (trace >= TraceLevel::Packets)
+         std::fprintf(stderr, "terakan-sim: [%zu] PKT3 0x%02x count %u%s\n", idx, opcode, count,
+                      pm4::compute_bit(header) ? " (compute)" : "");
+      idx += count + 2;
+      std::string error;
+      switch (opcode) {
+      case pm4::NOP:
+      case pm4::CONTEXT_CONTROL:
+      case pm4::PFP_SYNC_ME:
+      case pm4::SURFACE_SYNC: /* caches are coherent in the simulator */
+      case pm4::DEALLOC_STATE:
+      case pm4::SET_ALU_CONST:
+      case pm4::SET_BOOL_CONST:
+      case pm4::SET_SAMPLER:
+      case pm4::SET_CTL_CONST:
+         break;
+      case pm4::CLEAR_STATE:
+         context_compute.clear();
+         context_graphics.clear();
+         break;
+      case pm4::EVENT_WRITE:
+         if (count == 2) {
+            /* ZPASS_DONE and pipeline statistics samples are graphics; the address form is
+             * not used by compute. */
+            return "EVENT_WRITE with an address is not simulated yet";
+         }
+         break;
+      case pm4::EVENT_WRITE_EOP: {
+         const uint64_t address = body[1] | (uint64_t(body[2] & 0xff) << 32);
+         const uint32_t data_sel = (body[2] >> 29) & 7;
+         if (data_sel == 1) {
+            error = write_memory(address, &body[3], 4, "EVENT_WRITE_EOP");
+         } else if (data_sel == 2) {
+            const uint32_t data[2] = {body[3], body[4]};
+            error = write_memory(address, data, 8, "EVENT_WRITE_EOP");
+         } else if (data_sel == 3) {
+            /* The GPU timestamp: submissions are executed in order and at once, so a counter
+             * of completed submissions is an honest clock. */
+            static uint64_t ticks = 0;
+            ticks += 1000;
+            error = write_memory(address, &ticks, 8, "EVENT_WRITE_EOP");
+         }
+         break;
+      }
+      case pm4::MEM_WRITE: {
+         const uint64_t address = body[0] | (uint64_t(body[1] & 0xff) << 32);
+         const bool dword_only = body[1] & (1u << 18);
+         const uint32_t data[2] = {body[2], body[3]};
+         error = write_memory(address, data, dword_only ? 4 : 8, "MEM_WRITE");
+         break;
+      }
+      case pm4::WAIT_REG_MEM: {
+         if (!(body[0] & 0x10))
+            return "WAIT_REG_MEM on a register is not simulated";
+         const uint64_t address = (body[1] & ~3u) | (uint64_t(body[2] & 0xff) << 32);
+         uint32_t value = 0;
+         std::string read_error;
+         if (!memory.read(address, &value, 4, read_error))
+            return "WAIT_REG_MEM reads " + read_error;
+         const uint32_t reference = body[3], mask = body[4], function = body[0] & 7;
+         const uint32_t v = value & mask;
+         const bool passes = function == 0 || (function == 1 && v < reference) ||
+                             (function == 2 && v <= reference) || (function == 3 && v == reference) ||
+                             (function == 4 && v != reference) || (function == 5 && v >= reference) ||
+                             (function == 6 && v > reference);
+         /* Nothing else runs while the CP waits, so a condition that is false now stays
+          * false: on hardware the ring would hang. */
+         if (!passes) {
+            char text[160];
+            std::snprintf(text, sizeof(text),
+                          "WAIT_REG_MEM at 0x%llx would wait forever (value 0x%x, mask 0x%x, "
+                          "reference 0x%x, function %u)",
+                          (unsigned long long)address, value, mask, reference, function);
+            return text;
+         }
+         break;
+      }
+      case pm4::CP_DMA: {
+         const uint32_t info = body[1], command = body[4];
+         const uint32_t size = command & 0x1fffff, src_sel = (info >> 29) & 3;
+         const uint64_t destination = body[2] | (uint64_t(body[3] & 0xff) << 32);
+         std::vector<uint8_t> data(size);
+         if (src_sel == 2) { /* fill with the data dword */
+            for (uint32_t i = 0; i < size; i++)
+               data[i] = uint8_t(body[0] >> (8 * (i % 4)));
+         } else {
+            const uint64_t source = body[0] | (uint64_t(info & 0xff) << 32);
+            std::string read_error;
+            if (!memory.read(source, data.data(), size, read_error))
+               return "CP_DMA reads " + read_error;
+         }
+         error = write_memory(destination, data.data(), size, "CP_DMA");
+         break;
+      }
+      case pm4::SET_CONFIG_REG:
+      case pm4::SET_CONTEXT_REG: {
+         const bool is_config = opcode == pm4::SET_CONFIG_REG;
+         const uint32_t start = (body[0] << 2) + (is_config ? pm4::config_window.start
+                                                            : pm4::context_window.start);
+         auto &registers = is_config ? config
+                           : pm4::compute_bit(header) ? context_compute
+                                                      : context_graphics;
+         for (uint32_t i = 0; i < count; i++) {
+            registers[start + 4 * i] = body[1 + i];
+            if (trace >= TraceLevel::Packets)
+               std::fprintf(stderr, "terakan-sim:   0x%05x = 0x%08x\n", start + 4 * i, body[1 + i]);
+         }
+         break;
+      }
+      case pm4::SET_RESOURCE:
+      case pm4::SET_LOOP_CONST: {
+         const bool is_resource = opcode == pm4::SET_RESOURCE;
+         auto &window = is_resource ? resources : loop_consts;
+         for (uint32_t i = 0; i < count; i++)
+            window[body[0] + i] = body[1 + i];
+         break;
+      }
+      case pm4::DISPATCH_DIRECT:
+         error = dispatch(body);
+         break;
+      default: {
+         char text[96];
+         std::snprintf(text, sizeof(text), "PM4 packet 0x%02x is not simulated yet%s", opcode,
+                       opcode >= pm4::DRAW_INDIRECT && opcode <= pm4::DRAW_INDEX_OFFSET_2
+                          ? " (drawing arrives with the fixed-function pipeline)"
+                          : "");
+         return text;
+      }
+      }
+      if (!error.empty())
+         return error;
+   }
+   return {};
+}
+
+std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
+{
+   const auto &ctx = context_compute;
+   if (!ctx.count(reg::SQ_PGM_START_LS)) {
+      if (context_graphics.count(reg::SQ_PGM_START_LS))
+         return "DISPATCH_DIRECT: SQ_PGM_START_LS was written without the compute (shader "
+                "type) bit of SET_CONTEXT_REG, so the compute context has no program";
+      return "DISPATCH_DIRECT: no compute program (SQ_PGM_START_LS never written)";
+   }
+   ComputeDispatch dispatch;
+   dispatch.isa = isa;
+   dispatch.wave_size = wave_size;
+   dispatch.program_address = uint64_t(get(ctx, reg::SQ_PGM_START_LS)) << 8;
+   const uint32_t resources_ls = get(ctx, reg::SQ_PGM_RESOURCES_LS);
+   dispatch.num_gprs = resources_ls & 0xff;
+   dispatch.stack_size = (resources_ls >> 8) & 0xff;
+   dispatch.lds_dwords = get(ctx, reg::SQ_LDS_ALLOC) & 0x3fff;
+   dispatch.group_size = {get(ctx, reg::SPI_COMPUTE_NUM_THREAD_X), get(ctx, reg::SPI_COMPUTE_NUM_THREAD_Y),
+                          get(ctx, reg::SPI_COMPUTE_NUM_THREAD_Z)};
+   dispatch.grid = {body[0], body[1], body[2]};
+   dispatch.start = {get(config, reg::VGT_COMPUTE_START_X), get(config, reg::VGT_COMPUTE_START_Y),
+                     get(config, reg::VGT_COMPUTE_START_Z)};
+   const uint32_t input = get(ctx, reg::SPI_COMPUTE_INPUT_CNTL);
+   dispatch.load_thread_id = input & 1;
+   dispatch.load_group_id = input & 2;
+   dispatch.loop_count = loop_consts[reg::compute_loop_const] & 0xfff;
+   if (!(body[3] & 1))
+      return "DISPATCH_DIRECT: VGT_DISPATCH_INITIATOR.COMPUTE_SHADER_EN is not set";
+   if (dispatch.lds_dwords > (isa == IsaClass::Cayman ? 8160u : 8192u))
+      return "DISPATCH_DIRECT: SQ_LDS_ALLOC asks for more than the LDS the stage has";
+
+   /* The program: from its start address to the end of its buffer (the shader core finds
+    * where it ends). */
+   std::string error;
+   const uint64_t available = std::min<uint64_t>(memory.bytes_after(dispatch.program_address), 1u << 24);
+   if (available < 8)
+      return "DISPATCH_DIRECT: SQ_PGM_START_LS points outside every buffer";
+   const uint8_t *code = memory.resolve(dispatch.program_address, available, error);
+   dispatch.program.resize(available / 4);
+   std::memcpy(dispatch.program.data(), code, available & ~uint64_t(3));
+
+   for (unsigned b = 0; b < 16; b++) {
+      const uint32_t size = get(ctx, reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 + 4 * b);
+      if (!size)
+         continue;
+      dispatch.constant_buffers[b] = {true, uint64_t(get(ctx, reg::SQ_ALU_CONST_CACHE_LS_0 + 4 * b)) << 8,
+                                      uint64_t(size) * 256};
+   }
+   for (unsigned id = 0; id < 176; id++) {
+      const uint32_t *words = &resources[(reg::compute_fetch_resource_base + id) * 8];
+      if (reg::resource_type(words[7]) != 3)
+         continue;
+      FetchResource resource;
+      resource.address = words[0] | (uint64_t(words[2] & 0xff) << 32);
+      resource.size = words[1];
+      resource.stride = (words[2] >> 8) & 0x7ff;
+      resource.data_format = (words[2] >> 20) & 0x3f;
+      resource.num_format = (words[2] >> 26) & 3;
+      resource.format_comp = (words[2] >> 28) & 1;
+      resource.srf_mode = (words[2] >> 29) & 1;
+      resource.endian_swap = (words[2] >> 30) & 3;
+      dispatch.fetch_resources[id] = resource;
+   }
+   const uint32_t target_mask = get(ctx, reg::CB_TARGET_MASK);
+   for (unsigned n = 0; n < 8; n++) {
+      const uint32_t base_reg = reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE;
+      const uint32_t info = get(ctx, base_reg + reg::Info);
+      if (!(info & reg::CB_COLOR_INFO_RAT) || !((target_mask >> (4 * n)) & 0xf))
+         continue;
+      RatBinding rat;
+      rat.address = uint64_t(get(ctx, base_reg + reg::Base)) << 8;
+      rat.format = reg::cb_color_info_format(info);
+      if (rat.format != 0xD)
+         return "DISPATCH_DIRECT: RAT formats other than COLOR_32 are not simulated yet";
+      rat.size_limit = memory.bytes_after(rat.address);
+      dispatch.rats[n] = rat;
+   }
+
+   const DispatchResult result = run_compute_dispatch(dispatch, memory, trace);
+   totals.wavefronts += result.statistics.wavefronts;
+   totals.alu_groups += result.statistics.alu_groups;
+   totals.alu_lane_operations += result.statistics.alu_lane_operations;
+   totals.fetches += result.statistics.fetches;
+   if (!result.ok) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "compute program at 0x%llx: ",
+                    (unsigned long long)dispatch.program_address);
+      return text + result.error;
+   }
+   return {};
+}
+
+} // namespace terakan::sim

@@ -1,0 +1,48 @@
+/* The command processor: executes a checked and patched command stream against the GPU's
+ * register state, which persists across submissions as on the hardware (until CLEAR_STATE).
+ * Compute dispatches go to the shader core. Anything the real GPU would hang on or fault on
+ * stops the submission with a message; the device is then lost (as after a GPU reset). */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/compute_dispatch.h"
+#include "core/gpu_memory.h"
+#include "hw/chips.h"
+
+namespace terakan::sim {
+
+class CommandProcessor {
+public:
+   CommandProcessor(hw::Family family, GpuMemory &memory);
+
+   /* Runs one IB. Returns an empty string on success. */
+   std::string execute(std::span<const uint32_t> ib);
+
+   const DispatchStatistics &statistics() const { return totals; }
+   void set_trace(TraceLevel level) { trace = level; }
+
+private:
+   hw::Family family;
+   hw::IsaClass isa;
+   unsigned wave_size;
+   GpuMemory &memory;
+   TraceLevel trace = TraceLevel::None;
+   DispatchStatistics totals;
+
+   std::map<uint32_t, uint32_t> config;
+   std::map<uint32_t, uint32_t> context_compute, context_graphics;
+   std::vector<uint32_t> resources;   /* the SET_RESOURCE window, in dwords */
+   std::vector<uint32_t> loop_consts; /* the SET_LOOP_CONST window */
+
+   uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
+   std::string dispatch(std::span<const uint32_t> body);
+   std::string write_memory(uint64_t address, const void *data, size_t size, const char *packet);
+};
+
+} // namespace terakan::sim

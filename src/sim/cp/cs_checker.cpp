@@ -1,0 +1,469 @@
+#include "cs_checker.h"
+
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+#include <set>
+
+#include "hw/pm4.h"
+#include "hw/registers.h"
+
+namespace terakan::sim {
+
+namespace {
+
+using namespace hw;
+
+std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char *fmt, ...)
+{
+   char buffer[256];
+   va_list args;
+   va_start(args, fmt);
+   std::vsnprintf(buffer, sizeof(buffer), fmt, args);
+   va_end(args);
+   return buffer;
+}
+
+struct Failure {
+   std::string message;
+};
+
+/* Registers evergreen_cs.c lets through without tracking (its reg_safe_bm, generated from
+ * Linux's reg_srcs/evergreen and reg_srcs/cayman): the subset a compute command stream uses.
+ * Registers the kernel also allows but that we do not list are refused as "not simulated",
+ * so nothing passes here that the kernel would refuse. */
+bool is_safe_register(uint32_t reg, IsaClass isa)
+{
+   static const std::set<uint32_t> common = {
+      reg::CP_COHER_CNTL, reg::CP_COHER_SIZE, reg::VGT_PRIMITIVE_TYPE, reg::VGT_NUM_INDICES,
+      reg::VGT_COMPUTE_START_X, reg::VGT_COMPUTE_START_Y, reg::VGT_COMPUTE_START_Z,
+      reg::VGT_COMPUTE_THREAD_GROUP_SIZE, reg::SQ_CONFIG, reg::SQ_GPR_RESOURCE_MGMT_1,
+      reg::SQ_GLOBAL_GPR_RESOURCE_MGMT_1, reg::SQ_GLOBAL_GPR_RESOURCE_MGMT_2,
+      reg::SQ_DYN_GPR_CNTL_PS_FLUSH_REQ, reg::SPI_COMPUTE_INPUT_CNTL,
+      reg::SPI_COMPUTE_NUM_THREAD_X, reg::SPI_COMPUTE_NUM_THREAD_Y, reg::SPI_COMPUTE_NUM_THREAD_Z,
+      reg::SQ_PGM_RESOURCES_LS, reg::SQ_PGM_RESOURCES_2_LS, reg::SQ_LDS_ALLOC,
+      reg::SQ_LDS_ALLOC_PS, reg::VGT_GS_MODE, reg::VGT_SHADER_STAGES_EN, reg::SX_SURFACE_SYNC,
+   };
+   if (common.count(reg))
+      return true;
+   if (reg >= reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 && reg < reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 + 64)
+      return true;
+   for (unsigned n = 0; n < 8; n++)
+      if (reg == reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE + reg::Dim)
+         return true;
+   if (isa == IsaClass::Evergreen) {
+      /* Evergreen-only safe registers: thread/stack/GPR partitions, LDS pool, WAIT_UNTIL. */
+      return reg == reg::WAIT_UNTIL || (reg >= 0x8C08 && reg <= 0x8C0C) ||
+             (reg >= reg::SQ_THREAD_RESOURCE_MGMT_1 && reg <= reg::SQ_STACK_RESOURCE_MGMT_3) ||
+             reg == reg::SQ_LDS_RESOURCE_MGMT || reg == reg::SQ_DYN_GPR_RESOURCE_LIMIT_1;
+   }
+   /* Cayman-only: VGT_COMPUTE_INDEX, SPI_LDS_MGMT. */
+   return reg == reg::VGT_COMPUTE_INDEX || reg == reg::SPI_LDS_MGMT;
+}
+
+class Checker {
+public:
+   Checker(std::span<uint32_t> ib, std::span<const CsReloc> relocs, const CsCheckOptions &options)
+      : ib(ib), relocs(relocs), options(options)
+   {
+      db_depth_control = db_z_info = db_s_info = 0xffffffff; /* evergreen_cs_track_init */
+      cb_target_mask = 0xffffffff;
+   }
+
+   void run()
+   {
+      while (idx < ib.size()) {
+         const uint32_t at = uint32_t(idx);
+         const uint32_t header = ib[idx];
+         const uint32_t type = pm4::type_of(header);
+         if (type == 2) {
+            idx++;
+            continue;
+         }
+         if (type == 1)
+            throw Failure{format("Unknown packet type %d at %d !", type, at)};
+         const uint32_t count = pm4::count_of(header);
+         if (uint64_t(count) + 1 + at >= ib.size())
+            throw Failure{format("Packet (%d:%d:%d) end after CS buffer (%zu) !", at, type, count, ib.size())};
+         idx += count + 2;
+         if (type == 0)
+            throw Failure{format("Forbidden register 0x%04X in cs at %d", (header & 0xffff) << 2, at)};
+         packet3(at, pm4::opcode_of(header), count);
+      }
+   }
+
+private:
+   std::span<uint32_t> ib;
+   std::span<const CsReloc> relocs;
+   const CsCheckOptions &options;
+   size_t idx = 0;
+
+   uint32_t db_depth_control, db_z_info, db_s_info;
+   uint32_t cb_target_mask;
+   bool sx_misc_kill_all_prims = false;
+   std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{};
+   std::array<const CsReloc *, 8> cb_bo{};
+
+   const CsReloc &next_reloc(uint32_t packet_at)
+   {
+      if (relocs.empty())
+         throw Failure{"No relocation chunk !"};
+      if (idx >= ib.size())
+         throw Failure{format("Can not parse packet at %zu after CS end %zu !", idx, ib.size())};
+      const uint32_t header = ib[idx];
+      const uint32_t count = pm4::count_of(header);
+      if (pm4::type_of(header) != 3 || pm4::opcode_of(header) != pm4::NOP)
+         throw Failure{format("No packet3 for relocation for packet at %zu.", idx)};
+      if (uint64_t(count) + 1 + idx >= ib.size())
+         throw Failure{format("Packet (%zu:3:%d) end after CS buffer (%zu) !", idx, count, ib.size())};
+      const uint32_t value = ib[idx + 1];
+      idx += count + 2;
+      if (value / 4 >= relocs.size())
+         throw Failure{format("Relocs at %d after relocations chunk end %zu !", value, relocs.size() * 4)};
+      (void)packet_at;
+      return relocs[value / 4];
+   }
+
+   void need_count(uint32_t count, uint32_t expected, const char *message)
+   {
+      if (count != expected)
+         throw Failure{message};
+   }
+
+   void packet3(uint32_t at, uint32_t opcode, uint32_t count)
+   {
+      const size_t body = at + 1;
+      switch (opcode) {
+      case pm4::NOP:
+         break;
+      case pm4::CLEAR_STATE:
+      case pm4::INDEX_BUFFER_SIZE:
+         need_count(count, 0, "bad INDEX_TYPE/NUM_INSTANCES/CLEAR_STATE");
+         break;
+      case pm4::DEALLOC_STATE:
+         if (options.isa != IsaClass::Cayman)
+            throw Failure{"bad PACKET3_DEALLOC_STATE"};
+         need_count(count, 0, "bad INDEX_TYPE/NUM_INSTANCES/CLEAR_STATE");
+         break;
+      case pm4::CONTEXT_CONTROL:
+         need_count(count, 1, "bad CONTEXT_CONTROL");
+         break;
+      case pm4::PFP_SYNC_ME:
+         need_count(count, 0, "bad PFP_SYNC_ME");
+         break;
+      case pm4::DISPATCH_DIRECT:
+         need_count(count, 3, "bad DISPATCH_DIRECT");
+         track_check(body);
+         break;
+      case pm4::DISPATCH_INDIRECT: {
+         need_count(count, 1, "bad DISPATCH_INDIRECT");
+         const CsReloc &reloc = next_reloc(at);
+         ib[body] = ib[body] + uint32_t(reloc.gpu_address);
+         track_check(body);
+         break;
+      }
+      case pm4::SURFACE_SYNC:
+         need_count(count, 3, "bad SURFACE_SYNC");
+         if (ib[body + 1] != 0xffffffff || ib[body + 2] != 0) {
+            const CsReloc &reloc = next_reloc(at);
+            ib[body + 2] += uint32_t(reloc.gpu_address >> 8);
+         }
+         break;
+      case pm4::EVENT_WRITE:
+         if (count != 0 && count != 2)
+            throw Failure{"bad EVENT_WRITE"};
+         if (count == 2) {
+            const CsReloc &reloc = next_reloc(at);
+            const uint64_t offset = reloc.gpu_address + (ib[body + 1] & ~7u) + (uint64_t(ib[body + 2] & 0xff) << 32);
+            ib[body + 1] = uint32_t(offset) & ~7u;
+            ib[body + 2] = uint32_t(offset >> 32) & 0xff;
+         }
+         break;
+      case pm4::EVENT_WRITE_EOP:
+      case pm4::EVENT_WRITE_EOS: {
+         need_count(count, opcode == pm4::EVENT_WRITE_EOP ? 4 : 3,
+                    opcode == pm4::EVENT_WRITE_EOP ? "bad EVENT_WRITE_EOP" : "bad EVENT_WRITE_EOS");
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = reloc.gpu_address + (ib[body + 1] & ~3u) + (uint64_t(ib[body + 2] & 0xff) << 32);
+         ib[body + 1] = uint32_t(offset) & ~3u;
+         ib[body + 2] = (ib[body + 2] & 0xffffff00) | (uint32_t(offset >> 32) & 0xff);
+         break;
+      }
+      case pm4::MEM_WRITE: {
+         need_count(count, 3, "bad MEM_WRITE (invalid count)");
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = ib[body] + (uint64_t(ib[body + 1] & 0xff) << 32);
+         if (offset & 7)
+            throw Failure{"bad MEM_WRITE (address not qwords aligned)"};
+         if (offset + 8 > reloc.size)
+            throw Failure{format("bad MEM_WRITE bo too small: 0x%llx, 0x%llx",
+                                 (unsigned long long)(offset + 8), (unsigned long long)reloc.size)};
+         const uint64_t address = offset + reloc.gpu_address;
+         ib[body] = uint32_t(address);
+         ib[body + 1] = (ib[body + 1] & 0xffffff00) | (uint32_t(address >> 32) & 0xff);
+         break;
+      }
+      case pm4::WAIT_REG_MEM:
+         need_count(count, 5, "bad WAIT_REG_MEM");
+         if (ib[body] & 0x10) {
+            const CsReloc &reloc = next_reloc(at);
+            const uint64_t offset = reloc.gpu_address + (ib[body + 1] & ~3u) + (uint64_t(ib[body + 2] & 0xff) << 32);
+            ib[body + 1] = (ib[body + 1] & 3) | (uint32_t(offset) & ~3u);
+            ib[body + 2] = uint32_t(offset >> 32) & 0xff;
+         } else if (ib[body] & 0x100) {
+            throw Failure{"cannot use PFP on REG wait"};
+         }
+         break;
+      case pm4::CP_DMA:
+         need_count(count, 4, "bad CP DMA");
+         cp_dma(at, body);
+         break;
+      case pm4::SET_CONFIG_REG:
+         set_registers(at, count, pm4::config_window, "bad PACKET3_SET_CONFIG_REG");
+         break;
+      case pm4::SET_CONTEXT_REG:
+         set_registers(at, count, pm4::context_window, "bad PACKET3_SET_CONTEXT_REG");
+         break;
+      case pm4::SET_ALU_CONST:
+         break; /* the kernel does not check these (evergreen_cs.c: "XXX fix me") */
+      case pm4::SET_BOOL_CONST:
+         window_check(body, count, pm4::bool_const_window, "bad SET_BOOL_CONST");
+         break;
+      case pm4::SET_LOOP_CONST:
+         window_check(body, count, pm4::loop_const_window, "bad SET_LOOP_CONST");
+         break;
+      case pm4::SET_CTL_CONST:
+         window_check(body, count, pm4::ctl_const_window, "bad SET_CTL_CONST");
+         break;
+      case pm4::SET_SAMPLER:
+         if (count % 3)
+            throw Failure{"bad SET_SAMPLER"};
+         window_check(body, count, pm4::sampler_window, "bad SET_SAMPLER");
+         break;
+      case pm4::SET_RESOURCE:
+         if (count % 8)
+            throw Failure{"bad SET_RESOURCE"};
+         window_check(body, count, pm4::resource_window, "bad SET_RESOURCE");
+         for (uint32_t i = 0; i < count / 8; i++)
+            resource(at, body + 1 + i * 8);
+         break;
+      default:
+         throw Failure{format("Packet3 opcode %x not supported", opcode)};
+      }
+   }
+
+   void window_check(size_t body, uint32_t count, pm4::RegisterWindow window, const char *message)
+   {
+      const uint32_t start = (ib[body] << 2) + window.start;
+      const uint32_t end = 4 * count + start - 4;
+      if (start < window.start || start >= window.end || end >= window.end)
+         throw Failure{message};
+   }
+
+   void set_registers(uint32_t at, uint32_t count, pm4::RegisterWindow window, const char *message)
+   {
+      const size_t body = at + 1;
+      window_check(body, count, window, message);
+      const uint32_t start = (ib[body] << 2) + window.start;
+      for (uint32_t i = 0; i < count; i++) {
+         const uint32_t reg = start + 4 * i;
+         const size_t value = body + 1 + i;
+         if (!is_safe_register(reg, options.isa))
+            handle_register(at, reg, value);
+      }
+   }
+
+   void handle_register(uint32_t at, uint32_t reg, size_t value)
+   {
+      const bool cayman = options.isa == IsaClass::Cayman;
+      auto relocate_256 = [&](const char *missing) {
+         try {
+            const CsReloc &reloc = next_reloc(at);
+            ib[value] += uint32_t(reloc.gpu_address >> 8);
+            return &reloc;
+         } catch (Failure &) {
+            throw Failure{format(missing, reg)};
+         }
+      };
+      static constexpr uint32_t program_starts[] = {0x28840, 0x2885C, 0x28874, 0x2888C, 0x288A4, 0x288B8, reg::SQ_PGM_START_LS};
+      for (uint32_t start : program_starts)
+         if (reg == start) {
+            relocate_256("bad SET_CONTEXT_REG 0x%04X");
+            return;
+         }
+      static constexpr uint32_t const_caches[] = {0x28940, 0x28980, 0x289C0, 0x28F00, reg::SQ_ALU_CONST_CACHE_LS_0};
+      for (uint32_t base : const_caches)
+         if (reg >= base && reg < base + 64) {
+            relocate_256("bad SET_CONTEXT_REG 0x%04X");
+            return;
+         }
+      if (reg == reg::CP_COHER_BASE) {
+         relocate_256("missing reloc for CP_COHER_BASE 0x%04X");
+         return;
+      }
+      for (unsigned n = 0; n < 8; n++) {
+         const uint32_t base = reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE;
+         if (reg < base || reg >= base + reg::CB_COLOR_STRIDE)
+            continue;
+         switch (reg - base) {
+         case reg::Base:
+            cb_offset[n] = ib[value];
+            cb_bo[n] = relocate_256("bad SET_CONTEXT_REG 0x%04X");
+            return;
+         case reg::Pitch: cb_pitch[n] = ib[value]; return;
+         case reg::Slice: cb_slice[n] = ib[value]; return;
+         case reg::View: cb_view[n] = ib[value]; return;
+         case reg::Info:
+            if (!options.keep_tiling_flags) {
+               /* Without KEEP_TILING_FLAGS the kernel ORs the buffer's array mode in:
+                * RADEON_TILING_MACRO (1) -> 2D (4), RADEON_TILING_MICRO (2) -> 1D (2). */
+               const CsReloc &reloc = next_reloc(at);
+               const uint32_t mode = reloc.tiling_flags & 1 ? 4 : reloc.tiling_flags & 2 ? 2 : 0;
+               ib[value] |= mode << 8;
+            }
+            cb_info[n] = ib[value];
+            return;
+         case reg::Attrib:
+            relocate_256("bad SET_CONTEXT_REG 0x%04X");
+            return;
+         default:
+            break;
+         }
+      }
+      if (reg == reg::CB_TARGET_MASK) {
+         cb_target_mask = ib[value];
+         return;
+      }
+      if (reg == reg::CB_SHADER_MASK)
+         return;
+      if (reg == reg::DB_DEPTH_CONTROL) {
+         db_depth_control = ib[value];
+         return;
+      }
+      if (reg == reg::DB_Z_INFO) {
+         db_z_info = ib[value];
+         return;
+      }
+      if (reg == reg::DB_STENCIL_INFO) {
+         db_s_info = ib[value];
+         return;
+      }
+      if (reg == reg::SX_MISC) {
+         sx_misc_kill_all_prims = ib[value] & 1;
+         return;
+      }
+      (void)cayman;
+      throw Failure{format("forbidden register 0x%08x at %zu", reg, value)};
+   }
+
+   void resource(uint32_t at, size_t words)
+   {
+      const uint32_t type = reg::resource_type(ib[words + 7]);
+      if (type == 3) { /* VALID_BUFFER */
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = ib[words];
+         if (uint64_t(ib[words + 1]) + offset > reloc.size) {
+            /* The kernel warns ("vbo resource seems too big for the bo") and clips. */
+            std::fprintf(stderr, "terakan-sim: vbo resource seems too big for the bo\n");
+            ib[words + 1] = uint32_t(reloc.size - offset);
+         }
+         const uint64_t address = reloc.gpu_address + offset;
+         ib[words] = uint32_t(address);
+         ib[words + 2] = (ib[words + 2] & 0xffffff00) | (uint32_t(address >> 32) & 0xff);
+      } else if (type == 2) {
+         throw Failure{"SET_RESOURCE: texture resources are not simulated yet"};
+      } else {
+         throw Failure{"bad SET_RESOURCE"};
+      }
+   }
+
+   void cp_dma(uint32_t at, size_t body)
+   {
+      const uint32_t info = ib[body + 1], command = ib[body + 4];
+      const uint32_t src_sel = (info >> 29) & 3, dst_sel = (info >> 20) & 3;
+      const uint32_t size = command & 0x1fffff;
+      const bool sas = command >> 26 & 1, das = command >> 27 & 1, saic = command >> 28 & 1,
+                 daic = command >> 29 & 1;
+      if ((src_sel != 0 || dst_sel != 0 || (das && dst_sel == 0) || (sas && src_sel == 0)) && size % 4)
+         throw Failure{"CP DMA command requires dw count alignment"};
+      if (sas || das || saic || daic)
+         throw Failure{"CP DMA to or from registers is not simulated"};
+      if (src_sel == 0) {
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = ib[body] + (uint64_t(ib[body + 1] & 0xff) << 32);
+         if (offset + size > reloc.size)
+            throw Failure{format("CP DMA src buffer too small (%llu %llu)",
+                                 (unsigned long long)(offset + size), (unsigned long long)reloc.size)};
+         const uint64_t address = offset + reloc.gpu_address;
+         ib[body] = uint32_t(address);
+         ib[body + 1] = (ib[body + 1] & 0xffffff00) | (uint32_t(address >> 32) & 0xff);
+      } else if (src_sel != 2) {
+         throw Failure{"bad CP DMA SRC_SEL"};
+      }
+      if (dst_sel == 0) {
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = ib[body + 2] + (uint64_t(ib[body + 3] & 0xff) << 32);
+         if (offset + size > reloc.size)
+            throw Failure{format("CP DMA dst buffer too small (%llu %llu)",
+                                 (unsigned long long)(offset + size), (unsigned long long)reloc.size)};
+         const uint64_t address = offset + reloc.gpu_address;
+         ib[body + 2] = uint32_t(address);
+         ib[body + 3] = (ib[body + 3] & 0xffffff00) | (uint32_t(address >> 32) & 0xff);
+      } else {
+         throw Failure{"bad CP DMA DST_SEL"};
+      }
+   }
+
+   void track_check(size_t body)
+   {
+      if (sx_misc_kill_all_prims)
+         return;
+      for (unsigned n = 0; n < 8; n++) {
+         const uint32_t format_value = reg::cb_color_info_format(cb_info[n]);
+         if (!format_value || !((cb_target_mask >> (4 * n)) & 0xf))
+            continue;
+         if (!cb_bo[n])
+            throw Failure{format("evergreen_cs_track_check: mask 0x%08X | 0x%08X no cb for %d",
+                                 cb_target_mask, 0xfu << (4 * n), n)};
+         /* Linear buffers (RATs): the kernel requires offset + layer size within the bo. */
+         const uint32_t mode = (cb_info[n] >> 8) & 0xf;
+         if (mode > 1)
+            throw Failure{format("cb[%d]: tiled colour buffers are not simulated yet", n)};
+         const uint64_t offset = uint64_t(cb_offset[n]) << 8;
+         const uint64_t nbx = (uint64_t(cb_pitch[n] & 0x7ff) + 1) * 8;
+         const uint64_t nby = ((uint64_t(cb_slice[n] & 0x3fffff) + 1) * 64) / nbx;
+         const uint64_t mslice = ((cb_view[n] >> 13) & 0x7ff) + 1;
+         const uint64_t layer = nbx * nby * 4; /* COLOR_32: 4 bytes per element */
+         if (offset + layer * mslice > cb_bo[n]->size)
+            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo too small (layer size "
+                                 "%llu, offset %llu, max layer %llu, bo size %llu)",
+                                 n, (unsigned long long)layer, (unsigned long long)offset,
+                                 (unsigned long long)mslice, (unsigned long long)cb_bo[n]->size)};
+      }
+      const bool stencil = (db_depth_control & 1) && ((db_s_info & 1) != 0);
+      const bool depth = (db_depth_control & 2) && ((db_z_info & 3) != 0);
+      if (stencil || depth) {
+         const uint32_t mode = ((stencil ? db_s_info : db_z_info) >> 4) & 0xf;
+         throw Failure{format("evergreen_cs_track_validate_%s: %s invalid array mode %d "
+                              "(write DB_DEPTH_CONTROL = 0 before a dispatch)",
+                              stencil ? "stencil" : "depth", stencil ? "stencil" : "depth", mode)};
+      }
+      (void)body;
+   }
+};
+
+} // namespace
+
+std::string check_and_patch(std::span<uint32_t> ib, std::span<const CsReloc> relocs,
+                            const CsCheckOptions &options)
+{
+   try {
+      Checker(ib, relocs, options).run();
+   } catch (const Failure &failure) {
+      return failure.message;
+   }
+   return {};
+}
+
+} // namespace terakan::sim
