@@ -17,32 +17,17 @@
 
 #include "compiler/isa/elf_program.h"
 #include "core/shader_core.h"
+#include "llvm_kernels.h"
 #include "test_memory.h"
 
 using namespace terakan;
 
 namespace {
 
-std::string kernels_path() { return std::getenv("TERAKAN_SIM_KERNELS") ? std::getenv("TERAKAN_SIM_KERNELS") : "compute.ll"; }
-std::string llc() { return std::getenv("TERAKAN_LLC") ? std::getenv("TERAKAN_LLC") : "llc-14"; }
 
 const std::vector<isa::ElfFunction> &compiled(const std::string &cpu)
 {
-   static std::map<std::string, std::vector<isa::ElfFunction>> cache;
-   auto found = cache.find(cpu);
-   if (found != cache.end())
-      return found->second;
-   const std::string object = ::testing::TempDir() + "terakan-sim-kernels-" + cpu + ".o";
-   const std::string command = llc() + " -march=r600 -mcpu=" + cpu + " -filetype=obj '" +
-                               kernels_path() + "' -o '" + object + "'";
-   EXPECT_EQ(std::system(command.c_str()), 0) << command;
-   std::ifstream file(object, std::ios::binary);
-   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                                    std::istreambuf_iterator<char>());
-   std::vector<isa::ElfFunction> functions;
-   std::string error;
-   EXPECT_TRUE(isa::read_elf_functions(bytes, functions, error)) << error;
-   return cache[cpu] = functions;
+   return test::compiled_kernels(cpu);
 }
 
 float f(uint32_t v) { float x; std::memcpy(&x, &v, 4); return x; }

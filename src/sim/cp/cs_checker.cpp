@@ -219,6 +219,42 @@ private:
          need_count(count, 4, "bad CP DMA");
          cp_dma(at, body);
          break;
+      /* Drawing: the kernel accepts these (its count checks below); the command processor then
+       * refuses them as not simulated yet. */
+      case pm4::INDEX_TYPE:
+      case pm4::NUM_INSTANCES:
+         need_count(count, 0, "bad INDEX_TYPE/NUM_INSTANCES/CLEAR_STATE");
+         break;
+      case pm4::DRAW_INDEX_AUTO:
+         need_count(count, 1, "bad DRAW_INDEX_AUTO");
+         track_check(body);
+         break;
+      case pm4::DRAW_INDEX_IMMD:
+         if (count < 2)
+            throw Failure{"bad DRAW_INDEX_IMMD"};
+         track_check(body);
+         break;
+      case pm4::DRAW_INDEX_OFFSET:
+      case pm4::DRAW_INDEX_MULTI_AUTO:
+         need_count(count, 2, opcode == pm4::DRAW_INDEX_OFFSET ? "bad DRAW_INDEX_OFFSET" : "bad DRAW_INDEX_MULTI_AUTO");
+         track_check(body);
+         break;
+      case pm4::DRAW_INDEX_OFFSET_2:
+         need_count(count, 3, "bad DRAW_INDEX_OFFSET_2");
+         track_check(body);
+         break;
+      case pm4::DRAW_INDEX:
+      case pm4::DRAW_INDEX_2: {
+         need_count(count, opcode == pm4::DRAW_INDEX ? 3 : 4,
+                    opcode == pm4::DRAW_INDEX ? "bad DRAW_INDEX" : "bad DRAW_INDEX_2");
+         const size_t address = opcode == pm4::DRAW_INDEX ? body : body + 1;
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = reloc.gpu_address + ib[address] + (uint64_t(ib[address + 1] & 0xff) << 32);
+         ib[address] = uint32_t(offset);
+         ib[address + 1] = uint32_t(offset >> 32) & 0xff;
+         track_check(body);
+         break;
+      }
       case pm4::SET_CONFIG_REG:
          set_registers(at, count, pm4::config_window, "bad PACKET3_SET_CONFIG_REG");
          break;
@@ -282,8 +318,9 @@ private:
             const CsReloc &reloc = next_reloc(at);
             ib[value] += uint32_t(reloc.gpu_address >> 8);
             return &reloc;
-         } catch (Failure &) {
-            throw Failure{format(missing, reg)};
+         } catch (Failure &inner) {
+            /* The kernel prints the relocation problem, then the caller's complaint. */
+            throw Failure{inner.message + "; " + format(missing, reg)};
          }
       };
       static constexpr uint32_t program_starts[] = {0x28840, 0x2885C, 0x28874, 0x2888C, 0x288A4, 0x288B8, reg::SQ_PGM_START_LS};

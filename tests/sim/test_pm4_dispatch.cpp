@@ -1,0 +1,348 @@
+/* The simulated GPU end to end below the ioctls: LLVM-compiled kernels dispatched through PM4
+ * command streams built the way Mesa's r600 driver builds them, checked and patched by the
+ * kernel CS checker model, executed by the command processor; and one test per refusal class,
+ * each producing its own message while the process carries on. */
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <random>
+
+#include "../isa/alu_builder.h"
+#include "llvm_kernels.h"
+#include "pm4_harness.h"
+
+using namespace terakan;
+using namespace terakan::test;
+
+namespace {
+
+struct Chip {
+   const char *cpu;
+   hw::Family family;
+};
+constexpr Chip chips[] = {{"cypress", hw::Family::Cypress}, {"barts", hw::Family::Barts},
+                          {"cayman", hw::Family::Cayman}};
+
+constexpr uint64_t code_address = 0x100000, params_address = 0x200000,
+                   fence_address = 0x300000, pool_address = 0x1000000;
+constexpr uint32_t pool_size = 0x40000, output_offset = 0x20000;
+
+/* Everything for one dispatch of a corpus kernel over 256 threads. */
+struct Job {
+   TestMemory memory;
+   ComputeJob job;
+   DispatchSetup setup{};
+   const isa::ElfFunction *kernel = nullptr;
+   std::vector<uint32_t> inputs;
+
+   Job(const Chip &chip, const std::string &name, uint32_t n = 5)
+   {
+      kernel = find_kernel(chip.cpu, name);
+      EXPECT_NE(kernel, nullptr) << name;
+      if (!kernel)
+         return;
+      const size_t code_size = (kernel->dwords.size() * 4 + 255) & ~size_t(255);
+      setup.code = job.add_bo(memory, code_address, code_size);
+      std::memcpy(memory.buffers.back().bytes.data(), kernel->dwords.data(), kernel->dwords.size() * 4);
+      setup.params = job.add_bo(memory, params_address, 256);
+      setup.pool = job.add_bo(memory, pool_address, pool_size);
+      setup.fence = job.add_bo(memory, fence_address, 8);
+      setup.pool_size = pool_size;
+      setup.resources_ls = config_value(*kernel, 0x288D4);
+      setup.lds_dwords = config_value(*kernel, 0x288E8);
+      setup.group = {64, 1, 1};
+      setup.grid = {4, 1, 1};
+      const uint32_t implicit[12] = {4, 1, 1, 256, 1, 1, 64, 1, 1, output_offset, 0, n};
+      std::memcpy(memory.buffers[setup.params].bytes.data(), implicit, sizeof(implicit));
+      std::mt19937 random(7);
+      inputs.resize(256);
+      for (uint32_t &v : inputs)
+         v = random();
+      std::memcpy(memory.buffers[setup.pool].bytes.data(), inputs.data(), inputs.size() * 4);
+   }
+
+   uint32_t output(unsigned i) const
+   {
+      uint32_t v;
+      std::memcpy(&v, memory.buffers[setup.pool].bytes.data() + output_offset + i * 4, 4);
+      return v;
+   }
+   uint32_t fence() const
+   {
+      uint32_t v;
+      std::memcpy(&v, memory.buffers[setup.fence].bytes.data(), 4);
+      return v;
+   }
+};
+
+std::string run(Job &job, const Chip &chip, const IbBuilder &builder)
+{
+   sim::CommandProcessor cp(chip.family, job.memory);
+   return submit(builder.ib, job.job.relocs, cp, hw::family_info(chip.family).isa_class);
+}
+
+class Pm4Dispatch : public ::testing::TestWithParam<Chip> {};
+
+TEST_P(Pm4Dispatch, LlvmKernelsThroughCommandStreams)
+{
+   const Chip chip = GetParam();
+   const std::pair<const char *, std::function<uint32_t(uint32_t, unsigned, const std::vector<uint32_t> &)>> kernels[] = {
+      {"add_const", [](uint32_t x, unsigned, const auto &) { return x + 5; }},
+      {"udiv_urem", [](uint32_t x, unsigned, const auto &) { return x / 7 + x % 7; }},
+      {"lds_reverse", [](uint32_t, unsigned i, const auto &in) { return in[(i / 64) * 64 + 63 - i % 64]; }},
+      {"loop_sum", [](uint32_t x, unsigned, const auto &) {
+          uint32_t acc = 0, i = 0, n = x & 63;
+          do { acc += i; i++; } while (i < n);
+          return acc; }},
+   };
+   for (const auto &[name, reference] : kernels) {
+      Job job(chip, name);
+      ASSERT_NE(job.kernel, nullptr);
+      const std::string error = run(job, chip, build_dispatch(job.setup));
+      ASSERT_EQ(error, "") << name;
+      EXPECT_EQ(job.fence(), 0x1234u) << name << ": the EOP fence was not written";
+      for (unsigned i = 0; i < 256; i++)
+         ASSERT_EQ(job.output(i), reference(job.inputs[i], i, job.inputs)) << name << " thread " << i;
+   }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sim, Pm4Dispatch, ::testing::ValuesIn(chips),
+                         [](const auto &info) { return std::string(info.param.cpu); });
+
+/* ---- refusals: one per class, each with its own message ---- */
+
+const Chip cayman = chips[2];
+const Chip cypress = chips[0];
+
+std::string refusal(const Chip &chip, const std::function<void(Job &, IbBuilder &)> &edit,
+                    const char *kernel = "add_const")
+{
+   Job job(chip, kernel);
+   IbBuilder builder = build_dispatch(job.setup);
+   edit(job, builder);
+   return run(job, chip, builder);
+}
+
+#define EXPECT_REFUSED(text, expected)                                                         \
+   do {                                                                                        \
+      const std::string message_ = (text);                                                     \
+      EXPECT_NE(message_.find(expected), std::string::npos) << "message: " << message_;        \
+   } while (0)
+
+TEST(Pm4Refusals, TypeZeroPacket)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.ib.insert(b.ib.begin(), {0x00002000u, 0}); }),
+                  "Forbidden register 0x8000 in cs at 0");
+}
+
+TEST(Pm4Refusals, UnknownPacketType)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.ib.insert(b.ib.begin(), 0x40000000u); }),
+                  "Unknown packet type 1 at 0");
+}
+
+TEST(Pm4Refusals, PacketPastTheEnd)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.ib.push_back(hw::pm4::packet3(hw::pm4::NOP, 5)); }),
+                  "end after CS buffer");
+}
+
+TEST(Pm4Refusals, IndirectBuffer)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::INDIRECT_BUFFER, {0, 0, 4}); }),
+                  "Packet3 opcode 32 not supported");
+}
+
+TEST(Pm4Refusals, ForbiddenRegister)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.config(0x9100, {1}); }),
+                  "forbidden register 0x00009100");
+}
+
+TEST(Pm4Refusals, MissingRelocation)
+{
+   /* SQ_PGM_START_LS with the NOP that names its buffer removed. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) {
+                     IbBuilder fresh;
+                     fresh.packet(hw::pm4::CONTEXT_CONTROL, {0x80000000u, 0x80000000u});
+                     fresh.context(hw::reg::SQ_PGM_START_LS, {0, 0, 0});
+                     b = fresh;
+                  }),
+                  "bad SET_CONTEXT_REG 0x288D0");
+}
+
+TEST(Pm4Refusals, RelocationBeyondTheChunk)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     IbBuilder fresh;
+                     fresh.context(hw::reg::SQ_PGM_START_LS, {0, 0, 0});
+                     fresh.reloc(unsigned(job.job.relocs.size()) + 3);
+                     b = fresh;
+                  }),
+                  "after relocations chunk end");
+}
+
+TEST(Pm4Refusals, DispatchBadCount)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::DISPATCH_DIRECT, {1, 1, 1}, true); }),
+                  "bad DISPATCH_DIRECT");
+}
+
+TEST(Pm4Refusals, DepthStateTrap)
+{
+   /* The kernel's tracker starts with depth and stencil "enabled" and invalid; a dispatch
+    * before DB_DEPTH_CONTROL is written is refused. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.ib.erase(b.ib.begin() + 3, b.ib.begin() + 6); }),
+                  "invalid array mode");
+}
+
+TEST(Pm4Refusals, MemWriteMisaligned)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::MEM_WRITE, {4, 0, 1, 2});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "bad MEM_WRITE (address not qwords aligned)");
+}
+
+TEST(Pm4Refusals, MemWriteBeyondBuffer)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::MEM_WRITE, {8, 0, 1, 2});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "bad MEM_WRITE bo too small");
+}
+
+TEST(Pm4Refusals, CpDmaSourceTooSmall)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::CP_DMA, {0, 0, 0, 0, 64});
+                     b.reloc(job.setup.fence);
+                     b.reloc(job.setup.pool);
+                  }),
+                  "CP DMA src buffer too small");
+}
+
+TEST(Pm4Refusals, TextureResource)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) {
+                     b.ib.push_back(hw::pm4::packet3(hw::pm4::SET_RESOURCE, 8, true));
+                     b.ib.push_back(0);
+                     for (uint32_t w : {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0x80000000u})
+                        b.ib.push_back(w);
+                  }),
+                  "texture resources are not simulated yet");
+}
+
+TEST(Pm4Refusals, WaitForever)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::WAIT_REG_MEM, {0x13, 0, 0, 0x9999, 0xffffffff, 4});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "would wait forever");
+}
+
+TEST(Pm4Refusals, ComputeStateWithoutComputeBit)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     IbBuilder fresh;
+                     fresh.context(hw::reg::DB_DEPTH_CONTROL, {0});
+                     fresh.context(hw::reg::SQ_PGM_START_LS, {0, job.setup.resources_ls, 0}, false);
+                     fresh.reloc(job.setup.code);
+                     fresh.packet(hw::pm4::DISPATCH_DIRECT, {1, 1, 1, 1}, true);
+                     b = fresh;
+                  }),
+                  "without the compute (shader type) bit");
+}
+
+TEST(Pm4Refusals, DrawPacket)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2}); }),
+                  "not simulated yet");
+}
+
+TEST(Pm4Refusals, GprBeyondAllocation)
+{
+   /* A program that uses R1 and R2 with NUM_GPRS = 1. */
+   Job job(cayman, "add_const");
+   job.setup.resources_ls = 1;
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "beyond the 1 GPRs the program allocates");
+}
+
+TEST(Pm4Refusals, StackOverflow)
+{
+   Job job(cypress, "nested_if");
+   job.setup.resources_ls &= 0xff; /* STACK_SIZE 0 for a program with branches */
+   EXPECT_REFUSED(run(job, cypress, build_dispatch(job.setup)), "stack overflow");
+}
+
+TEST(Pm4Refusals, LdsBeyondAllocation)
+{
+   Job job(cayman, "lds_reverse");
+   job.setup.lds_dwords = 16; /* the kernel uses 64 dwords */
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "outside the 64 bytes allocated");
+}
+
+TEST(Pm4Refusals, RatWriteOutsideItsBuffer)
+{
+   Job job(cayman, "add_const");
+   /* The output pointer argument points past the pool. */
+   const uint32_t bad_output = pool_size + 0x1000;
+   std::memcpy(job.memory.buffers[job.setup.params].bytes.data() + 36, &bad_output, 4);
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "beyond the bound buffer");
+}
+
+TEST(Pm4Refusals, ConstantBeyondItsBuffer)
+{
+   Job job(cayman, "add_const");
+   IbBuilder b = build_dispatch(job.setup);
+   /* SQ_ALU_CONST_BUFFER_SIZE_LS_0 = 0: constant buffer 0 is not bound. */
+   for (size_t i = 0; i + 2 < b.ib.size(); i++)
+      if (b.ib[i + 1] == (hw::reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 - 0x28000) / 4)
+         b.ib[i + 2] = 0;
+   EXPECT_REFUSED(run(job, cayman, b), "which is not bound");
+}
+
+TEST(Pm4Refusals, IllegalInstructionGroup)
+{
+   /* A hand-built program whose only group reads R1.x and R3.x in cycle 0: two GPRs through
+    * the x read port at once. */
+   Job job(cayman, "add_const");
+   auto x = make_alu(hw::IsaClass::Cayman, "ADD", 0, 'x', {gpr(1, 'x'), gpr(2, 'y')});
+   auto y = make_alu(hw::IsaClass::Cayman, "ADD", 0, 'y', {gpr(3, 'x'), gpr(4, 'z')});
+   y.set(isa::alu::last, 1);
+   const std::vector<uint32_t> code = {
+      0x00000002, 0xa0040000, /* ALU @2, two slots */
+      0x00000000, 0x88000000, /* CF_END */
+      x.words[0], x.words[1], y.words[0], y.words[1],
+   };
+   std::memcpy(job.memory.buffers[job.setup.code].bytes.data(), code.data(), code.size() * 4);
+   job.setup.resources_ls = 5;
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "GPR_READ_PORTS");
+}
+
+TEST(Pm4Refusals, CorruptProgram)
+{
+   Job job(cayman, "add_const");
+   uint32_t junk[2] = {0xffffffff, 0xffffffff};
+   std::memcpy(job.memory.buffers[job.setup.code].bytes.data(), junk, sizeof(junk));
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "compute program at 0x100000");
+}
+
+TEST(Pm4Refusals, ProgramOutsideBuffers)
+{
+   Job job(cayman, "add_const");
+   job.job.relocs[job.setup.code].gpu_address = 0x7000000; /* a place no buffer covers */
+   EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "points outside every buffer");
+}
+
+TEST(Pm4Refusals, DeallocStateOnEvergreen)
+{
+   EXPECT_REFUSED(refusal(cypress, [](Job &, IbBuilder &b) { b.packet(hw::pm4::DEALLOC_STATE, {0}, true); }),
+                  "bad PACKET3_DEALLOC_STATE");
+}
+
+} // namespace
