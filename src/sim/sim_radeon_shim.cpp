@@ -2,17 +2,25 @@
  * node for a TeraScale 2/3 board and answers the radeon uAPI the way Linux's radeon driver
  * does for that family. Preload it (LD_PRELOAD) under any program that uses the node.
  *
- * This first stone answers device discovery: the PCI sysfs files libdrm reads, DRM_RADEON_INFO
- * and DRM_RADEON_GEM_INFO. Buffer objects and command submission are added with the command
- * processor; until then those ioctls are refused with a message.
+ * It answers device discovery (the PCI sysfs files libdrm reads, DRM_RADEON_INFO, GEM_INFO),
+ * buffer objects (GEM_CREATE, GEM_MMAP, GEM_WAIT_IDLE, GEM_BUSY, GEM_SET_DOMAIN, GEM_SET_TILING,
+ * GEM_GET_TILING; GEM_CLOSE is drm-shim's) and command submission (DRM_RADEON_CS: chunks,
+ * relocations, the kernel's CS checker, then the command processor, synchronously). A GPU
+ * hang or fault marks the device lost: later waits and submissions fail with EDEADLK, as the
+ * radeon kernel does after a lockup.
  */
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 extern "C" {
 #include "drm-shim/drm_shim.h"
@@ -20,6 +28,9 @@ extern "C" {
 #include <radeon_drm.h>
 
 #include "sim_board.h"
+#include "cp/command_processor.h"
+#include "cp/cs_checker.h"
+#include "core/gpu_memory.h"
 
 using terakan::sim::SimBoard;
 
@@ -34,6 +45,51 @@ bool drm_shim_driver_prefers_first_render_node = true;
 namespace {
 
 SimBoard board;
+
+/* Buffer objects: drm-shim owns the shim_bo and its place in the shim's memory file; we keep
+ * what radeon knows about each (domains, tiling) and a mapping of the whole file to reach the
+ * bytes. GPU addresses are the shim's offsets into that file. */
+struct BufferInfo {
+   uint64_t size = 0;
+   uint32_t domains = 0;
+   uint32_t tiling_flags = 0, pitch = 0;
+};
+
+std::mutex buffers_lock;
+std::map<uint64_t, BufferInfo> buffers; /* by GPU address */
+uint8_t *memory_file = nullptr;
+bool device_lost = false;
+
+class ShimMemory : public terakan::sim::GpuMemory {
+public:
+   uint8_t *resolve(uint64_t address, uint64_t size, std::string &error) override
+   {
+      auto found = buffers.upper_bound(address);
+      if (found != buffers.begin()) {
+         --found;
+         const uint64_t offset = address - found->first;
+         if (offset <= found->second.size && size <= found->second.size - offset)
+            return memory_file + address;
+      }
+      char text[128];
+      std::snprintf(text, sizeof(text), "0x%llx+%llu is not inside any buffer object",
+                    (unsigned long long)address, (unsigned long long)size);
+      error = text;
+      return nullptr;
+   }
+   uint64_t bytes_after(uint64_t address) override
+   {
+      auto found = buffers.upper_bound(address);
+      if (found == buffers.begin())
+         return 0;
+      --found;
+      const uint64_t offset = address - found->first;
+      return offset < found->second.size ? found->second.size - offset : 0;
+   }
+};
+
+ShimMemory gpu_memory;
+std::unique_ptr<terakan::sim::CommandProcessor> command_processor;
 
 /* Version of Debian 12's kernel (Linux 6.1): radeon KMS 2.50.0 (radeon_drv.c). */
 constexpr int kms_major = 2, kms_minor = 50, kms_patchlevel = 0;
@@ -222,6 +278,197 @@ int radeon_get_cap(int fd, unsigned long request, void *arg)
    }
 }
 
+void forget_buffer(struct shim_bo *bo)
+{
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   buffers.erase(bo->mem_addr);
+}
+
+struct shim_bo *lookup(int fd, uint32_t handle)
+{
+   struct shim_fd *shim_fd = drm_shim_fd_lookup(fd);
+   return shim_fd ? drm_shim_bo_lookup(shim_fd, int(handle)) : nullptr;
+}
+
+int radeon_gem_create(int fd, unsigned long request, void *arg)
+{
+   auto *create = static_cast<drm_radeon_gem_create *>(arg);
+   if (board.identification_only)
+      return refuse("GEM_CREATE: the chip is presented for identification only");
+   const uint32_t domains = create->initial_domain;
+   if (create->size == 0)
+      return fail(EINVAL);
+   /* radeon_gem_create_ioctl: the size must fit the heap it asks for. */
+   const uint64_t limit = domains & RADEON_GEM_DOMAIN_VRAM ? board.vram_size : board.gtt_size;
+   if (create->size > limit)
+      return fail(ENOMEM);
+   auto *bo = static_cast<struct shim_bo *>(calloc(1, sizeof(struct shim_bo)));
+   if (!bo)
+      return fail(ENOMEM);
+   const uint64_t size = (create->size + 4095) & ~uint64_t(4095);
+   if (drm_shim_bo_init(bo, size) != 0) {
+      free(bo);
+      return fail(ENOMEM);
+   }
+   {
+      std::lock_guard<std::mutex> guard(buffers_lock);
+      buffers[bo->mem_addr] = {size, domains, 0, 0};
+   }
+   std::memset(memory_file + bo->mem_addr, 0, size);
+   create->handle = drm_shim_bo_get_handle(drm_shim_fd_lookup(fd), bo);
+   drm_shim_bo_put(bo); /* the handle holds the reference */
+   return 0;
+}
+
+int radeon_gem_mmap(int fd, unsigned long request, void *arg)
+{
+   auto *map = static_cast<drm_radeon_gem_mmap *>(arg);
+   struct shim_bo *bo = lookup(fd, map->handle);
+   if (!bo)
+      return fail(ENOENT);
+   if (map->offset > bo->size || map->size > bo->size - map->offset)
+      return fail(EINVAL);
+   map->addr_ptr = drm_shim_bo_get_mmap_offset(drm_shim_fd_lookup(fd), bo) + map->offset;
+   return 0;
+}
+
+int radeon_gem_wait_idle(int fd, unsigned long request, void *arg)
+{
+   auto *wait = static_cast<drm_radeon_gem_wait_idle *>(arg);
+   if (!lookup(fd, wait->handle))
+      return fail(ENOENT);
+   /* Submissions run to completion inside the CS ioctl, so every buffer is idle. */
+   return device_lost ? fail(EDEADLK) : 0;
+}
+
+int radeon_gem_busy(int fd, unsigned long request, void *arg)
+{
+   auto *busy = static_cast<drm_radeon_gem_busy *>(arg);
+   struct shim_bo *bo = lookup(fd, busy->handle);
+   if (!bo)
+      return fail(ENOENT);
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   busy->domain = buffers[bo->mem_addr].domains;
+   return device_lost ? fail(EDEADLK) : 0;
+}
+
+int radeon_gem_set_domain(int fd, unsigned long request, void *arg)
+{
+   auto *domain = static_cast<drm_radeon_gem_set_domain *>(arg);
+   if (!lookup(fd, domain->handle))
+      return fail(ENOENT);
+   return device_lost ? fail(EDEADLK) : 0;
+}
+
+int radeon_gem_set_tiling(int fd, unsigned long request, void *arg)
+{
+   auto *tiling = static_cast<drm_radeon_gem_set_tiling *>(arg);
+   struct shim_bo *bo = lookup(fd, tiling->handle);
+   if (!bo)
+      return fail(ENOENT);
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   buffers[bo->mem_addr].tiling_flags = tiling->tiling_flags;
+   buffers[bo->mem_addr].pitch = tiling->pitch;
+   return 0;
+}
+
+int radeon_gem_get_tiling(int fd, unsigned long request, void *arg)
+{
+   auto *tiling = static_cast<drm_radeon_gem_get_tiling *>(arg);
+   struct shim_bo *bo = lookup(fd, tiling->handle);
+   if (!bo)
+      return fail(ENOENT);
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   tiling->tiling_flags = buffers[bo->mem_addr].tiling_flags;
+   tiling->pitch = buffers[bo->mem_addr].pitch;
+   return 0;
+}
+
+/* radeon_cs_ioctl: parse the chunks, look up the relocations, check and patch the IB as
+ * evergreen_cs_parse does, then run it. */
+int radeon_cs(int fd, unsigned long request, void *arg)
+{
+   auto *cs = static_cast<drm_radeon_cs *>(arg);
+   if (board.identification_only)
+      return refuse("CS: the chip is presented for identification only");
+   if (device_lost)
+      return fail(EDEADLK);
+   const drm_radeon_cs_chunk *ib_chunk = nullptr, *relocs_chunk = nullptr, *flags_chunk = nullptr;
+   const uint64_t *chunk_pointers = reinterpret_cast<const uint64_t *>(uintptr_t(cs->chunks));
+   for (uint32_t i = 0; i < cs->num_chunks; i++) {
+      const auto *chunk = reinterpret_cast<const drm_radeon_cs_chunk *>(uintptr_t(chunk_pointers[i]));
+      switch (chunk->chunk_id) {
+      case RADEON_CHUNK_ID_IB: ib_chunk = chunk; break;
+      case RADEON_CHUNK_ID_RELOCS: relocs_chunk = chunk; break;
+      case RADEON_CHUNK_ID_FLAGS: flags_chunk = chunk; break;
+      default: break; /* accepted and ignored, as the kernel does */
+      }
+      if ((chunk->chunk_id == RADEON_CHUNK_ID_IB || chunk->chunk_id == RADEON_CHUNK_ID_FLAGS) &&
+          chunk->length_dw == 0)
+         return refuse("CS: Failed to initialize parser ! (empty IB or FLAGS chunk)");
+   }
+   uint32_t cs_flags = 0, ring = RADEON_CS_RING_GFX;
+   if (flags_chunk) {
+      const uint32_t *flags = reinterpret_cast<const uint32_t *>(uintptr_t(flags_chunk->chunk_data));
+      cs_flags = flags[0];
+      if (flags_chunk->length_dw > 1)
+         ring = flags[1];
+   }
+   const bool cayman = terakan::hw::family_info(board.family).isa_class == terakan::hw::IsaClass::Cayman;
+   if (cs_flags & RADEON_CS_USE_VM)
+      return refuse(cayman ? "CS: virtual memory (RADEON_CS_USE_VM) is not simulated yet"
+                           : "CS: VM not active on asic!");
+   if (ring == RADEON_CS_RING_DMA)
+      return refuse("CS: the DMA ring is not simulated yet");
+   if (ring != RADEON_CS_RING_GFX && ring != RADEON_CS_RING_COMPUTE) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "CS: unknown ring id: %u", ring);
+      return refuse(text);
+   }
+   if (!ib_chunk)
+      return 0; /* nothing to run: the kernel succeeds too */
+   if (ib_chunk->length_dw > 262144)
+      return refuse("CS: Failed to get ib ! (larger than the 1 MiB IB pool)");
+
+   std::vector<terakan::sim::CsReloc> relocs;
+   if (relocs_chunk) {
+      const auto *entries = reinterpret_cast<const drm_radeon_cs_reloc *>(uintptr_t(relocs_chunk->chunk_data));
+      for (uint32_t i = 0; i < relocs_chunk->length_dw / 4; i++) {
+         struct shim_bo *bo = lookup(fd, entries[i].handle);
+         if (!bo) {
+            char text[64];
+            std::snprintf(text, sizeof(text), "CS: gem object lookup failed 0x%x", entries[i].handle);
+            std::fprintf(stderr, "terakan-sim: %s\n", text);
+            return fail(ENOENT);
+         }
+         const uint32_t domain = entries[i].write_domain ? entries[i].write_domain : entries[i].read_domains;
+         if (domain & RADEON_GEM_DOMAIN_CPU)
+            return refuse("CS: RADEON_GEM_DOMAIN_CPU is not valid for command submission");
+         std::lock_guard<std::mutex> guard(buffers_lock);
+         const BufferInfo &info = buffers[bo->mem_addr];
+         relocs.push_back({bo->mem_addr, info.size, info.tiling_flags});
+      }
+   }
+   const auto *ib_data = reinterpret_cast<const uint32_t *>(uintptr_t(ib_chunk->chunk_data));
+   std::vector<uint32_t> ib(ib_data, ib_data + ib_chunk->length_dw);
+   terakan::sim::CsCheckOptions options;
+   options.isa = terakan::hw::family_info(board.family).isa_class;
+   options.keep_tiling_flags = cs_flags & RADEON_CS_KEEP_TILING_FLAGS;
+   const std::string refused = terakan::sim::check_and_patch(ib, relocs, options);
+   if (!refused.empty())
+      return refuse(("CS: Invalid command stream ! " + refused).c_str());
+
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   const std::string failed = command_processor->execute(ib);
+   if (!failed.empty()) {
+      /* What a real card would hang or fault on: the submission was accepted, the GPU is
+       * now lost. */
+      std::fprintf(stderr, "terakan-sim: GPU hang: %s\n", failed.c_str());
+      device_lost = true;
+   }
+   return 0;
+}
+
 int not_simulated_yet(int fd, unsigned long request, void *arg)
 {
    char message[128];
@@ -290,6 +537,14 @@ extern "C" void drm_shim_driver_init(void)
       handler = not_simulated_yet;
    radeon_ioctls[DRM_RADEON_INFO] = radeon_info;
    radeon_ioctls[DRM_RADEON_GEM_INFO] = radeon_gem_info;
+   radeon_ioctls[DRM_RADEON_GEM_CREATE] = radeon_gem_create;
+   radeon_ioctls[DRM_RADEON_GEM_MMAP] = radeon_gem_mmap;
+   radeon_ioctls[DRM_RADEON_GEM_WAIT_IDLE] = radeon_gem_wait_idle;
+   radeon_ioctls[DRM_RADEON_GEM_BUSY] = radeon_gem_busy;
+   radeon_ioctls[DRM_RADEON_GEM_SET_DOMAIN] = radeon_gem_set_domain;
+   radeon_ioctls[DRM_RADEON_GEM_SET_TILING] = radeon_gem_set_tiling;
+   radeon_ioctls[DRM_RADEON_GEM_GET_TILING] = radeon_gem_get_tiling;
+   radeon_ioctls[DRM_RADEON_CS] = radeon_cs;
    /* Numbers below GEM_INFO are the legacy UMS ioctls, refused by KMS radeon (drm_invalid_op). */
    for (int nr = 0; nr < DRM_RADEON_GEM_INFO; nr++)
       radeon_ioctls[nr] = nullptr;
@@ -297,6 +552,18 @@ extern "C" void drm_shim_driver_init(void)
    shim_device.driver_ioctl_count = sizeof(radeon_ioctls) / sizeof(radeon_ioctls[0]);
 
    core_ioctls[_IOC_NR(DRM_IOCTL_GET_CAP)] = radeon_get_cap;
+   shim_device.driver_bo_free = forget_buffer;
+
+   /* Reach every buffer's bytes through one mapping of drm-shim's memory file. */
+   void *mapping = mmap(nullptr, 4ull << 30, PROT_READ | PROT_WRITE, MAP_SHARED, shim_device.mem_fd, 0);
+   if (mapping == MAP_FAILED) {
+      std::fprintf(stderr, "terakan-sim: cannot map the buffer memory: %s\n", std::strerror(errno));
+   } else {
+      memory_file = static_cast<uint8_t *>(mapping);
+      command_processor = std::make_unique<terakan::sim::CommandProcessor>(board.family, gpu_memory);
+      if (const char *trace = std::getenv("TERAKAN_SIM_TRACE"))
+         command_processor->set_trace(static_cast<terakan::sim::TraceLevel>(std::atoi(trace)));
+   }
 
    fake_pci_sysfs();
 }

@@ -73,7 +73,8 @@ class Wave {
 public:
    Wave(Context &context, std::vector<uint8_t> &lds, unsigned lanes_present,
         const std::array<unsigned, 3> &group_id, unsigned first_thread)
-      : ctx(context), lds(lds), width(context.dispatch.wave_size)
+      : ctx(context), lds(lds), width(context.dispatch.wave_size),
+        id(first_thread / context.dispatch.wave_size), group(group_id)
    {
       gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
       temporaries.assign(size_t(4) * 4 * width, 0xdeadbeef);
@@ -117,6 +118,9 @@ public:
          if (pc >= ctx.program.cf.size())
             stop("CF %u: execution ran past the CF stream (no end of program)", pc);
          const CfInstruction &cf = ctx.program.cf[pc];
+         if (ctx.trace >= TraceLevel::Instructions)
+            std::fprintf(stderr, "terakan-sim: group %u,%u,%u wave %u CF %u: %s\n", group[0],
+                         group[1], group[2], id, pc, format_cf(cf, ctx.dispatch.isa).c_str());
          if (execute_cf(cf))
             return Outcome::Barrier;
          if (finished)
@@ -130,6 +134,8 @@ private:
    Context &ctx;
    std::vector<uint8_t> &lds;
    unsigned width;
+   unsigned id;
+   std::array<unsigned, 3> group;
    std::vector<uint32_t> gpr, temporaries;
    std::vector<uint8_t> state, pred;
    std::vector<int32_t> ar;
@@ -549,6 +555,18 @@ private:
             else if (instruction.get(alu::clamp))
                value = apply_output_modifiers(value, 0, true);
             results[i][lane] = value;
+         }
+      }
+
+      if (ctx.trace >= TraceLevel::Instructions) {
+         for (size_t i = 0; i < count; i++) {
+            std::string line = format_alu(group.instructions[i], group.literals, ctx.dispatch.isa);
+            if (ctx.trace >= TraceLevel::Lanes) {
+               line += "   =";
+               for (unsigned lane = 0; lane < std::min(width, 4u); lane++)
+                  line += executes[i][lane] ? " " + std::to_string(results[i][lane]) : " -";
+            }
+            std::fprintf(stderr, "terakan-sim:     %s\n", line.c_str());
          }
       }
 

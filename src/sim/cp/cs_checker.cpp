@@ -362,7 +362,13 @@ private:
             cb_info[n] = ib[value];
             return;
          case reg::Attrib:
-            relocate_256("bad SET_CONTEXT_REG 0x%04X");
+            /* A relocation is always required; it patches nothing for linear buffers (the
+             * kernel ORs bank and tile-split fields in for macro-tiled ones). */
+            try {
+               next_reloc(at);
+            } catch (Failure &inner) {
+               throw Failure{inner.message + "; " + format("bad SET_CONTEXT_REG 0x%04X", reg)};
+            }
             return;
          default:
             break;
