@@ -110,6 +110,29 @@ TEST_P(Pm4Dispatch, LlvmKernelsThroughCommandStreams)
 INSTANTIATE_TEST_SUITE_P(Sim, Pm4Dispatch, ::testing::ValuesIn(chips),
                          [](const auto &info) { return std::string(info.param.cpu); });
 
+TEST_P(Pm4Dispatch, IndirectDispatchReadsTheGridFromMemory)
+{
+   const Chip chip = GetParam();
+   Job job(chip, "add_const");
+   IbBuilder b = build_dispatch(job.setup);
+   /* Replace DISPATCH_DIRECT with DISPATCH_INDIRECT reading (4, 1, 1) from byte 128 of the
+    * parameter buffer. */
+   const uint32_t grid[3] = {4, 1, 1};
+   std::memcpy(job.memory.buffers[job.setup.params].bytes.data() + 128, grid, sizeof(grid));
+   for (size_t i = 0; i < b.ib.size(); i++) {
+      if (b.ib[i] == hw::pm4::packet3(hw::pm4::DISPATCH_DIRECT, 3, true)) {
+         std::vector<uint32_t> indirect = {hw::pm4::packet3(hw::pm4::DISPATCH_INDIRECT, 1, true), 128, 1,
+                                           hw::pm4::packet3(hw::pm4::NOP, 0), job.setup.params * 4};
+         b.ib.erase(b.ib.begin() + i, b.ib.begin() + i + 5);
+         b.ib.insert(b.ib.begin() + i, indirect.begin(), indirect.end());
+         break;
+      }
+   }
+   ASSERT_EQ(run(job, chip, b), "");
+   for (unsigned i = 0; i < 256; i++)
+      ASSERT_EQ(job.output(i), job.inputs[i] + 5) << i;
+}
+
 /* ---- refusals: one per class, each with its own message ---- */
 
 const Chip cayman = chips[2];

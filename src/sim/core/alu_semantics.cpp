@@ -274,6 +274,13 @@ std::optional<uint32_t> evaluate_alu(const isa::AluOpInfo &op, isa::IsaClass isa
    return found->second(a, b, c);
 }
 
+AluFunction find_alu_function(const isa::AluOpInfo &op)
+{
+   const auto &functions = table();
+   const auto found = functions.find(op.name);
+   return found == functions.end() ? nullptr : found->second;
+}
+
 std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b)
 {
    static const std::map<std::string_view, bool (*)(uint32_t, uint32_t)> conditions = {

@@ -16,6 +16,10 @@ namespace terakan::sim {
 std::optional<uint32_t> evaluate_alu(const isa::AluOpInfo &op, isa::IsaClass isa, uint32_t a,
                                      uint32_t b, uint32_t c);
 
+/* The same, resolved once per instruction rather than per lane: nullptr if not simulated. */
+using AluFunction = uint32_t (*)(uint32_t a, uint32_t b, uint32_t c);
+AluFunction find_alu_function(const isa::AluOpInfo &op);
+
 /* PRED_SET* and KILL* compare: true when the condition holds. nullopt if not a comparison. */
 std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b);
 

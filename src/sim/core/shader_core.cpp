@@ -137,6 +137,9 @@ private:
    unsigned id;
    std::array<unsigned, 3> group;
    std::vector<uint32_t> gpr, temporaries;
+   std::vector<std::array<std::vector<uint32_t>, 3>> scratch_sources;
+   std::vector<std::vector<uint32_t>> scratch_results;
+   std::vector<std::vector<uint8_t>> scratch_executes;
    std::vector<uint8_t> state, pred;
    std::vector<int32_t> ar;
    std::vector<std::deque<uint32_t>> queue; /* LDS output queue A, per lane */
@@ -484,9 +487,15 @@ private:
    {
       ctx.statistics.alu_groups++;
       const size_t count = group.instructions.size();
-      std::vector<std::array<std::vector<uint32_t>, 3>> sources(count);
-      std::vector<std::vector<uint32_t>> results(count, std::vector<uint32_t>(width, 0));
-      std::vector<std::vector<uint8_t>> executes(count, std::vector<uint8_t>(width, 0));
+      /* Scratch space reused from group to group (allocation dominated the run time). */
+      if (scratch_results.size() < count) {
+         scratch_sources.resize(count);
+         scratch_results.resize(count, std::vector<uint32_t>(width, 0));
+         scratch_executes.resize(count, std::vector<uint8_t>(width, 0));
+      }
+      auto &sources = scratch_sources;
+      auto &results = scratch_results;
+      auto &executes = scratch_executes;
       bool barrier = false;
 
       /* 1. Every operand of every slot is read before anything is written. */
@@ -494,8 +503,12 @@ private:
          const AluInstruction &instruction = group.instructions[i];
          const unsigned fields = instruction.is_op3() ? 3 : 2;
          const unsigned used = std::min<unsigned>(instruction.source_count(), fields);
-         for (unsigned s = 0; s < used; s++)
-            sources[i][s].assign(width, 0);
+         for (unsigned s = 0; s < 3; s++) {
+            if (s < used)
+               sources[i][s].assign(width, 0);
+            else
+               sources[i][s].clear();
+         }
          for (unsigned lane = 0; lane < width; lane++) {
             executes[i][lane] = lane_executes(instruction, lane);
             if (!executes[i][lane])
@@ -522,10 +535,12 @@ private:
          if (op.has(AluFlag::Kill) || name == "CUBE" || op.has(AluFlag::Interp))
             stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
          const bool reduction = name == "DOT4" || name == "DOT4_IEEE" || name == "MAX4";
+         const AluFunction function = find_alu_function(op);
          for (unsigned lane = 0; lane < width; lane++) {
             if (!executes[i][lane])
                continue;
             ctx.statistics.alu_lane_operations++;
+            results[i][lane] = 0;
             const uint32_t a = sources[i][0].empty() ? 0 : sources[i][0][lane];
             const uint32_t b = sources[i][1].empty() ? 0 : sources[i][1][lane];
             const uint32_t c = sources[i][2].empty() ? 0 : sources[i][2][lane];
@@ -545,10 +560,9 @@ private:
                value = a;
                new_ar[lane] = int32_t(a);
             } else {
-               const auto result = evaluate_alu(op, ctx.dispatch.isa, a, b, c);
-               if (!result)
+               if (!function)
                   stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-               value = *result;
+               value = function(a, b, c);
             }
             if (!instruction.is_op3())
                value = apply_output_modifiers(value, instruction.get(alu::omod), instruction.get(alu::clamp));
@@ -724,6 +738,11 @@ private:
    {
       if (instruction.get(vtx::src_rel) || instruction.get(vtx::dst_rel))
          stop("CF %u: relative VFETCH registers are not simulated", pc);
+      if (instruction.get(vtx::endian_swap) ||
+          (instruction.get(vtx::use_const_fields) &&
+           ctx.dispatch.fetch_resources.count(instruction.get(vtx::buffer_id)) &&
+           ctx.dispatch.fetch_resources.at(instruction.get(vtx::buffer_id)).endian_swap))
+         stop("CF %u: VFETCH with an endian swap is not simulated yet", pc);
       const unsigned buffer_id = instruction.get(vtx::buffer_id);
       const auto resource = ctx.dispatch.fetch_resources.find(buffer_id);
       if (resource == ctx.dispatch.fetch_resources.end())

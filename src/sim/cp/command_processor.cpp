@@ -171,6 +171,16 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       case pm4::DISPATCH_DIRECT:
          error = dispatch(body);
          break;
+      case pm4::DISPATCH_INDIRECT: {
+         /* The group counts come from memory: three dwords at the (relocated) address. */
+         uint32_t grid[3];
+         std::string read_error;
+         if (!memory.read(body[0], grid, sizeof(grid), read_error))
+            return "DISPATCH_INDIRECT reads " + read_error;
+         const uint32_t direct[4] = {grid[0], grid[1], grid[2], body[1]};
+         error = dispatch(direct);
+         break;
+      }
       default: {
          char text[96];
          std::snprintf(text, sizeof(text), "PM4 packet 0x%02x is not simulated yet%s", opcode,
