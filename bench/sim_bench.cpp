@@ -15,37 +15,11 @@
 #include <vector>
 
 #include "compiler/isa/elf_program.h"
+#include "core/host_memory.h"
 #include "core/shader_core.h"
 
 using namespace terakan;
 
-namespace {
-
-class BenchMemory : public sim::GpuMemory {
-public:
-   struct Buffer {
-      uint64_t address;
-      std::vector<uint8_t> bytes;
-   };
-   std::vector<Buffer> buffers;
-   uint8_t *resolve(uint64_t address, uint64_t size, std::string &error) override
-   {
-      for (Buffer &b : buffers)
-         if (address >= b.address && address - b.address + size <= b.bytes.size())
-            return b.bytes.data() + (address - b.address);
-      error = "outside the benchmark's buffers";
-      return nullptr;
-   }
-   uint64_t bytes_after(uint64_t address) override
-   {
-      for (Buffer &b : buffers)
-         if (address >= b.address && address - b.address < b.bytes.size())
-            return b.bytes.size() - (address - b.address);
-      return 0;
-   }
-};
-
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -92,7 +66,7 @@ int main(int argc, char **argv)
       if (!kernel)
          continue;
       const unsigned groups = 64, threads = groups * 64;
-      BenchMemory memory;
+      sim::HostMemory memory;
       memory.buffers.push_back({0x100000, {}});
       memory.buffers.back().bytes.resize(kernel->dwords.size() * 4);
       std::memcpy(memory.buffers.back().bytes.data(), kernel->dwords.data(), kernel->dwords.size() * 4);

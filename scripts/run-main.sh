@@ -1,7 +1,7 @@
 #!/bin/sh
 # The README's main command: sets up and builds, then runs the main job on the simulated GPU
-# through the real Vulkan loader. Until the simulator executes work, the main job is
-# `vulkaninfo --summary` on the simulated device.
+# through the real Vulkan loader. Until the driver can submit work (the simulator already runs
+# command streams), the main job is `vulkaninfo --summary` on the simulated device.
 # Usage: scripts/run-main.sh [BUILD_DIR]   (TERAKAN_SIM_CHIP picks the board; default CAYMAN)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,9 +15,9 @@ build_dir=${1:-"$root/build"}
 
 manifest=$(ls "$build_dir"/src/terakan/terakan_devenv_icd.*.json)
 chip=${TERAKAN_SIM_CHIP:-CAYMAN}
-echo "Terakan cannot run work on the simulated GPU yet (the simulator does not execute command"
-echo "streams so far). What runs now: vulkaninfo --summary through the Vulkan loader, with only"
-echo "Terakan's driver visible and the simulated $chip radeon node preloaded."
+echo "Terakan's driver cannot run GPU work yet (no compute path; the simulated GPU already runs"
+echo "compute command streams in the tests). What runs now: vulkaninfo --summary through the"
+echo "Vulkan loader, with only Terakan's driver visible and the simulated $chip radeon node preloaded."
 echo
 summary=$(VK_DRIVER_FILES="$manifest" VK_ICD_FILENAMES="$manifest" \
     VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
