@@ -1,0 +1,139 @@
+/* The backend's own IR: scalar TeraScale operations on virtual values, in program order, then
+ * the same operations grouped into clauses and VLIW groups, then with registers.
+ *
+ * A value is one 32-bit channel of a GPR-to-be. Its channel is decided by the packer (a vector
+ * slot writes the channel of its slot) or, for t-slot and Cayman replicated results and for
+ * fetches, by the register allocator. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/isa/opcodes.h"
+#include "hw/chips.h"
+
+namespace terakan::compiler {
+
+inline constexpr unsigned no_value = ~0u;
+
+/* Descriptor: a storage-buffer binding seen through NIR's (index, offset) pair; only loads and
+ * stores may consume it. */
+enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor };
+
+/* Inline constants (ALU source selects; Mesa eg_sq.h, LLVM R600RegisterInfo.td). */
+namespace inline_sel {
+inline constexpr unsigned zero = 248, one_float = 249, one_int = 250, minus_one_int = 251,
+                          half_float = 252;
+}
+
+struct Operand {
+   OperandKind kind = OperandKind::None;
+   uint32_t value = 0;  /* value id, literal bits, kcache dword index, or inline select */
+   unsigned bank = 0;   /* kcache: which locked set (0: push constants, 1: driver constants) */
+   bool neg = false, abs = false;
+
+   static Operand of_value(unsigned id) { return {OperandKind::Value, id}; }
+   static Operand literal(uint32_t bits);
+   static Operand kcache(unsigned bank, unsigned dword) { return {OperandKind::Kcache, dword, bank}; }
+   bool is_value() const { return kind == OperandKind::Value; }
+   bool operator==(const Operand &) const = default;
+};
+
+struct AluOp {
+   const isa::AluOpInfo *op = nullptr;
+   unsigned dst = no_value;
+   std::array<Operand, 3> src{};
+   bool clamp = false;
+};
+
+struct FetchOp {
+   unsigned dst = no_value;
+   unsigned address = no_value; /* byte address value */
+   unsigned binding = 0;
+   uint32_t offset = 0;         /* constant byte offset added by the fetch unit */
+};
+
+struct StoreOp {
+   unsigned data = no_value;  /* must end up in channel x */
+   unsigned index = no_value; /* dword index; channel x */
+   unsigned binding = 0;
+};
+
+enum class NodeKind : uint8_t { Alu, Fetch, Store };
+
+struct Node {
+   NodeKind kind = NodeKind::Alu;
+   AluOp alu;
+   FetchOp fetch;
+   StoreOp store;
+};
+
+struct ValueInfo {
+   int fixed_gpr = -1;    /* preloaded values (thread and group ids) */
+   int fixed_chan = -1;
+   int required_chan = -1;
+};
+
+/* What instruction selection produces. */
+struct SelectedProgram {
+   hw::IsaClass isa = hw::IsaClass::Evergreen;
+   std::vector<ValueInfo> values;
+   std::vector<Node> nodes;
+   bool uses_push_constants = false, uses_driver_constants = false;
+   std::vector<unsigned> storage_buffers;
+
+   unsigned new_value(int required_chan = -1)
+   {
+      values.push_back({});
+      values.back().required_chan = required_chan;
+      return unsigned(values.size() - 1);
+   }
+};
+
+/* ---- after scheduling ---- */
+
+struct ScheduledAlu {
+   AluOp op;
+   int slot = -1;     /* 0-3 vector x..w, 4 t; for Cayman replicated ops: the first copy's slot */
+   unsigned copies = 1; /* Cayman replicated: 3 or 4 */
+};
+
+struct ScheduledGroup {
+   std::vector<ScheduledAlu> ops;
+   std::vector<uint32_t> literals; /* distinct literal values, in channel order */
+};
+
+enum class ClauseKind : uint8_t { Alu, Fetch, Store };
+
+struct Clause {
+   ClauseKind kind = ClauseKind::Alu;
+   std::vector<ScheduledGroup> groups; /* Alu */
+   std::vector<FetchOp> fetches;       /* Fetch */
+   StoreOp store;                      /* Store: one CF instruction */
+   bool uses_bank[2] = {false, false};
+};
+
+struct ScheduledProgram {
+   hw::IsaClass isa = hw::IsaClass::Evergreen;
+   std::vector<Clause> clauses;
+};
+
+/* ---- after register allocation ---- */
+
+struct Location {
+   unsigned gpr = 0, chan = 0;
+};
+
+struct Allocation {
+   std::vector<Location> location; /* per value */
+   unsigned gprs = 0;
+};
+
+bool schedule_program(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                      std::string &error);
+bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                        Allocation &allocation, std::string &error);
+
+} // namespace terakan::compiler

@@ -1,0 +1,91 @@
+/* The compile pipeline: SPIR-V -> NIR (nir_frontend) -> backend IR (select) -> clauses and
+ * groups (schedule) -> registers (regalloc) -> verified microcode (emit). */
+#include "compiler.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "compiler/isa/disassembler.h"
+#include "compiler/isa/program.h"
+#include "emit.h"
+#include "nir_frontend.h"
+#include "select.h"
+#include "util/u_debug.h"
+
+namespace terakan::compiler {
+
+DebugOptions debug_options_from_environment()
+{
+   static const debug_control controls[] = {
+      {"nir", 1},
+      {"shaders", 2},
+      {nullptr, 0},
+   };
+   const uint64_t flags = parse_debug_string(std::getenv("TERAKAN_DEBUG"), controls);
+   DebugOptions options;
+   options.dump_nir = flags & 1;
+   options.dump_shader = flags & 2;
+   return options;
+}
+
+bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
+                     const CompileOptions &options, ShaderBinary &binary, std::string &error)
+{
+   const auto start = std::chrono::steady_clock::now();
+   binary = {};
+   const hw::IsaClass isa = hw::family_info(options.family).isa_class;
+
+   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options.debug, error);
+   if (!shader)
+      return false;
+
+   SelectedProgram selected;
+   bool ok = select_program(shader, isa, selected, error);
+   for (unsigned c = 0; c < 3; c++)
+      binary.workgroup_size[c] = shader->info.workgroup_size[c];
+   binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;
+   release_nir(shader);
+
+   ScheduledProgram scheduled;
+   Allocation allocation;
+   ok = ok && schedule_program(selected, scheduled, error);
+   ok = ok && allocate_registers(selected, scheduled, allocation, error);
+   ok = ok && emit_program(scheduled, allocation, selected, binary, error);
+   if (!ok)
+      return false;
+
+   binary.statistics.compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+   if (options.debug.dump_shader) {
+      std::fprintf(stderr, "terakan: shader for %s\n%s%s\n",
+                   std::string(hw::family_info(options.family).name).c_str(),
+                   disassemble_binary(binary).c_str(),
+                   format_statistics(binary.statistics).c_str());
+   }
+   return true;
+}
+
+std::string disassemble_binary(const ShaderBinary &binary)
+{
+   isa::Program program;
+   isa::DecodeError error;
+   if (!isa::decode_program(binary.code, binary.isa, program, error))
+      return "(does not decode: " + error.message + ")\n";
+   return isa::disassemble(program);
+}
+
+std::string format_statistics(const ShaderStatistics &s)
+{
+   char text[512];
+   std::snprintf(text, sizeof(text),
+                 "dw: %u, gprs: %u, alu_groups: %u, alu: %u, occupancy: %.1f%%, literals: %u, "
+                 "cf: %u, alu_clauses: %u, tex_clauses: %u, vtx_clauses: %u, loops: %u, "
+                 "stack: %u, compile_ms: %.3f",
+                 s.dwords, s.gprs, s.alu_groups, s.alu_instructions, 100.0 * s.occupancy(),
+                 s.literals, s.cf, s.alu_clauses, s.tex_clauses, s.vtx_clauses, s.loops, s.stack,
+                 s.compile_ms);
+   return text;
+}
+
+} // namespace terakan::compiler

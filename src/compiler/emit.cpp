@@ -1,0 +1,340 @@
+/* From the scheduled, allocated program to microcode: ALU groups get their bank swizzles (a
+ * search checked by the instruction-set library's read-port rules, splitting a group when no
+ * swizzle fits), the CF program and its clauses are laid out, everything is encoded through the
+ * library's field tables, and the result is decoded again and checked against every bundle rule
+ * before it is returned. */
+#include "emit.h"
+
+#include <functional>
+
+#include "compiler/isa/bundle_rules.h"
+#include "compiler/isa/program.h"
+#include "compiler/isa/words.h"
+
+namespace terakan::compiler {
+namespace {
+
+using namespace isa;
+
+/* Kcache sets: KC0 (selects 128-159) holds constant buffer 0 (push constants), KC1 (160-191)
+ * constant buffer 1 (driver constants). Select bases from Mesa eg_sq.h / LLVM R600 tables. */
+constexpr unsigned kcache_select_base[2] = {128, 160};
+constexpr unsigned literal_select = 253;
+
+void set_source(AluInstruction &instruction, unsigned index, const Operand &operand,
+                const Allocation &allocation, const std::vector<uint32_t> &literals)
+{
+   unsigned sel = 0, chan = 0;
+   switch (operand.kind) {
+   case OperandKind::Value:
+      sel = allocation.location[operand.value].gpr;
+      chan = allocation.location[operand.value].chan;
+      break;
+   case OperandKind::Literal:
+      sel = literal_select;
+      for (unsigned i = 0; i < literals.size(); i++)
+         if (literals[i] == operand.value)
+            chan = i;
+      break;
+   case OperandKind::Kcache:
+      sel = kcache_select_base[operand.bank] + operand.value / 4;
+      chan = operand.value % 4;
+      break;
+   case OperandKind::Inline:
+      sel = operand.value;
+      break;
+   case OperandKind::None:
+   case OperandKind::Descriptor: /* select.cpp lets none reach an ALU operation */
+      return;
+   }
+   static constexpr Field sels[] = {alu::src0_sel, alu::src1_sel, alu::src2_sel};
+   static constexpr Field chans[] = {alu::src0_chan, alu::src1_chan, alu::src2_chan};
+   static constexpr Field negs[] = {alu::src0_neg, alu::src1_neg, alu::src2_neg};
+   instruction.set(sels[index], sel);
+   instruction.set(chans[index], chan);
+   instruction.set(negs[index], operand.neg);
+   if (operand.abs && index < 2)
+      instruction.set(index == 0 ? alu::src0_abs : alu::src1_abs, 1);
+}
+
+std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Allocation &allocation,
+                                        hw::IsaClass isa)
+{
+   /* In slot order, so the hardware's in-order slot assignment gives what the packer chose. */
+   std::vector<std::pair<int, AluInstruction>> ordered;
+   for (const ScheduledAlu &op : group.ops) {
+      const Location dst = allocation.location[op.op.dst];
+      for (unsigned copy = 0; copy < op.copies; copy++) {
+         AluInstruction instruction;
+         instruction.op = op.op.op;
+         instruction.format = op.op.op->encoding == AluEncoding::Op3 ? WordFormat::AluOp3 : WordFormat::AluOp2;
+         for (unsigned s = 0; s < op.op.op->sources; s++)
+            set_source(instruction, s, op.op.src[s], allocation, group.literals);
+         const unsigned slot = op.copies > 1 ? copy : unsigned(op.slot);
+         const bool writes = op.copies > 1 ? copy == dst.chan : true;
+         instruction.set(alu::dst_gpr, dst.gpr);
+         instruction.set(alu::dst_chan, op.copies > 1 ? copy : dst.chan);
+         instruction.set(alu::clamp, op.op.clamp);
+         if (instruction.is_op3()) {
+            instruction.set(alu::op3_inst, op.op.op->opcode_for(isa));
+         } else {
+            instruction.set(alu::op2_inst, op.op.op->opcode_for(isa));
+            instruction.set(alu::write_mask, writes);
+         }
+         ordered.push_back({int(slot), instruction});
+      }
+   }
+   std::stable_sort(ordered.begin(), ordered.end(),
+                    [](const auto &a, const auto &b) { return a.first < b.first; });
+   std::vector<AluInstruction> instructions;
+   for (auto &[slot, instruction] : ordered)
+      instructions.push_back(instruction);
+   instructions.back().set(alu::last, 1);
+   return instructions;
+}
+
+bool swizzle_rule(Rule rule)
+{
+   return rule == Rule::GprReadPorts || rule == Rule::TransBankSwizzle ||
+          rule == Rule::TransConstantCycle;
+}
+
+/* Chooses bank swizzles for a group; false if no combination meets the read-port rules. */
+bool choose_swizzles(std::vector<AluInstruction> &group, const std::vector<uint32_t> &literals,
+                     hw::IsaClass isa)
+{
+   if (!assign_slots(group, isa))
+      return false;
+   const GroupContext context{};
+   std::function<bool(size_t)> search = [&](size_t i) -> bool {
+      if (i == group.size())
+         return true;
+      const unsigned choices = group[i].slot == Slot::T ? 4 : 6;
+      for (unsigned swizzle = 0; swizzle < choices; swizzle++) {
+         group[i].set(alu::bank_swizzle, swizzle);
+         bool ok = true;
+         for (const Violation &v : check_group(std::span(group.data(), i + 1), literals, isa, context))
+            if (swizzle_rule(v.rule))
+               ok = false;
+         if (ok && search(i + 1))
+            return true;
+      }
+      return false;
+   };
+   return search(0);
+}
+
+} // namespace
+
+bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
+                  const SelectedProgram &selected, ShaderBinary &binary, std::string &error)
+{
+   const hw::IsaClass isa = scheduled.isa;
+   binary.isa = isa;
+
+   /* Groups with their swizzles; a group whose reads cannot be arranged is split. */
+   struct EncodedGroup {
+      std::vector<AluInstruction> instructions;
+      std::vector<uint32_t> literals;
+   };
+   std::vector<std::vector<EncodedGroup>> alu_clauses(scheduled.clauses.size());
+   for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+      Clause &clause = scheduled.clauses[c];
+      if (clause.kind != ClauseKind::Alu)
+         continue;
+      std::vector<ScheduledGroup> pending(clause.groups.rbegin(), clause.groups.rend());
+      while (!pending.empty()) {
+         ScheduledGroup group = std::move(pending.back());
+         pending.pop_back();
+         std::vector<AluInstruction> instructions = build_group(group, allocation, isa);
+         if (!choose_swizzles(instructions, group.literals, isa)) {
+            if (group.ops.size() < 2) {
+               error = "internal: no bank swizzle fits a single instruction";
+               return false;
+            }
+            ScheduledGroup tail;
+            tail.ops.push_back(group.ops.back());
+            group.ops.pop_back();
+            /* Each half keeps only the literals it reads. */
+            auto literals_of = [](const ScheduledGroup &g) {
+               std::vector<uint32_t> literals;
+               for (const ScheduledAlu &op : g.ops)
+                  for (const Operand &o : op.op.src)
+                     if (o.kind == OperandKind::Literal &&
+                         std::find(literals.begin(), literals.end(), o.value) == literals.end())
+                        literals.push_back(o.value);
+               return literals;
+            };
+            group.literals = literals_of(group);
+            tail.literals = literals_of(tail);
+            pending.push_back(std::move(tail));
+            pending.push_back(std::move(group));
+            continue;
+         }
+         std::vector<uint32_t> literals = group.literals;
+         if (literals.size() % 2)
+            literals.push_back(0);
+         alu_clauses[c].push_back({std::move(instructions), std::move(literals)});
+      }
+   }
+
+   /* Layout: CF instructions, then the clauses (fetch clauses on 128-bit boundaries). */
+   const unsigned cf_count = unsigned(scheduled.clauses.size()) + 1;
+   uint32_t next_slot = cf_count + (cf_count % 2);
+   std::vector<uint32_t> clause_address(scheduled.clauses.size(), 0);
+   std::vector<uint32_t> clause_slots(scheduled.clauses.size(), 0);
+   for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+      const Clause &clause = scheduled.clauses[c];
+      if (clause.kind == ClauseKind::Alu) {
+         uint32_t slots = 0;
+         for (const EncodedGroup &g : alu_clauses[c])
+            slots += uint32_t(g.instructions.size() + g.literals.size() / 2);
+         if (slots > 128) {
+            error = "internal: an ALU clause outgrew 128 slots after group splitting";
+            return false;
+         }
+         clause_address[c] = next_slot;
+         clause_slots[c] = slots;
+         next_slot += slots;
+      } else if (clause.kind == ClauseKind::Fetch) {
+         next_slot += next_slot % 2;
+         clause_address[c] = next_slot;
+         next_slot += 2 * uint32_t(clause.fetches.size());
+      }
+   }
+   std::vector<uint32_t> code(next_slot * 2, 0);
+   auto put = [&](uint32_t dword, std::span<const uint32_t> words) {
+      std::copy(words.begin(), words.end(), code.begin() + dword);
+   };
+
+   ShaderStatistics &stats = binary.statistics;
+   stats = {};
+   for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+      const Clause &clause = scheduled.clauses[c];
+      CfInstruction cf;
+      switch (clause.kind) {
+      case ClauseKind::Alu: {
+         cf.set(cf_alu::addr, clause_address[c]);
+         if (clause.uses_bank[0]) {
+            cf.set(cf_alu::kcache_mode0, 1); /* lock one line: constants 0-15 of buffer 0 */
+            cf.set(cf_alu::kcache_bank0, 0);
+         }
+         if (clause.uses_bank[1]) {
+            cf.set(cf_alu::kcache_mode1, 1);
+            cf.set(cf_alu::kcache_bank1, 1);
+         }
+         cf.set(cf_alu::count, clause_slots[c] - 1);
+         cf.set(cf_alu::inst, find_cf_op("ALU")->opcode_for(isa));
+         cf.set(cf_alu::barrier, 1);
+         uint32_t dword = clause_address[c] * 2;
+         for (const auto &g : alu_clauses[c]) {
+            for (const AluInstruction &instruction : g.instructions) {
+               put(dword, instruction.words);
+               dword += 2;
+            }
+            put(dword, g.literals);
+            dword += uint32_t(g.literals.size());
+            stats.alu_groups++;
+            stats.alu_instructions += unsigned(g.instructions.size());
+            stats.alu_slots += isa == hw::IsaClass::Cayman ? 4 : 5;
+            stats.literals += unsigned(g.literals.size());
+         }
+         stats.alu_clauses++;
+         break;
+      }
+      case ClauseKind::Fetch: {
+         cf.set(cf::addr, clause_address[c]);
+         cf.set(cf::count, unsigned(clause.fetches.size()) - 1);
+         cf.set(cf::inst, find_cf_op("TEX")->opcode_for(isa));
+         cf.set(cf::barrier, 1);
+         uint32_t dword = clause_address[c] * 2;
+         for (const FetchOp &fetch : clause.fetches) {
+            FetchInstruction instruction;
+            const Location src = allocation.location[fetch.address];
+            const Location dst = allocation.location[fetch.dst];
+            instruction.set(vtx::inst, 0); /* VFETCH */
+            instruction.set(vtx::fetch_type, 2); /* no index offset */
+            instruction.set(vtx::buffer_id, fetch.binding);
+            instruction.set(vtx::src_gpr, src.gpr);
+            instruction.set(vtx::src_sel_x, src.chan);
+            instruction.set(vtx::dst_gpr, dst.gpr);
+            const Field selects[] = {vtx::dst_sel_x, vtx::dst_sel_y, vtx::dst_sel_z, vtx::dst_sel_w};
+            for (unsigned k = 0; k < 4; k++)
+               instruction.set(selects[k], k == dst.chan ? 0 : 7);
+            instruction.set(vtx::data_format, 13); /* FMT_32 */
+            instruction.set(vtx::num_format_all, 1); /* integer: the bits as they are */
+            instruction.set(vtx::offset, fetch.offset);
+            if (isa == hw::IsaClass::Evergreen) {
+               /* As LLVM's R600 backend emits 32-bit global loads on Evergreen. */
+               instruction.set(vtx::mega_fetch_count, 4);
+               instruction.set(vtx::mega_fetch, 1);
+            }
+            binary.fetches.push_back({dword, fetch.binding, -1});
+            put(dword, instruction.words);
+            dword += 4;
+         }
+         stats.tex_clauses++;
+         break;
+      }
+      case ClauseKind::Store: {
+         const Location data = allocation.location[clause.store.data];
+         const Location index = allocation.location[clause.store.index];
+         if (data.chan != 0 || index.chan != 0) {
+            error = "internal: store operands not in channel x";
+            return false;
+         }
+         /* STORE_RAW on Evergreen, STORE_DWORD on Cayman, as LLVM's R600 backend uses. */
+         const RatOpInfo *store = nullptr;
+         for (const RatOpInfo &op : all_rat_ops())
+            if (op.name == (isa == hw::IsaClass::Cayman ? "STORE_DWORD" : "STORE_RAW"))
+               store = &op;
+         cf.set(cf_export::rat_id, clause.store.binding);
+         cf.set(cf_export::rat_inst, store->opcode);
+         cf.set(cf_export::type, 1);
+         cf.set(cf_export::rw_gpr, data.gpr);
+         cf.set(cf_export::index_gpr, index.gpr);
+         cf.set(cf_export::comp_mask, 1);
+         cf.set(cf_export::inst, find_cf_op("MEM_RAT_CACHELESS")->opcode_for(isa));
+         cf.set(cf_export::barrier, 1);
+         break;
+      }
+      }
+      put(uint32_t(c) * 2, cf.words);
+   }
+   CfInstruction end;
+   if (isa == hw::IsaClass::Cayman) {
+      end.set(cf::inst, find_cf_op("CF_END")->opcode_for(isa));
+   } else {
+      end.set(cf::inst, find_cf_op("NOP")->opcode_for(isa));
+      end.set(cf::end_of_program, 1);
+   }
+   end.set(cf::barrier, 1);
+   put(uint32_t(scheduled.clauses.size()) * 2, end.words);
+
+   /* The library decodes what we made and checks every group: the compiler's own output is
+    * held to the rules the simulator enforces. */
+   Program program;
+   DecodeError decode_error;
+   if (!decode_program(code, isa, program, decode_error)) {
+      error = "internal: emitted program does not decode (dword " +
+              std::to_string(decode_error.dword) + "): " + decode_error.message;
+      return false;
+   }
+   const std::vector<std::string> violations = check_program(program);
+   if (!violations.empty()) {
+      error = "internal: emitted program breaks a bundle rule: " + violations.front();
+      return false;
+   }
+
+   binary.code = std::move(code);
+   binary.gprs = allocation.gprs;
+   binary.stack_entries = 0;
+   binary.storage_buffers = selected.storage_buffers;
+   binary.uses_driver_constants = selected.uses_driver_constants;
+   stats.dwords = unsigned(binary.code.size());
+   stats.gprs = binary.gprs;
+   stats.cf = cf_count;
+   return true;
+}
+
+} // namespace terakan::compiler

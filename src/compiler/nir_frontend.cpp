@@ -1,0 +1,159 @@
+/* SPIR-V -> NIR, and the NIR pipeline chosen for TeraScale: everything the hardware lacks
+ * (64-bit integers, fused multiply-add, integer division, most bit tricks) is lowered here, the
+ * shader is scalarized (the VLIW packer makes the parallelism, not vec4 instructions), and
+ * simple if/else is flattened into selects. */
+#include "nir_frontend.h"
+
+#include <cstdio>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir_builder.h"
+#include "compiler/spirv/nir_spirv.h"
+
+namespace terakan::compiler {
+namespace {
+
+const nir_shader_compiler_options &terakan_nir_options()
+{
+   static const nir_shader_compiler_options options = [] {
+      nir_shader_compiler_options o = {};
+      o.lower_fdiv = true;          /* no divide: a * rcp(b) */
+      o.lower_ffma32 = true;        /* MULADD is not fused; FMA is Cayman-only and slow */
+      o.lower_flrp32 = true;
+      o.lower_fpow = true;
+      o.lower_fmod = true;
+      o.lower_bitfield_extract = true;
+      o.lower_bitfield_insert_to_bitfield_select = true;
+      o.lower_ifind_msb = true;
+      o.lower_uadd_carry = true;
+      o.lower_usub_borrow = true;
+      o.lower_scmp = true;
+      o.lower_isign = true;
+      o.lower_fsign = true;
+      o.lower_iabs = true;
+      o.lower_ldexp = true;
+      o.lower_extract_byte = true;
+      o.lower_extract_word = true;
+      o.lower_insert_byte = true;
+      o.lower_insert_word = true;
+      o.lower_rotate = true;
+      o.lower_uclz = true;
+      o.lower_pack_split = true;
+      o.lower_mul_2x32_64 = true;
+      o.lower_int64_options = nir_lower_int64_options(~0u);
+      o.lower_doubles_options = nir_lower_doubles_options(~0u);
+      o.max_unroll_iterations = 32;
+      return o;
+   }();
+   return options;
+}
+
+void dump(const char *stage, nir_shader *shader, bool enabled)
+{
+   if (!enabled)
+      return;
+   std::fprintf(stderr, "terakan: NIR %s\n", stage);
+   nir_print_shader(shader, stderr);
+}
+
+void optimize(nir_shader *shader)
+{
+   bool progress;
+   unsigned rounds = 0;
+   do {
+      progress = false;
+      NIR_PASS(progress, shader, nir_lower_vars_to_ssa);
+      NIR_PASS(progress, shader, nir_lower_alu_to_scalar, nullptr, nullptr);
+      NIR_PASS(progress, shader, nir_lower_phis_to_scalar, false);
+      NIR_PASS(progress, shader, nir_copy_prop);
+      NIR_PASS(progress, shader, nir_opt_remove_phis);
+      NIR_PASS(progress, shader, nir_opt_dce);
+      NIR_PASS(progress, shader, nir_opt_dead_cf);
+      NIR_PASS(progress, shader, nir_opt_trivial_continues);
+      NIR_PASS(progress, shader, nir_opt_cse);
+      NIR_PASS(progress, shader, nir_opt_if, nir_opt_if_optimize_phi_true_false);
+      /* Flattening small if/else into selects: a VLIW machine runs both sides faster than it
+       * takes a branch with its stack push and pop. */
+      NIR_PASS(progress, shader, nir_opt_peephole_select, 16, true, true);
+      NIR_PASS(progress, shader, nir_lower_flrp, 32, false);
+      NIR_PASS(progress, shader, nir_opt_algebraic);
+      NIR_PASS(progress, shader, nir_opt_constant_folding);
+      NIR_PASS(progress, shader, nir_opt_loop_unroll);
+      NIR_PASS(progress, shader, nir_opt_undef);
+   } while (progress && ++rounds < 64);
+}
+
+} // namespace
+
+nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *entry,
+                                 const DebugOptions &debug, std::string &error)
+{
+   glsl_type_singleton_init_or_ref();
+
+   spirv_to_nir_options spirv_options = {};
+   spirv_options.environment = NIR_SPIRV_VULKAN;
+   spirv_options.ssbo_addr_format = nir_address_format_32bit_index_offset;
+   spirv_options.ubo_addr_format = nir_address_format_32bit_index_offset;
+   spirv_options.push_const_addr_format = nir_address_format_32bit_offset;
+   spirv_options.shared_addr_format = nir_address_format_32bit_offset;
+   spirv_options.caps.storage_image_ms = false;
+
+   if (spirv.size() < 5 || spirv[0] != 0x07230203) {
+      error = "not a SPIR-V module (bad magic number or too short)";
+      glsl_type_singleton_decref();
+      return nullptr;
+   }
+   nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), nullptr, 0, MESA_SHADER_COMPUTE,
+                                     entry, &spirv_options, &terakan_nir_options());
+   if (!shader) {
+      error = std::string("SPIR-V could not be translated (invalid module, or no compute entry "
+                          "point named '") + entry + "')";
+      glsl_type_singleton_decref();
+      return nullptr;
+   }
+   dump("from SPIR-V", shader, debug.dump_nir);
+
+   NIR_PASS_V(shader, nir_lower_variable_initializers, nir_var_function_temp);
+   NIR_PASS_V(shader, nir_lower_returns);
+   NIR_PASS_V(shader, nir_inline_functions);
+   NIR_PASS_V(shader, nir_copy_prop);
+   NIR_PASS_V(shader, nir_opt_deref);
+   nir_remove_non_entrypoints(shader);
+   NIR_PASS_V(shader, nir_lower_variable_initializers, nir_variable_mode(~0u));
+   NIR_PASS_V(shader, nir_split_var_copies);
+   NIR_PASS_V(shader, nir_split_per_member_structs);
+   NIR_PASS_V(shader, nir_lower_global_vars_to_local);
+   NIR_PASS_V(shader, nir_lower_vars_to_ssa);
+   NIR_PASS_V(shader, nir_lower_system_values);
+   nir_lower_compute_system_values_options sysvals = {};
+   sysvals.lower_local_invocation_index = true;
+   NIR_PASS_V(shader, nir_lower_compute_system_values, &sysvals);
+   NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_ssbo | nir_var_mem_ubo,
+              nir_address_format_32bit_index_offset);
+   NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_push_const,
+              nir_address_format_32bit_offset);
+   NIR_PASS_V(shader, nir_remove_dead_variables, nir_var_function_temp, nullptr);
+
+   optimize(shader);
+
+   nir_lower_idiv_options idiv = {};
+   idiv.allow_fp16 = false;
+   NIR_PASS_V(shader, nir_lower_idiv, &idiv);
+   optimize(shader);
+   NIR_PASS_V(shader, nir_opt_algebraic_late);
+   NIR_PASS_V(shader, nir_lower_bool_to_int32);
+   NIR_PASS_V(shader, nir_copy_prop);
+   NIR_PASS_V(shader, nir_opt_dce);
+   NIR_PASS_V(shader, nir_opt_cse);
+   nir_shader_gather_info(shader, nir_shader_get_entrypoint(shader));
+   dump("after the Terakan pipeline", shader, debug.dump_nir);
+   return shader;
+}
+
+void release_nir(nir_shader *shader)
+{
+   ralloc_free(shader);
+   glsl_type_singleton_decref();
+}
+
+} // namespace terakan::compiler

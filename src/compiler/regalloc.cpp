@@ -1,0 +1,145 @@
+/* Register allocation: linear scan over the scheduled program, one GPR channel per value.
+ *
+ * Program points: each ALU group, fetch and store is one point. A value lives from the point
+ * that defines it to its last read; a channel is reused only by a value defined strictly after
+ * the last read of the previous one (never within one group), which keeps emit.cpp free to
+ * split a group. Vector-slot results have the channel of their slot; t-slot and Cayman
+ * replicated results and fetches take the channel that keeps the GPR count lowest.
+ *
+ * Fewer GPRs means more wavefronts per SIMD; there is no spilling yet, so a program that needs
+ * more than the hardware has is refused. */
+#include <algorithm>
+#include <set>
+
+#include "backend_ir.h"
+
+namespace terakan::compiler {
+namespace {
+
+/* 128 GPRs per thread, less the clause temporaries a driver keeps (Mesa r600 reserves 4 on
+ * Evergreen and Cayman; SQ_GPR_RESOURCE_MGMT). */
+constexpr unsigned max_gprs = 124;
+
+struct Interval {
+   int def = -1, last_use = -1;
+};
+
+} // namespace
+
+bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                        Allocation &allocation, std::string &error)
+{
+   const size_t count = selected.values.size();
+   std::vector<Interval> interval(count);
+   std::vector<int> chan(count, -1);          /* fixed by a vector slot */
+   std::vector<int> max_chan(count, 3);       /* Cayman replicated: only the copies' channels */
+   std::vector<std::vector<unsigned>> avoid_gprs_of(count); /* fetch hazard (below) */
+
+   auto use = [&](unsigned value, int point) {
+      interval[value].last_use = std::max(interval[value].last_use, point);
+   };
+   std::vector<unsigned> order; /* values by definition point */
+   for (size_t v = 0; v < count; v++) {
+      if (selected.values[v].fixed_gpr >= 0) {
+         interval[v].def = -1;
+         order.push_back(unsigned(v));
+      }
+   }
+
+   int point = 0;
+   for (Clause &clause : scheduled.clauses) {
+      switch (clause.kind) {
+      case ClauseKind::Alu:
+         for (ScheduledGroup &group : clause.groups) {
+            for (ScheduledAlu &op : group.ops) {
+               for (unsigned s = 0; s < op.op.op->sources; s++)
+                  if (op.op.src[s].is_value())
+                     use(op.op.src[s].value, point);
+            }
+            for (ScheduledAlu &op : group.ops) {
+               const unsigned dst = op.op.dst;
+               interval[dst].def = point;
+               interval[dst].last_use = std::max(interval[dst].last_use, point);
+               order.push_back(dst);
+               if (op.copies > 1)
+                  max_chan[dst] = int(op.copies) - 1;
+               else if (op.slot < 4)
+                  chan[dst] = op.slot;
+            }
+            point++;
+         }
+         break;
+      case ClauseKind::Fetch: {
+         /* A fetch may not read a GPR that an earlier fetch of its clause wrote (the clause
+          * runs its fetches without waiting for each other): sources live to the clause's end
+          * and no fetch result may share a GPR with any of the clause's sources. */
+         const int end = point + int(clause.fetches.size()) - 1;
+         std::vector<unsigned> sources;
+         for (FetchOp &fetch : clause.fetches) {
+            use(fetch.address, end);
+            sources.push_back(fetch.address);
+         }
+         for (FetchOp &fetch : clause.fetches) {
+            interval[fetch.dst].def = point;
+            interval[fetch.dst].last_use = std::max(interval[fetch.dst].last_use, point);
+            avoid_gprs_of[fetch.dst] = sources;
+            order.push_back(fetch.dst);
+            point++;
+         }
+         break;
+      }
+      case ClauseKind::Store:
+         use(clause.store.data, point);
+         use(clause.store.index, point);
+         point++;
+         break;
+      }
+   }
+
+   /* busy[g][c]: the last point at which GPR g channel c is read by its current holder. */
+   std::vector<std::array<int, 4>> busy(max_gprs, {-2, -2, -2, -2});
+   allocation.location.assign(count, {});
+   allocation.gprs = 2; /* R0 and R1 are written by the hardware at wave start */
+   std::vector<bool> placed(count, false);
+   for (unsigned v : order) {
+      if (placed[v])
+         continue;
+      placed[v] = true;
+      const ValueInfo &info = selected.values[v];
+      if (info.fixed_gpr >= 0) {
+         allocation.location[v] = {unsigned(info.fixed_gpr), unsigned(info.fixed_chan)};
+         busy[info.fixed_gpr][info.fixed_chan] =
+            std::max(busy[info.fixed_gpr][info.fixed_chan], interval[v].last_use);
+         continue;
+      }
+      std::set<unsigned> avoid;
+      for (unsigned source : avoid_gprs_of[v])
+         avoid.insert(allocation.location[source].gpr);
+      int best_gpr = -1, best_chan = -1;
+      for (unsigned g = 0; g < max_gprs && best_gpr < 0; g++) {
+         if (avoid.count(g))
+            continue;
+         for (int c = 0; c <= max_chan[v]; c++) {
+            if (chan[v] >= 0 && c != chan[v])
+               continue;
+            if (info.required_chan >= 0 && c != info.required_chan)
+               continue;
+            if (busy[g][c] < interval[v].def) {
+               best_gpr = int(g), best_chan = c;
+               break;
+            }
+         }
+      }
+      if (best_gpr < 0) {
+         error = "the shader needs more than " + std::to_string(max_gprs) +
+                 " registers; spilling is not implemented yet";
+         return false;
+      }
+      allocation.location[v] = {unsigned(best_gpr), unsigned(best_chan)};
+      busy[best_gpr][best_chan] = interval[v].last_use;
+      allocation.gprs = std::max(allocation.gprs, unsigned(best_gpr) + 1);
+   }
+   return true;
+}
+
+} // namespace terakan::compiler

@@ -1,0 +1,280 @@
+/* Clause formation and VLIW packing.
+ *
+ * Clauses: fetches whose addresses are ready go into one fetch clause, then every ALU
+ * operation that can run goes into ALU clauses, then the stores that are ready; repeated until
+ * the program is placed. Memory order is kept: a fetch never moves above an earlier store, and
+ * stores stay in program order.
+ *
+ * Groups: a list scheduler. Ready operations (operands produced in an earlier group or clause)
+ * are taken highest first (the longest chain of dependent operations below them) and placed in
+ * the first slot their class allows, subject to the register-independent bundle rules (slots,
+ * Cayman replication, four literals, two kcache pairs, two constants in t). The rules that
+ * depend on registers (read ports, bank swizzles) are settled after register allocation
+ * (emit.cpp), which may split a group. */
+#include <algorithm>
+#include <set>
+
+#include "backend_ir.h"
+
+namespace terakan::compiler {
+namespace {
+
+using isa::SlotRule;
+
+constexpr unsigned max_alu_clause_slots = 128;
+constexpr unsigned max_fetch_clause_size = 8;
+
+struct GroupBuilder {
+   hw::IsaClass isa;
+   ScheduledGroup group;
+   bool used[5] = {false, false, false, false, false};
+   std::set<std::pair<unsigned, unsigned>> kcache_pairs; /* (bank * 4096 + constant, half) */
+
+   unsigned literal_slots(size_t literal_count) const { return unsigned((literal_count + 1) / 2); }
+
+   unsigned slots_used() const
+   {
+      unsigned n = 0;
+      for (const ScheduledAlu &op : group.ops)
+         n += op.copies;
+      return n + literal_slots(group.literals.size());
+   }
+
+   /* Tries to add `op`; returns false (and changes nothing) if it does not fit. */
+   bool try_add(const AluOp &op, int required_chan, unsigned clause_slots_left)
+   {
+      /* Constants: literals and kcache pairs. */
+      std::vector<uint32_t> literals = group.literals;
+      auto pairs = kcache_pairs;
+      unsigned constants = 0;
+      for (unsigned s = 0; s < op.op->sources; s++) {
+         const Operand &o = op.src[s];
+         if (o.kind == OperandKind::Literal) {
+            constants++;
+            if (std::find(literals.begin(), literals.end(), o.value) == literals.end())
+               literals.push_back(o.value);
+         } else if (o.kind == OperandKind::Kcache) {
+            constants++;
+            pairs.insert({o.bank * 4096 + o.value / 4, (o.value % 4) / 2});
+         } else if (o.kind == OperandKind::Inline) {
+            constants++;
+         }
+      }
+      if (literals.size() > 4 || pairs.size() > 2)
+         return false;
+
+      const SlotRule rule = op.op->slot_rule(isa);
+      ScheduledAlu placed{op, -1, 1};
+      if (rule == SlotRule::Replicated3 || rule == SlotRule::Replicated4) {
+         const unsigned copies = rule == SlotRule::Replicated3 ? 3 : 4;
+         for (unsigned s = 0; s < copies; s++)
+            if (used[s])
+               return false;
+         if (required_chan >= int(copies))
+            return false;
+         placed.slot = 0;
+         placed.copies = copies;
+      } else {
+         const bool vector_ok = rule == SlotRule::Vector || rule == SlotRule::Any;
+         const bool trans_ok = isa == hw::IsaClass::Evergreen &&
+                               (rule == SlotRule::Trans || rule == SlotRule::Any);
+         if (vector_ok) {
+            for (unsigned s = 0; s < 4 && placed.slot < 0; s++)
+               if (!used[s] && (required_chan < 0 || required_chan == int(s)))
+                  placed.slot = int(s);
+         }
+         if (placed.slot < 0 && trans_ok && !used[4] && constants <= 2)
+            placed.slot = 4;
+         if (placed.slot < 0)
+            return false;
+      }
+      const unsigned new_slots = (slots_used() + placed.copies + literal_slots(literals.size())) -
+                                 literal_slots(group.literals.size());
+      if (new_slots > clause_slots_left)
+         return false;
+      for (unsigned s = 0; s < placed.copies; s++)
+         used[placed.slot + s] = true;
+      group.literals = literals;
+      kcache_pairs = pairs;
+      group.ops.push_back(placed);
+      return true;
+   }
+};
+
+class Scheduler {
+public:
+   Scheduler(const SelectedProgram &selected, ScheduledProgram &out, std::string &error)
+      : in(selected), out(out), error(error)
+   {
+      out.isa = in.isa;
+   }
+
+   bool run()
+   {
+      available.assign(in.values.size(), false);
+      for (size_t v = 0; v < in.values.size(); v++)
+         if (in.values[v].fixed_gpr >= 0)
+            available[v] = true;
+      done.assign(in.nodes.size(), false);
+      compute_heights();
+
+      size_t remaining = in.nodes.size();
+      while (remaining) {
+         const size_t before = remaining;
+         remaining -= schedule_fetches();
+         remaining -= schedule_alu();
+         remaining -= schedule_stores();
+         if (remaining == before) {
+            error = "internal: the scheduler made no progress (an operand is never produced)";
+            return false;
+         }
+      }
+      return true;
+   }
+
+private:
+   const SelectedProgram &in;
+   ScheduledProgram &out;
+   std::string &error;
+   std::vector<bool> available, done;
+   std::vector<unsigned> height;
+
+   bool ready(const Operand &o) const { return !o.is_value() || available[o.value]; }
+
+   void compute_heights()
+   {
+      /* Longest chain of ALU operations that depend on each node, walking backwards. */
+      height.assign(in.nodes.size(), 0);
+      std::vector<unsigned> value_height(in.values.size(), 0);
+      for (size_t i = in.nodes.size(); i-- > 0;) {
+         const Node &node = in.nodes[i];
+         if (node.kind != NodeKind::Alu)
+            continue;
+         height[i] = value_height[node.alu.dst] + 1;
+         for (const Operand &o : node.alu.src)
+            if (o.is_value())
+               value_height[o.value] = std::max(value_height[o.value], height[i]);
+      }
+   }
+
+   size_t schedule_fetches()
+   {
+      Clause clause;
+      clause.kind = ClauseKind::Fetch;
+      std::vector<unsigned> defined;
+      for (size_t i = 0; i < in.nodes.size() && clause.fetches.size() < max_fetch_clause_size; i++) {
+         const Node &node = in.nodes[i];
+         if (done[i])
+            continue;
+         if (node.kind == NodeKind::Store)
+            break; /* loads stay below earlier stores */
+         if (node.kind != NodeKind::Fetch || !available[node.fetch.address])
+            continue;
+         clause.fetches.push_back(node.fetch);
+         defined.push_back(node.fetch.dst);
+         done[i] = true;
+      }
+      for (unsigned v : defined)
+         available[v] = true;
+      if (clause.fetches.empty())
+         return 0;
+      const size_t count = clause.fetches.size();
+      out.clauses.push_back(std::move(clause));
+      return count;
+   }
+
+   size_t schedule_alu()
+   {
+      size_t placed_total = 0;
+      Clause clause;
+      clause.kind = ClauseKind::Alu;
+      unsigned clause_slots = 0;
+      auto close_clause = [&]() {
+         if (!clause.groups.empty())
+            out.clauses.push_back(std::move(clause));
+         clause = Clause();
+         clause.kind = ClauseKind::Alu;
+         clause_slots = 0;
+      };
+      for (;;) {
+         std::vector<size_t> candidates;
+         for (size_t i = 0; i < in.nodes.size(); i++) {
+            const Node &node = in.nodes[i];
+            if (done[i] || node.kind != NodeKind::Alu)
+               continue;
+            bool ok = true;
+            for (unsigned s = 0; s < node.alu.op->sources; s++)
+               ok = ok && ready(node.alu.src[s]);
+            if (ok)
+               candidates.push_back(i);
+         }
+         if (candidates.empty())
+            break;
+         std::stable_sort(candidates.begin(), candidates.end(),
+                          [&](size_t a, size_t b) { return height[a] > height[b]; });
+         GroupBuilder builder{in.isa, {}};
+         std::vector<unsigned> defined;
+         for (size_t i : candidates) {
+            const AluOp &op = in.nodes[i].alu;
+            if (builder.try_add(op, in.values[op.dst].required_chan,
+                                max_alu_clause_slots - clause_slots)) {
+               done[i] = true;
+               defined.push_back(op.dst);
+               placed_total++;
+            }
+         }
+         if (builder.group.ops.empty()) {
+            if (clause.groups.empty()) {
+               error = "internal: an ALU operation fits in no group";
+               return placed_total;
+            }
+            close_clause(); /* the clause is full */
+            continue;
+         }
+         for (unsigned v : defined)
+            available[v] = true;
+         clause_slots += builder.slots_used();
+         for (unsigned s = 0; s < builder.group.ops.size(); s++)
+            for (unsigned k = 0; k < 3; k++)
+               if (builder.group.ops[s].op.src[k].kind == OperandKind::Kcache)
+                  clause.uses_bank[builder.group.ops[s].op.src[k].bank] = true;
+         clause.groups.push_back(std::move(builder.group));
+      }
+      close_clause();
+      return placed_total;
+   }
+
+   size_t schedule_stores()
+   {
+      size_t count = 0;
+      for (size_t i = 0; i < in.nodes.size(); i++) {
+         const Node &node = in.nodes[i];
+         if (done[i])
+            continue;
+         if (node.kind == NodeKind::Fetch)
+            break; /* a store must not overtake an earlier load */
+         if (node.kind != NodeKind::Store)
+            continue;
+         if (!available[node.store.data] || !available[node.store.index])
+            break; /* stores keep their order */
+         Clause clause;
+         clause.kind = ClauseKind::Store;
+         clause.store = node.store;
+         out.clauses.push_back(clause);
+         done[i] = true;
+         count++;
+      }
+      return count;
+   }
+};
+
+} // namespace
+
+bool schedule_program(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                      std::string &error)
+{
+   Scheduler scheduler(selected, scheduled, error);
+   return scheduler.run() && error.empty();
+}
+
+} // namespace terakan::compiler

@@ -1,0 +1,518 @@
+/* Instruction selection: scalar NIR (nir_frontend.cpp) -> the backend IR (backend_ir.h).
+ * Every NIR operation this file does not know is refused with its name; nothing is guessed. */
+#include "select.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numbers>
+
+#include "compiler/nir/nir.h"
+#include <vulkan/vulkan_core.h>
+
+namespace terakan::compiler {
+
+Operand Operand::literal(uint32_t bits)
+{
+   switch (bits) {
+   case 0: return {OperandKind::Inline, inline_sel::zero};
+   case 0x3f800000: return {OperandKind::Inline, inline_sel::one_float};
+   case 1: return {OperandKind::Inline, inline_sel::one_int};
+   case 0xffffffff: return {OperandKind::Inline, inline_sel::minus_one_int};
+   case 0x3f000000: return {OperandKind::Inline, inline_sel::half_float};
+   default: return {OperandKind::Literal, bits};
+   }
+}
+
+namespace {
+
+uint32_t float_bits(float x)
+{
+   uint32_t v;
+   std::memcpy(&v, &x, 4);
+   return v;
+}
+
+const isa::AluOpInfo &op_named(const char *name)
+{
+   const isa::AluOpInfo *op = isa::find_alu_op(name);
+   if (!op)
+      std::abort(); /* a typo in this file's tables, caught by every test */
+   return *op;
+}
+
+/* NIR ALU operations that map to one TeraScale instruction. `swap`: operands reversed (the
+ * hardware only has greater-than comparisons). */
+struct DirectOp {
+   nir_op nir;
+   const char *name;
+   bool swap = false;
+};
+
+constexpr DirectOp direct_ops[] = {
+   {nir_op_fadd, "ADD"},           {nir_op_fmul, "MUL_IEEE"},
+   {nir_op_fmin, "MIN_DX10"},      {nir_op_fmax, "MAX_DX10"},
+   {nir_op_ffloor, "FLOOR"},       {nir_op_fceil, "CEIL"},
+   {nir_op_ftrunc, "TRUNC"},       {nir_op_ffract, "FRACT"},
+   {nir_op_fround_even, "RNDNE"},  {nir_op_frcp, "RECIP_IEEE"},
+   {nir_op_frsq, "RECIPSQRT_IEEE"}, {nir_op_fsqrt, "SQRT_IEEE"},
+   {nir_op_fexp2, "EXP_IEEE"},     {nir_op_flog2, "LOG_IEEE"},
+   {nir_op_feq32, "SETE_DX10"},    {nir_op_fneu32, "SETNE_DX10"},
+   {nir_op_flt32, "SETGT_DX10", true}, {nir_op_fge32, "SETGE_DX10"},
+   {nir_op_ieq32, "SETE_INT"},     {nir_op_ine32, "SETNE_INT"},
+   {nir_op_ilt32, "SETGT_INT", true}, {nir_op_ige32, "SETGE_INT"},
+   {nir_op_ult32, "SETGT_UINT", true}, {nir_op_uge32, "SETGE_UINT"},
+   {nir_op_iadd, "ADD_INT"},       {nir_op_isub, "SUB_INT"},
+   {nir_op_imul, "MULLO_INT"},     {nir_op_umul_high, "MULHI_UINT"},
+   {nir_op_imul_high, "MULHI_INT"},
+   {nir_op_iand, "AND_INT"},       {nir_op_ior, "OR_INT"},
+   {nir_op_ixor, "XOR_INT"},       {nir_op_inot, "NOT_INT"},
+   {nir_op_ishl, "LSHL_INT"},      {nir_op_ishr, "ASHR_INT"},
+   {nir_op_ushr, "LSHR_INT"},      {nir_op_imin, "MIN_INT"},
+   {nir_op_imax, "MAX_INT"},       {nir_op_umin, "MIN_UINT"},
+   {nir_op_umax, "MAX_UINT"},      {nir_op_bit_count, "BCNT_INT"},
+   {nir_op_bitfield_reverse, "BFREV_INT"},
+   {nir_op_find_lsb, "FFBL_INT"},   {nir_op_bitfield_select, "BFI_INT"},
+   {nir_op_ubfe, "BFE_UINT"},      {nir_op_ibfe, "BFE_INT"},
+   {nir_op_bfm, "BFM_INT"},
+   {nir_op_f2i32, "FLT_TO_INT"},   {nir_op_f2u32, "FLT_TO_UINT"},
+   {nir_op_i2f32, "INT_TO_FLT"},   {nir_op_u2f32, "UINT_TO_FLT"},
+};
+
+class Selector {
+public:
+   Selector(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out, std::string &error)
+      : shader(shader), out(out), error(error)
+   {
+      out.isa = isa;
+   }
+
+   bool run()
+   {
+      /* The thread ids arrive in R0.xyz, the group ids in R1.xyz (SPI_COMPUTE_INPUT_CNTL). */
+      for (unsigned c = 0; c < 3; c++) {
+         local_id[c] = preloaded(0, c);
+         group_id[c] = preloaded(1, c);
+      }
+      nir_function_impl *impl = nir_shader_get_entrypoint(shader);
+      if (!impl) {
+         error = "the module has no entry point body";
+         return false;
+      }
+      nir_foreach_block(block, impl) {
+         if (block != nir_start_block(impl) && block != impl->end_block &&
+             !exec_list_is_empty(&block->instr_list)) {
+            return fail("control flow that could not be flattened (if/else with side effects, "
+                        "loops that do not unroll) is not supported by the compiler yet");
+         }
+         if (block != nir_start_block(impl) && block != impl->end_block)
+            continue;
+         nir_foreach_instr(instr, block) {
+            if (!select_instr(instr))
+               return false;
+         }
+      }
+      if (nir_start_block(impl) != nir_impl_last_block(impl)) {
+         /* Empty blocks left by a flattened if are harmless only if nothing else remains. */
+         for (nir_cf_node *node = nir_cf_node_next(&nir_start_block(impl)->cf_node); node;
+              node = nir_cf_node_next(node)) {
+            if (node->type != nir_cf_node_block)
+               return fail("control flow that could not be flattened (if/else with side "
+                           "effects, loops that do not unroll) is not supported by the "
+                           "compiler yet");
+         }
+      }
+      return true;
+   }
+
+private:
+   nir_shader *shader;
+   SelectedProgram &out;
+   std::string &error;
+   std::array<unsigned, 3> local_id{}, group_id{};
+   /* Per SSA def: one operand per component. */
+   std::map<unsigned, std::vector<Operand>> defs;
+
+   bool fail(const std::string &message)
+   {
+      error = message;
+      return false;
+   }
+
+   unsigned preloaded(unsigned gpr, unsigned chan)
+   {
+      const unsigned id = out.new_value();
+      out.values[id].fixed_gpr = int(gpr);
+      out.values[id].fixed_chan = int(chan);
+      return id;
+   }
+
+   unsigned emit(const char *name, std::initializer_list<Operand> sources, int chan = -1)
+   {
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &op_named(name);
+      node.alu.dst = out.new_value(chan);
+      unsigned i = 0;
+      for (const Operand &s : sources)
+         node.alu.src[i++] = s;
+      out.nodes.push_back(node);
+      return node.alu.dst;
+   }
+
+   bool operand(const nir_src &src, unsigned component, Operand &result)
+   {
+      if (!src.is_ssa)
+         return fail("NIR registers are not supported (the shader was expected in SSA form)");
+      const auto found = defs.find(src.ssa->index);
+      if (found == defs.end() || component >= found->second.size())
+         return fail("internal: an SSA value is used before the compiler gave it a register");
+      result = found->second[component];
+      return true;
+   }
+
+   /* An operand as a value (constants are moved into a register first). */
+   bool value_operand(const nir_src &src, unsigned component, unsigned &value)
+   {
+      Operand o;
+      if (!operand(src, component, o))
+         return false;
+      value = o.is_value() && !o.neg && !o.abs ? o.value : emit("MOV", {o});
+      return true;
+   }
+
+   bool check_def(const nir_ssa_def &def)
+   {
+      if (def.bit_size != 32)
+         return fail("only 32-bit values are supported; the shader uses a " +
+                     std::to_string(def.bit_size) + "-bit value");
+      return true;
+   }
+
+   bool select_instr(nir_instr *instr)
+   {
+      switch (instr->type) {
+      case nir_instr_type_alu:
+         return select_alu(nir_instr_as_alu(instr));
+      case nir_instr_type_load_const: {
+         nir_load_const_instr *load = nir_instr_as_load_const(instr);
+         if (!check_def(load->def))
+            return false;
+         auto &ops = defs[load->def.index];
+         for (unsigned c = 0; c < load->def.num_components; c++)
+            ops.push_back(Operand::literal(load->value[c].u32));
+         return true;
+      }
+      case nir_instr_type_ssa_undef: {
+         nir_ssa_undef_instr *undef = nir_instr_as_ssa_undef(instr);
+         auto &ops = defs[undef->def.index];
+         for (unsigned c = 0; c < undef->def.num_components; c++)
+            ops.push_back(Operand::literal(0));
+         return true;
+      }
+      case nir_instr_type_intrinsic:
+         return select_intrinsic(nir_instr_as_intrinsic(instr));
+      case nir_instr_type_jump:
+         return fail("jumps (early return, break, continue) are not supported by the compiler yet");
+      case nir_instr_type_phi:
+         return fail("control flow (phi) is not supported by the compiler yet");
+      case nir_instr_type_deref:
+         return fail("variables that stay in memory (local arrays indexed at run time, shared "
+                     "memory) are not supported by the compiler yet");
+      case nir_instr_type_tex:
+         return fail("texture and image operations are not supported by the compiler yet");
+      default:
+         return fail(std::string("NIR instruction type ") + std::to_string(instr->type) +
+                     " is not supported by the compiler yet");
+      }
+   }
+
+   bool select_alu(nir_alu_instr *alu)
+   {
+      if (!alu->dest.dest.is_ssa)
+         return fail("NIR registers are not supported");
+      const nir_ssa_def &def = alu->dest.dest.ssa;
+      if (!check_def(def))
+         return false;
+      for (unsigned i = 0; i < nir_op_infos[alu->op].num_inputs; i++) {
+         if (alu->src[i].src.is_ssa && alu->src[i].src.ssa->bit_size != 32)
+            return fail(std::string(nir_op_infos[alu->op].name) + " on a " +
+                        std::to_string(alu->src[i].src.ssa->bit_size) +
+                        "-bit value is not supported (only 32-bit values are)");
+      }
+      auto &result = defs[def.index];
+      auto src = [&](unsigned i, unsigned c, Operand &o) {
+         return operand(alu->src[i].src, alu->src[i].swizzle[c], o);
+      };
+
+      /* Moves and vector construction only rename. */
+      if (alu->op == nir_op_mov || nir_op_is_vec(alu->op)) {
+         for (unsigned c = 0; c < def.num_components; c++) {
+            Operand o;
+            if (!(alu->op == nir_op_mov ? src(0, c, o) : src(c, 0, o)))
+               return false;
+            result.push_back(o);
+         }
+         return true;
+      }
+      if (def.num_components != 1)
+         return fail(std::string("internal: vector ") + nir_op_infos[alu->op].name +
+                     " after scalarization");
+
+      Operand a, b, c;
+      const unsigned inputs = nir_op_infos[alu->op].num_inputs;
+      if ((inputs > 0 && !src(0, 0, a)) || (inputs > 1 && !src(1, 0, b)) ||
+          (inputs > 2 && !src(2, 0, c)))
+         return false;
+      for (const Operand *o : {&a, &b, &c})
+         if (o->kind == OperandKind::Descriptor)
+            return fail("storage-buffer descriptors used as numbers (pointer arithmetic on "
+                        "buffers) are not supported");
+
+      for (const DirectOp &direct : direct_ops) {
+         if (direct.nir != alu->op)
+            continue;
+         unsigned v;
+         if (inputs == 1)
+            v = emit(direct.name, {a});
+         else if (inputs == 3)
+            v = emit(direct.name, {a, b, c});
+         else
+            v = direct.swap ? emit(direct.name, {b, a}) : emit(direct.name, {a, b});
+         result.push_back(Operand::of_value(v));
+         return true;
+      }
+
+      unsigned v = no_value;
+      switch (alu->op) {
+      case nir_op_fneg: {
+         Operand n = a;
+         n.neg = !n.neg;
+         v = emit("MOV", {n});
+         break;
+      }
+      case nir_op_fabs: {
+         Operand n = a;
+         n.abs = true;
+         n.neg = false;
+         v = emit("MOV", {n});
+         break;
+      }
+      case nir_op_fsat:
+         v = emit("MOV", {a});
+         out.nodes.back().alu.clamp = true;
+         break;
+      case nir_op_ineg:
+         v = emit("SUB_INT", {Operand::literal(0), a});
+         break;
+      case nir_op_ufind_msb:
+      case nir_op_ifind_msb: {
+         /* FFBH counts from the top and gives -1 when no bit is found; NIR counts from the
+          * bottom. */
+         const unsigned from_top = emit(alu->op == nir_op_ufind_msb ? "FFBH_UINT" : "FFBH_INT", {a});
+         const unsigned from_bottom = emit("SUB_INT", {Operand::literal(31), Operand::of_value(from_top)});
+         v = emit("CNDGE_INT", {Operand::of_value(from_top), Operand::of_value(from_bottom),
+                                Operand::of_value(from_top)});
+         break;
+      }
+      case nir_op_bcsel:
+      case nir_op_b32csel:
+         /* CNDE_INT picks its second operand when the first is zero. */
+         v = emit("CNDE_INT", {a, c, b});
+         break;
+      case nir_op_b2f32:
+         v = emit("AND_INT", {a, Operand::literal(float_bits(1.0f))});
+         break;
+      case nir_op_b2i32:
+         v = emit("AND_INT", {a, Operand::literal(1)});
+         break;
+      case nir_op_i2b32:
+         v = emit("SETNE_INT", {a, Operand::literal(0)});
+         break;
+      case nir_op_f2b32:
+         v = emit("SETNE_DX10", {a, Operand::literal(0)});
+         break;
+      case nir_op_fsin:
+      case nir_op_fcos: {
+         /* SIN and COS take revolutions and are only accurate near zero: reduce x/2pi to
+          * [-0.5, 0.5) first. */
+         const unsigned turns = emit("MUL_IEEE", {a, Operand::literal(float_bits(float(0.5 / std::numbers::pi)))});
+         const unsigned shifted = emit("ADD", {Operand::of_value(turns), Operand::literal(float_bits(0.5f))});
+         const unsigned fraction = emit("FRACT", {Operand::of_value(shifted)});
+         const unsigned centered = emit("ADD", {Operand::of_value(fraction), Operand::literal(float_bits(-0.5f))});
+         v = emit(alu->op == nir_op_fsin ? "SIN" : "COS", {Operand::of_value(centered)});
+         break;
+      }
+      case nir_op_u2u32:
+      case nir_op_i2i32:
+      case nir_op_f2f32:
+         result.push_back(a);
+         return true;
+      default:
+         return fail(std::string("the NIR operation ") + nir_op_infos[alu->op].name +
+                     " is not supported by the compiler yet");
+      }
+      result.push_back(Operand::of_value(v));
+      return true;
+   }
+
+   /* Follows a storage-buffer index back to its descriptor: set 0, constant binding. */
+   bool binding_of(const nir_src &src, unsigned &binding)
+   {
+      Operand o;
+      if (!operand(src, 0, o))
+         return false;
+      if (o.kind != OperandKind::Descriptor)
+         return fail("storage buffers must be named by a constant binding (descriptor "
+                     "indexing is not supported by the compiler yet)");
+      binding = o.value;
+      return true;
+   }
+
+   bool select_intrinsic(nir_intrinsic_instr *intrinsic)
+   {
+      const nir_intrinsic_info &info = nir_intrinsic_infos[intrinsic->intrinsic];
+      if (info.has_dest && !check_def(intrinsic->dest.ssa))
+         return false;
+      auto result = [&]() -> std::vector<Operand> & { return defs[intrinsic->dest.ssa.index]; };
+
+      switch (intrinsic->intrinsic) {
+      case nir_intrinsic_load_local_invocation_id:
+      case nir_intrinsic_load_workgroup_id: {
+         const auto &ids = intrinsic->intrinsic == nir_intrinsic_load_workgroup_id ? group_id : local_id;
+         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+            result().push_back(Operand::of_value(ids[c]));
+         return true;
+      }
+      case nir_intrinsic_load_workgroup_size:
+         if (shader->info.workgroup_size_variable)
+            return fail("a variable workgroup size is not supported");
+         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+            result().push_back(Operand::literal(shader->info.workgroup_size[c]));
+         return true;
+      case nir_intrinsic_load_num_workgroups:
+         out.uses_driver_constants = true;
+         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+            result().push_back(Operand::kcache(1, c));
+         return true;
+      case nir_intrinsic_load_push_constant: {
+         if (!nir_src_is_const(intrinsic->src[0]))
+            return fail("push constants indexed at run time are not supported by the compiler yet");
+         const unsigned byte = nir_intrinsic_base(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
+         if (byte % 4 || byte + 4 * intrinsic->dest.ssa.num_components > 256)
+            return fail("push constant access outside the first 256 bytes or not dword aligned");
+         out.uses_push_constants = true;
+         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+            result().push_back(Operand::kcache(0, byte / 4 + c));
+         return true;
+      }
+      case nir_intrinsic_vulkan_resource_index: {
+         if (nir_intrinsic_desc_set(intrinsic) != 0)
+            return fail("storage buffers must be in descriptor set 0 for now");
+         if (!nir_src_is_const(intrinsic->src[0]))
+            return fail("storage buffers must be named by a constant binding (descriptor "
+                        "indexing is not supported by the compiler yet)");
+         if (nir_intrinsic_desc_type(intrinsic) != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+            return fail("only storage buffers are supported by the compiler yet (uniform "
+                        "buffers, images and samplers are not)");
+         const unsigned binding = nir_intrinsic_binding(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
+         if (binding >= 8)
+            return fail("storage buffer binding " + std::to_string(binding) +
+                        " is beyond the 8 the compiler maps to RATs");
+         result() = {Operand{OperandKind::Descriptor, binding}, Operand::literal(0)};
+         return true;
+      }
+      case nir_intrinsic_load_vulkan_descriptor: {
+         unsigned binding;
+         if (!binding_of(intrinsic->src[0], binding))
+            return false;
+         result() = {Operand{OperandKind::Descriptor, binding}, Operand::literal(0)};
+         return true;
+      }
+      case nir_intrinsic_load_ssbo:
+         return select_load_ssbo(intrinsic);
+      case nir_intrinsic_store_ssbo:
+         return select_store_ssbo(intrinsic);
+      default:
+         return fail(std::string("the NIR intrinsic ") + info.name +
+                     " is not supported by the compiler yet");
+      }
+   }
+
+   void note_buffer(unsigned binding)
+   {
+      for (unsigned b : out.storage_buffers)
+         if (b == binding)
+            return;
+      out.storage_buffers.push_back(binding);
+   }
+
+   bool select_load_ssbo(nir_intrinsic_instr *intrinsic)
+   {
+      unsigned binding;
+      if (!binding_of(intrinsic->src[0], binding))
+         return false;
+      note_buffer(binding);
+      uint32_t constant_offset = 0;
+      unsigned address;
+      if (nir_src_is_const(intrinsic->src[1])) {
+         constant_offset = nir_src_as_uint(intrinsic->src[1]);
+         address = emit("MOV", {Operand::literal(0)});
+      } else if (!value_operand(intrinsic->src[1], 0, address)) {
+         return false;
+      }
+      auto &ops = defs[intrinsic->dest.ssa.index];
+      for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++) {
+         const uint32_t offset = constant_offset + 4 * c;
+         if (offset > 0xffff)
+            return fail("a storage buffer load at a constant offset beyond 64 KiB is not supported yet");
+         Node node;
+         node.kind = NodeKind::Fetch;
+         node.fetch = {out.new_value(), address, binding, offset};
+         out.nodes.push_back(node);
+         ops.push_back(Operand::of_value(node.fetch.dst));
+      }
+      return true;
+   }
+
+   bool select_store_ssbo(nir_intrinsic_instr *intrinsic)
+   {
+      unsigned binding;
+      if (!binding_of(intrinsic->src[1], binding))
+         return false;
+      note_buffer(binding);
+      if (intrinsic->src[0].ssa->bit_size != 32)
+         return fail("only 32-bit storage buffer stores are supported");
+      Operand offset;
+      if (!operand(intrinsic->src[2], 0, offset))
+         return false;
+      /* RATs take dword indices in channel x, and the data in channel x. */
+      const unsigned base_index = emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
+      const unsigned mask = nir_intrinsic_write_mask(intrinsic);
+      for (unsigned c = 0; c < intrinsic->src[0].ssa->num_components; c++) {
+         if (!(mask >> c & 1))
+            continue;
+         Operand data;
+         if (!operand(intrinsic->src[0], c, data))
+            return false;
+         const unsigned index = c == 0 ? base_index
+                                       : emit("ADD_INT", {Operand::of_value(base_index), Operand::literal(c)}, 0);
+         const unsigned moved = emit("MOV", {data}, 0);
+         Node node;
+         node.kind = NodeKind::Store;
+         node.store = {moved, index, binding};
+         out.nodes.push_back(node);
+      }
+      return true;
+   }
+};
+
+} // namespace
+
+bool select_program(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out, std::string &error)
+{
+   Selector selector(shader, isa, out, error);
+   return selector.run();
+}
+
+} // namespace terakan::compiler

@@ -1,0 +1,45 @@
+/* The oracle: runs a SPIR-V compute shader on lavapipe through the Vulkan loader (with the
+ * Khronos validation layer when it is installed) and returns its storage buffers. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace terakan::test {
+
+struct ComputeJob {
+   std::vector<uint32_t> spirv;
+   std::vector<std::vector<uint32_t>> buffers; /* binding i: initial contents */
+   std::array<uint32_t, 4> push_constants{};
+   std::array<uint32_t, 3> groups{1, 1, 1};
+};
+
+class LavapipeRunner {
+public:
+   LavapipeRunner();
+   ~LavapipeRunner();
+   LavapipeRunner(const LavapipeRunner &) = delete;
+   LavapipeRunner &operator=(const LavapipeRunner &) = delete;
+
+   bool available() const { return device_ != nullptr; }
+   const std::string &error() const { return error_; }
+   bool validation_enabled() const { return validation_; }
+   unsigned validation_messages() const { return validation_messages_; }
+
+   /* Runs the job; on return `buffers` holds what the shader left in them. */
+   bool run(const ComputeJob &job, std::vector<std::vector<uint32_t>> &buffers, std::string &error);
+
+   static void count_message(LavapipeRunner *runner, const char *message);
+
+private:
+   struct State;
+   State *state_ = nullptr;
+   void *device_ = nullptr;
+   std::string error_;
+   bool validation_ = false;
+   unsigned validation_messages_ = 0;
+};
+
+} // namespace terakan::test

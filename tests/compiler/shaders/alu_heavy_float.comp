@@ -1,0 +1,10 @@
+#version 450
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); vec4 a = vec4(floats.v[i], floats.v[i+1u], floats.v[i+2u], floats.v[i+3u]); vec4 b = a * 1.5 + vec4(0.25, -0.5, 2.0, 3.0); vec4 c = b * b - a; vec4 d = max(c, a * 0.5) + min(b, vec4(1.0)); result.v[i] = floatBitsToUint(d.x + d.y + d.z + d.w);
+}

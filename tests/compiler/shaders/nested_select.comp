@@ -1,0 +1,13 @@
+// refused: control flow
+// The branches read push constants, which nir_opt_peephole_select does not speculate, so the
+// if/else stays; real if/else (PUSH/ELSE/POP) is not implemented yet (docs/status.md).
+#version 450
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); uint x = ints.v[i]; uint r = (x & 1u) != 0u ? ((x & 2u) != 0u ? 11u : 22u) * pc.n : ((x & 4u) != 0u ? x + pc.n : 44u); result.v[i] = r;
+}

@@ -1,0 +1,12 @@
+// % takes non-negative operands only: GLSL leaves the sign undefined otherwise, and glslang's OpSMod
+// (sign of the divisor, which Terakan follows) and lavapipe's remainder (sign of the dividend) disagree.
+#version 450
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); int x = int(ints.v[i]); int d = int(ints.v[i + 1u] & 0xffu) - 128; if (d == 0) d = 5; result.v[i] = uint(x / d) ^ uint(abs(x >> 1) % abs(d));
+}

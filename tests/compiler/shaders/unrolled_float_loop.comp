@@ -1,0 +1,11 @@
+// tolerance: 1e-6 the unrolled polynomial reassociates nothing; kept for MUL_IEEE vs IEEE rounding checks
+#version 450
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); float x = floats.v[i] * 0.1; float p = 1.0; float t = 1.0; for (int k = 1; k < 6; k++) { t *= x / float(k); p += t; } result.v[i] = floatBitsToUint(p);
+}

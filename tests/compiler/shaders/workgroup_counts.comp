@@ -1,0 +1,11 @@
+// groups: 2 3
+#version 450
+layout(local_size_x = 32, local_size_y = 2) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); result.v[i] = gl_NumWorkGroups.x * 100u + gl_NumWorkGroups.y * 10u + gl_NumWorkGroups.z + gl_WorkGroupSize.x * 1000u;
+}

@@ -1,0 +1,294 @@
+/* The compiler's corpus: our own GLSL compute shaders (tests/compiler/shaders, compiled to
+ * SPIR-V by glslangValidator at build time), compiled by Terakan for a VLIW5 chip and for
+ * Cayman, run on the simulator's shader core, and compared with lavapipe running the same
+ * SPIR-V. Every program must also pass the bundle-rule checker (the simulator refuses it
+ * otherwise).
+ *
+ * Directives in a shader's leading comments:
+ *   // groups: X [Y [Z]]          workgroups to dispatch (default 4)
+ *   // tolerance: T reason...     float results may differ by T (absolute, or relative above 1)
+ *   // refused: text              the compiler must refuse the shader with a message holding text
+ *
+ * Buffers (the corpus ABI): binding 0 = 1024 integers (edge values first, then random),
+ * binding 1 = 1024 zeros (the output), binding 2 = 1024 floats in [-10, 10); push constants
+ * = {7, pi, 0xfffffff0, 3}. */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "compiler/compiler.h"
+#include "core/host_memory.h"
+#include "core/shader_core.h"
+#include "lavapipe_runner.h"
+
+using namespace terakan;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CorpusShader {
+   std::string name;
+   std::vector<uint32_t> spirv;
+   std::array<uint32_t, 3> groups{4, 1, 1};
+   double tolerance = 0;
+   std::string refused; /* non-empty: the expected refusal */
+};
+
+const char *source_dir() { return std::getenv("TERAKAN_CORPUS_SOURCE"); }
+const char *spirv_dir() { return std::getenv("TERAKAN_CORPUS_SPIRV"); }
+
+std::vector<uint32_t> read_words(const fs::path &path)
+{
+   std::ifstream file(path, std::ios::binary);
+   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+   std::vector<uint32_t> words(bytes.size() / 4);
+   std::memcpy(words.data(), bytes.data(), words.size() * 4);
+   return words;
+}
+
+std::vector<CorpusShader> load_corpus()
+{
+   std::vector<CorpusShader> corpus;
+   if (!source_dir() || !spirv_dir())
+      return corpus;
+   std::vector<fs::path> sources;
+   for (const auto &entry : fs::directory_iterator(source_dir()))
+      if (entry.path().extension() == ".comp")
+         sources.push_back(entry.path());
+   std::sort(sources.begin(), sources.end());
+   for (const fs::path &source : sources) {
+      CorpusShader shader;
+      shader.name = source.stem().string();
+      shader.spirv = read_words(fs::path(spirv_dir()) / (shader.name + ".spv"));
+      std::ifstream file(source);
+      std::string line;
+      while (std::getline(file, line) && line.rfind("//", 0) == 0) {
+         std::istringstream words(line.substr(2));
+         std::string key;
+         words >> key;
+         if (key == "groups:") {
+            for (unsigned i = 0; i < 3 && words >> shader.groups[i]; i++) {
+            }
+         } else if (key == "tolerance:") {
+            words >> shader.tolerance;
+         } else if (key == "refused:") {
+            std::getline(words >> std::ws, shader.refused);
+         }
+      }
+      corpus.push_back(std::move(shader));
+   }
+   return corpus;
+}
+
+const std::vector<CorpusShader> &corpus()
+{
+   static const std::vector<CorpusShader> shaders = load_corpus();
+   return shaders;
+}
+
+float as_float(uint32_t v)
+{
+   float f;
+   std::memcpy(&f, &v, 4);
+   return f;
+}
+
+std::vector<std::vector<uint32_t>> initial_buffers()
+{
+   std::mt19937 random(1234);
+   std::vector<uint32_t> integers(1024), zeros(1024, 0), floats(1024);
+   for (uint32_t &v : integers)
+      v = random();
+   const uint32_t edges[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 2, 3, 0x10000};
+   std::copy(std::begin(edges), std::end(edges), integers.begin());
+   std::uniform_real_distribution<float> range(-10.0f, 10.0f);
+   for (uint32_t &v : floats) {
+      const float f = range(random);
+      std::memcpy(&v, &f, 4);
+   }
+   return {integers, zeros, floats};
+}
+
+constexpr std::array<uint32_t, 4> push_constants = {7, 0x40490fdbu, 0xfffffff0u, 3};
+
+test::LavapipeRunner &lavapipe()
+{
+   static test::LavapipeRunner runner;
+   return runner;
+}
+
+/* lavapipe's results, computed once per shader. */
+const std::vector<std::vector<uint32_t>> *oracle(const CorpusShader &shader, std::string &error)
+{
+   static std::map<std::string, std::vector<std::vector<uint32_t>>> cache;
+   const auto found = cache.find(shader.name);
+   if (found != cache.end())
+      return &found->second;
+   if (!lavapipe().available()) {
+      error = lavapipe().error();
+      return nullptr;
+   }
+   test::ComputeJob job;
+   job.spirv = shader.spirv;
+   job.buffers = initial_buffers();
+   job.push_constants = push_constants;
+   job.groups = shader.groups;
+   std::vector<std::vector<uint32_t>> out;
+   if (!lavapipe().run(job, out, error))
+      return nullptr;
+   return &(cache[shader.name] = out);
+}
+
+struct SimulatedRun {
+   bool ok = false;
+   std::string error;
+   std::vector<std::vector<uint32_t>> buffers;
+   compiler::ShaderBinary binary;
+};
+
+SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
+{
+   SimulatedRun run;
+   compiler::CompileOptions options;
+   options.family = family;
+   if (!compiler::compile_compute(shader.spirv, "main", options, run.binary, run.error))
+      return run;
+
+   constexpr uint64_t code_address = 0x100000, push_address = 0x200000,
+                      driver_address = 0x300000, buffer_base = 0x1000000, buffer_stride = 0x100000;
+   sim::HostMemory memory;
+   memory.add(code_address, run.binary.code.size() * 4);
+   auto &push = memory.add(push_address, 256);
+   std::memcpy(push.bytes.data(), push_constants.data(), sizeof(push_constants));
+   auto &driver = memory.add(driver_address, 256);
+   std::memcpy(driver.bytes.data(), shader.groups.data(), 12);
+   const auto initial = initial_buffers();
+
+   sim::ComputeDispatch dispatch;
+   dispatch.isa = hw::family_info(family).isa_class;
+   dispatch.program = run.binary.code;
+   dispatch.program_address = code_address;
+   dispatch.num_gprs = run.binary.gprs;
+   dispatch.stack_size = run.binary.stack_entries;
+   dispatch.group_size = run.binary.workgroup_size;
+   dispatch.grid = shader.groups;
+   dispatch.constant_buffers[0] = {true, push_address, 256};
+   dispatch.constant_buffers[1] = {true, driver_address, 256};
+   for (unsigned b = 0; b < initial.size(); b++) {
+      const uint64_t address = buffer_base + b * buffer_stride;
+      auto &buffer = memory.add(address, initial[b].size() * 4);
+      std::memcpy(buffer.bytes.data(), initial[b].data(), buffer.bytes.size());
+      sim::FetchResource resource;
+      resource.address = address;
+      resource.size = uint32_t(buffer.bytes.size() - 1);
+      resource.stride = 1;
+      dispatch.fetch_resources[b] = resource;
+      dispatch.rats[b] = {address, 0xD, buffer.bytes.size()};
+   }
+   const sim::DispatchResult result = sim::run_compute_dispatch(dispatch, memory);
+   if (!result.ok) {
+      run.error = "simulator: " + result.error;
+      return run;
+   }
+   for (unsigned b = 0; b < initial.size(); b++) {
+      const auto &bytes = memory.buffers[3 + b].bytes;
+      std::vector<uint32_t> words(bytes.size() / 4);
+      std::memcpy(words.data(), bytes.data(), bytes.size());
+      run.buffers.push_back(words);
+   }
+   run.ok = true;
+   return run;
+}
+
+struct Param {
+   size_t shader;
+   hw::Family family;
+};
+
+class ComputeCorpus : public testing::TestWithParam<Param> {};
+
+TEST_P(ComputeCorpus, MatchesLavapipe)
+{
+   const CorpusShader &shader = corpus()[GetParam().shader];
+   ASSERT_FALSE(shader.spirv.empty()) << "no SPIR-V for " << shader.name;
+   SimulatedRun run = run_on_simulator(shader, GetParam().family);
+   if (!shader.refused.empty()) {
+      EXPECT_FALSE(run.ok) << shader.name << " compiled but should have been refused";
+      EXPECT_NE(run.error.find(shader.refused), std::string::npos)
+         << "refusal message was: " << run.error;
+      return;
+   }
+   ASSERT_TRUE(run.ok) << run.error;
+   std::string error;
+   const auto *expected = oracle(shader, error);
+   ASSERT_NE(expected, nullptr) << error;
+   EXPECT_EQ(lavapipe().validation_messages(), 0u);
+   unsigned mismatches = 0;
+   for (size_t b = 0; b < expected->size(); b++) {
+      for (size_t i = 0; i < (*expected)[b].size(); i++) {
+         const uint32_t want = (*expected)[b][i], got = run.buffers[b][i];
+         if (want == got)
+            continue;
+         if (shader.tolerance > 0) {
+            const float w = as_float(want), g = as_float(got);
+            const double scale = std::max(1.0, double(std::fabs(w)));
+            if (std::isfinite(w) && std::fabs(double(w) - double(g)) <= shader.tolerance * scale)
+               continue;
+         }
+         if (++mismatches <= 8)
+            ADD_FAILURE() << shader.name << " binding " << b << " dword " << i << ": lavapipe 0x"
+                          << std::hex << want << " (" << as_float(want) << "), terakan 0x" << got
+                          << " (" << as_float(got) << ")" << std::dec;
+      }
+   }
+   EXPECT_EQ(mismatches, 0u);
+   RecordProperty("statistics", compiler::format_statistics(run.binary.statistics));
+}
+
+std::vector<Param> params()
+{
+   std::vector<Param> list;
+   for (size_t i = 0; i < corpus().size(); i++)
+      for (hw::Family family : {hw::Family::Cypress, hw::Family::Cayman})
+         list.push_back({i, family});
+   return list;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, ComputeCorpus, testing::ValuesIn(params()),
+                         [](const testing::TestParamInfo<Param> &info) {
+                            return corpus()[info.param.shader].name + "_" +
+                                   std::string(hw::family_info(info.param.family).name);
+                         });
+
+TEST(ComputeCorpusSetup, OracleRunsWithValidation)
+{
+   ASSERT_TRUE(lavapipe().available()) << lavapipe().error();
+   EXPECT_TRUE(lavapipe().validation_enabled())
+      << "the Khronos validation layer (vulkan-validationlayers) is not installed";
+}
+
+TEST(ComputeCorpusSetup, RefusesInvalidSpirv)
+{
+   compiler::ShaderBinary binary;
+   std::string error;
+   const std::vector<uint32_t> garbage = {0x07230203, 0x00010000, 0, 5, 0, 0xdeadbeef, 0x12345678};
+   EXPECT_FALSE(compiler::compile_compute(garbage, "main", {}, binary, error));
+   EXPECT_NE(error.find("SPIR-V"), std::string::npos) << error;
+   const std::vector<uint32_t> not_spirv = {1, 2, 3};
+   EXPECT_FALSE(compiler::compile_compute(not_spirv, "main", {}, binary, error));
+   EXPECT_NE(error.find("not a SPIR-V module"), std::string::npos) << error;
+}
+
+TEST(ComputeCorpusSetup, CorpusIsLarge)
+{
+   ASSERT_NE(source_dir(), nullptr);
+   EXPECT_GE(corpus().size(), 20u);
+}
+
+} // namespace
