@@ -269,6 +269,13 @@ private:
             return fail("storage-buffer descriptors used as numbers (pointer arithmetic on "
                         "buffers) are not supported");
 
+      /* x + 0 comes from buffer descriptors (their offset part is always 0 here). */
+      const Operand zero = Operand::literal(0);
+      if (alu->op == nir_op_iadd && (a == zero || b == zero)) {
+         result.push_back(a == zero ? b : a);
+         return true;
+      }
+
       for (const DirectOp &direct : direct_ops) {
          if (direct.nir != alu->op)
             continue;
@@ -497,7 +504,17 @@ private:
             return false;
          const unsigned index = c == 0 ? base_index
                                        : emit("ADD_INT", {Operand::of_value(base_index), Operand::literal(c)}, 0);
-         const unsigned moved = emit("MOV", {data}, 0);
+         /* The data must be in channel x: ask that of the value itself when nothing else
+          * constrains it, else copy it there. */
+         unsigned moved;
+         if (data.is_value() && !data.neg && !data.abs &&
+             out.values[data.value].fixed_gpr < 0 &&
+             (out.values[data.value].required_chan < 0 || out.values[data.value].required_chan == 0)) {
+            out.values[data.value].required_chan = 0;
+            moved = data.value;
+         } else {
+            moved = emit("MOV", {data}, 0);
+         }
          Node node;
          node.kind = NodeKind::Store;
          node.store = {moved, index, binding};
