@@ -61,19 +61,29 @@ struct StoreOp {
    unsigned binding = 0;
 };
 
-enum class NodeKind : uint8_t { Alu, Fetch, Store };
+/* Alu, Fetch and Store are operations; the others mark structured control flow and become CF
+ * instructions. Operations are only reordered between two markers. */
+enum class NodeKind : uint8_t { Alu, Fetch, Store, If, Else, EndIf, LoopBegin, LoopEnd, Break, Continue };
+
+inline bool is_marker(NodeKind kind) { return kind >= NodeKind::If; }
 
 struct Node {
    NodeKind kind = NodeKind::Alu;
    AluOp alu;
    FetchOp fetch;
    StoreOp store;
+   unsigned condition = no_value; /* If: lanes where it is non-zero take the then side */
+   bool invert = false;           /* If: ... or where it is zero */
+   /* Nodes that must be placed in an earlier group or clause: the order of reads and writes of
+    * one NIR register (values that live in a fixed place across control flow). */
+   std::vector<unsigned> after;
 };
 
 struct ValueInfo {
-   int fixed_gpr = -1;    /* preloaded values (thread and group ids) */
+   int fixed_gpr = -1;    /* preloaded values (thread and group ids), NIR registers */
    int fixed_chan = -1;
    int required_chan = -1;
+   bool whole_program = false; /* a NIR register: its place is never given to another value */
 };
 
 /* What instruction selection produces. */
@@ -105,10 +115,13 @@ struct ScheduledGroup {
    std::vector<uint32_t> literals; /* distinct literal values, in channel order */
 };
 
-enum class ClauseKind : uint8_t { Alu, Fetch, Store };
+enum class ClauseKind : uint8_t { Alu, Fetch, Store, Marker };
 
 struct Clause {
    ClauseKind kind = ClauseKind::Alu;
+   NodeKind marker = NodeKind::Alu;    /* Marker */
+   unsigned condition = no_value;      /* Marker If */
+   bool invert = false;
    std::vector<ScheduledGroup> groups; /* Alu */
    std::vector<FetchOp> fetches;       /* Fetch */
    StoreOp store;                      /* Store: one CF instruction */

@@ -178,8 +178,63 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
       }
    }
 
-   /* Layout: CF instructions, then the clauses (fetch clauses on 128-bit boundaries). */
-   const unsigned cf_count = unsigned(scheduled.clauses.size()) + 1;
+   /* CF indices: one per clause or marker, two for an If (ALU_PUSH_BEFORE and JUMP). Then the
+    * targets of the structured control flow, matched with a stack. */
+   std::vector<uint32_t> cf_index(scheduled.clauses.size(), 0);
+   uint32_t cf_next = 0;
+   for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+      cf_index[c] = cf_next;
+      const Clause &clause = scheduled.clauses[c];
+      cf_next += clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If ? 2 : 1;
+   }
+   const unsigned cf_count = cf_next + 1;
+   /* For If: its Else (or EndIf) CF index; for Else: its EndIf; for EndIf: itself;
+    * LoopBegin: its LoopEnd; LoopEnd: its LoopBegin; Break/Continue: the LoopEnd. */
+   std::vector<uint32_t> target(scheduled.clauses.size(), 0);
+   {
+      std::vector<size_t> ifs, loops;
+      std::vector<std::vector<size_t>> loop_exits;
+      for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+         const Clause &clause = scheduled.clauses[c];
+         if (clause.kind != ClauseKind::Marker)
+            continue;
+         switch (clause.marker) {
+         case NodeKind::If: ifs.push_back(c); break;
+         case NodeKind::Else:
+            target[ifs.back()] = cf_index[c];
+            ifs.back() = c;
+            break;
+         case NodeKind::EndIf: {
+            const size_t open = ifs.back();
+            ifs.pop_back();
+            target[open] = cf_index[c];
+            target[c] = cf_index[c];
+            break;
+         }
+         case NodeKind::LoopBegin:
+            loops.push_back(c);
+            loop_exits.emplace_back();
+            break;
+         case NodeKind::Break:
+         case NodeKind::Continue:
+            loop_exits.back().push_back(c);
+            break;
+         case NodeKind::LoopEnd:
+            target[loops.back()] = cf_index[c];
+            target[c] = cf_index[loops.back()];
+            for (size_t exit : loop_exits.back())
+               target[exit] = cf_index[c];
+            loops.pop_back();
+            loop_exits.pop_back();
+            break;
+         default:
+            break;
+         }
+      }
+   }
+
+   /* Layout: CF instructions, then the clauses (fetch clauses on 128-bit boundaries). An If's
+    * ALU_PUSH_BEFORE runs a one-group clause that sets the exec mask. */
    uint32_t next_slot = cf_count + (cf_count % 2);
    std::vector<uint32_t> clause_address(scheduled.clauses.size(), 0);
    std::vector<uint32_t> clause_slots(scheduled.clauses.size(), 0);
@@ -200,6 +255,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          next_slot += next_slot % 2;
          clause_address[c] = next_slot;
          next_slot += 2 * uint32_t(clause.fetches.size());
+      } else if (clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If) {
+         clause_address[c] = next_slot;
+         next_slot += 1;
       }
    }
    std::vector<uint32_t> code(next_slot * 2, 0);
@@ -209,6 +267,83 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
 
    ShaderStatistics &stats = binary.statistics;
    stats = {};
+   /* Stack entries, as the simulator (after LLVM's R600ControlFlowFinalizer) counts them: one
+    * per loop, a quarter per branch push, plus a quarter on Evergreen once anything is pushed. */
+   unsigned open_loops = 0, open_branches = 0, stack_needed = 0;
+   auto note_stack = [&]() {
+      const unsigned extra = open_branches && isa == hw::IsaClass::Evergreen ? 1 : 0;
+      stack_needed = std::max(stack_needed, open_loops + (open_branches + extra + 3) / 4);
+   };
+   auto plain = [&](const char *name, uint32_t address, unsigned pop_count) {
+      CfInstruction cf;
+      cf.set(cf::inst, find_cf_op(name)->opcode_for(isa));
+      cf.set(cf::addr, address);
+      cf.set(cf::pop_count, pop_count);
+      cf.set(cf::barrier, 1);
+      return cf;
+   };
+   auto emit_marker = [&](const Clause &clause, size_t c) -> bool {
+      const uint32_t index = cf_index[c];
+      switch (clause.marker) {
+      case NodeKind::If: {
+         /* PRED_SETNE_INT cond, 0 with UPDATE_EXEC_MASK: lanes whose condition is zero leave
+          * (PRED_SETE_INT for an inverted condition). */
+         AluInstruction predicate;
+         predicate.op = find_alu_op(clause.invert ? "PRED_SETE_INT" : "PRED_SETNE_INT");
+         predicate.format = WordFormat::AluOp2;
+         const Location condition = allocation.location[clause.condition];
+         predicate.set(alu::src0_sel, condition.gpr);
+         predicate.set(alu::src0_chan, condition.chan);
+         predicate.set(alu::src1_sel, inline_sel::zero);
+         predicate.set(alu::op2_inst, predicate.op->opcode_for(isa));
+         predicate.set(alu::update_exec_mask, 1);
+         predicate.set(alu::update_pred, 1);
+         predicate.set(alu::last, 1);
+         put(clause_address[c] * 2, predicate.words);
+         CfInstruction push;
+         push.set(cf_alu::addr, clause_address[c]);
+         push.set(cf_alu::count, 0);
+         push.set(cf_alu::inst, find_cf_op("ALU_PUSH_BEFORE")->opcode_for(isa));
+         push.set(cf_alu::barrier, 1);
+         put(index * 2, push.words);
+         /* No lane left: go to the ELSE (which flips) or the POP. */
+         put((index + 1) * 2, plain("JUMP", target[c], 0).words);
+         open_branches++;
+         note_stack();
+         stats.alu_groups++;
+         stats.alu_instructions++;
+         stats.alu_slots += isa == hw::IsaClass::Cayman ? 4 : 5;
+         stats.alu_clauses++;
+         return true;
+      }
+      case NodeKind::Else:
+         put(index * 2, plain("ELSE", target[c], 0).words);
+         return true;
+      case NodeKind::EndIf:
+         put(index * 2, plain("POP", index + 1, 1).words);
+         open_branches--;
+         return true;
+      case NodeKind::LoopBegin:
+         put(index * 2, plain("LOOP_START_DX10", target[c] + 1, 0).words);
+         open_loops++;
+         note_stack();
+         stats.loops++;
+         return true;
+      case NodeKind::LoopEnd:
+         put(index * 2, plain("LOOP_END", target[c] + 1, 0).words);
+         open_loops--;
+         return true;
+      case NodeKind::Break:
+         put(index * 2, plain("LOOP_BREAK", target[c], 0).words);
+         return true;
+      case NodeKind::Continue:
+         put(index * 2, plain("LOOP_CONTINUE", target[c], 0).words);
+         return true;
+      default:
+         error = "internal: unknown control-flow marker";
+         return false;
+      }
+   };
    for (size_t c = 0; c < scheduled.clauses.size(); c++) {
       const Clause &clause = scheduled.clauses[c];
       CfInstruction cf;
@@ -298,8 +433,12 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          cf.set(cf_export::barrier, 1);
          break;
       }
+      case ClauseKind::Marker:
+         if (!emit_marker(clause, c))
+            return false;
+         continue;
       }
-      put(uint32_t(c) * 2, cf.words);
+      put(cf_index[c] * 2, cf.words);
    }
    CfInstruction end;
    if (isa == hw::IsaClass::Cayman) {
@@ -309,7 +448,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
       end.set(cf::end_of_program, 1);
    }
    end.set(cf::barrier, 1);
-   put(uint32_t(scheduled.clauses.size()) * 2, end.words);
+   put(cf_next * 2, end.words);
 
    /* The library decodes what we made and checks every group: the compiler's own output is
     * held to the rules the simulator enforces. */
@@ -328,12 +467,13 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
 
    binary.code = std::move(code);
    binary.gprs = allocation.gprs;
-   binary.stack_entries = 0;
+   binary.stack_entries = stack_needed;
    binary.storage_buffers = selected.storage_buffers;
    binary.uses_driver_constants = selected.uses_driver_constants;
    stats.dwords = unsigned(binary.code.size());
    stats.gprs = binary.gprs;
    stats.cf = cf_count;
+   stats.stack = stack_needed;
    return true;
 }
 

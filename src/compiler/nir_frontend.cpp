@@ -145,6 +145,9 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_copy_prop);
    NIR_PASS_V(shader, nir_opt_dce);
    NIR_PASS_V(shader, nir_opt_cse);
+   /* Phis become NIR registers (moves at the ends of the predecessors); the backend keeps each
+    * register in a fixed channel across the control flow. */
+   NIR_PASS_V(shader, nir_convert_from_ssa, true);
    nir_shader_gather_info(shader, nir_shader_get_entrypoint(shader));
    dump("after the Terakan pipeline", shader, debug.dump_nir);
    return shader;

@@ -9,6 +9,7 @@
  * Fewer GPRs means more wavefronts per SIMD; there is no spilling yet, so a program that needs
  * more than the hardware has is refused. */
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "backend_ir.h"
@@ -47,8 +48,21 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
    }
 
    int point = 0;
+   std::vector<std::pair<int, int>> loops; /* [start, end] points */
+   std::vector<int> open_loops;
    for (Clause &clause : scheduled.clauses) {
       switch (clause.kind) {
+      case ClauseKind::Marker:
+         if (clause.marker == NodeKind::If)
+            use(clause.condition, point);
+         if (clause.marker == NodeKind::LoopBegin)
+            open_loops.push_back(point);
+         if (clause.marker == NodeKind::LoopEnd) {
+            loops.push_back({open_loops.back(), point});
+            open_loops.pop_back();
+         }
+         point++;
+         break;
       case ClauseKind::Alu:
          for (ScheduledGroup &group : clause.groups) {
             for (ScheduledAlu &op : group.ops) {
@@ -96,6 +110,20 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       }
    }
 
+   /* A value defined before a loop and read inside it is read again by every iteration: it
+    * lives to the loop's end. Nested loops can extend it again, hence the repetition. */
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t v = 0; v < count; v++) {
+         for (const auto &[start, end] : loops) {
+            if (interval[v].def < start && interval[v].last_use >= start && interval[v].last_use < end) {
+               interval[v].last_use = end;
+               changed = true;
+            }
+         }
+      }
+   }
+
    /* busy[g][c]: the last point at which GPR g channel c is read by its current holder. */
    std::vector<std::array<int, 4>> busy(max_gprs, {-2, -2, -2, -2});
    allocation.location.assign(count, {});
@@ -109,7 +137,9 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       if (info.fixed_gpr >= 0) {
          allocation.location[v] = {unsigned(info.fixed_gpr), unsigned(info.fixed_chan)};
          busy[info.fixed_gpr][info.fixed_chan] =
-            std::max(busy[info.fixed_gpr][info.fixed_chan], interval[v].last_use);
+            info.whole_program ? std::numeric_limits<int>::max()
+                               : std::max(busy[info.fixed_gpr][info.fixed_chan], interval[v].last_use);
+         allocation.gprs = std::max(allocation.gprs, unsigned(info.fixed_gpr) + 1);
          continue;
       }
       std::set<unsigned> avoid;

@@ -118,16 +118,37 @@ public:
       done.assign(in.nodes.size(), false);
       compute_heights();
 
-      size_t remaining = in.nodes.size();
-      while (remaining) {
-         const size_t before = remaining;
-         remaining -= schedule_fetches();
-         remaining -= schedule_alu();
-         remaining -= schedule_stores();
-         if (remaining == before) {
-            error = "internal: the scheduler made no progress (an operand is never produced)";
-            return false;
+      /* Segments between control-flow markers are scheduled one after the other. */
+      size_t begin = 0;
+      while (begin <= in.nodes.size()) {
+         size_t end = begin;
+         while (end < in.nodes.size() && !is_marker(in.nodes[end].kind))
+            end++;
+         segment_begin = begin;
+         segment_end = end;
+         size_t remaining = 0;
+         for (size_t i = begin; i < end; i++)
+            remaining += done[i] ? 0 : 1;
+         while (remaining) {
+            const size_t before = remaining;
+            remaining -= schedule_fetches();
+            remaining -= schedule_alu();
+            remaining -= schedule_stores();
+            if (remaining == before) {
+               error = "internal: the scheduler made no progress (an operand is never produced)";
+               return false;
+            }
          }
+         if (end == in.nodes.size())
+            break;
+         Clause marker;
+         marker.kind = ClauseKind::Marker;
+         marker.marker = in.nodes[end].kind;
+         marker.condition = in.nodes[end].condition;
+         marker.invert = in.nodes[end].invert;
+         out.clauses.push_back(marker);
+         done[end] = true;
+         begin = end + 1;
       }
       return true;
    }
@@ -138,6 +159,16 @@ private:
    std::string &error;
    std::vector<bool> available, done;
    std::vector<unsigned> height;
+   size_t segment_begin = 0, segment_end = 0;
+
+   /* Whether every node this one must follow was placed in an earlier group or clause. */
+   bool ordered(size_t i) const
+   {
+      for (unsigned before : in.nodes[i].after)
+         if (!done[before])
+            return false;
+      return true;
+   }
 
    bool ready(const Operand &o) const { return !o.is_value() || available[o.value]; }
 
@@ -162,18 +193,21 @@ private:
       Clause clause;
       clause.kind = ClauseKind::Fetch;
       std::vector<unsigned> defined;
-      for (size_t i = 0; i < in.nodes.size() && clause.fetches.size() < max_fetch_clause_size; i++) {
+      std::vector<size_t> placed;
+      for (size_t i = segment_begin; i < segment_end && clause.fetches.size() < max_fetch_clause_size; i++) {
          const Node &node = in.nodes[i];
          if (done[i])
             continue;
          if (node.kind == NodeKind::Store)
             break; /* loads stay below earlier stores */
-         if (node.kind != NodeKind::Fetch || !available[node.fetch.address])
+         if (node.kind != NodeKind::Fetch || !available[node.fetch.address] || !ordered(i))
             continue;
          clause.fetches.push_back(node.fetch);
          defined.push_back(node.fetch.dst);
-         done[i] = true;
+         placed.push_back(i);
       }
+      for (size_t i : placed)
+         done[i] = true;
       for (unsigned v : defined)
          available[v] = true;
       if (clause.fetches.empty())
@@ -198,9 +232,9 @@ private:
       };
       for (;;) {
          std::vector<size_t> candidates;
-         for (size_t i = 0; i < in.nodes.size(); i++) {
+         for (size_t i = segment_begin; i < segment_end; i++) {
             const Node &node = in.nodes[i];
-            if (done[i] || node.kind != NodeKind::Alu)
+            if (done[i] || node.kind != NodeKind::Alu || !ordered(i))
                continue;
             bool ok = true;
             for (unsigned s = 0; s < node.alu.op->sources; s++)
@@ -214,15 +248,18 @@ private:
                           [&](size_t a, size_t b) { return height[a] > height[b]; });
          GroupBuilder builder{in.isa, {}};
          std::vector<unsigned> defined;
+         std::vector<size_t> placed;
          for (size_t i : candidates) {
             const AluOp &op = in.nodes[i].alu;
             if (builder.try_add(op, in.values[op.dst].required_chan,
                                 max_alu_clause_slots - clause_slots)) {
-               done[i] = true;
+               placed.push_back(i);
                defined.push_back(op.dst);
                placed_total++;
             }
          }
+         for (size_t i : placed)
+            done[i] = true;
          if (builder.group.ops.empty()) {
             if (clause.groups.empty()) {
                error = "internal: an ALU operation fits in no group";
@@ -247,7 +284,7 @@ private:
    size_t schedule_stores()
    {
       size_t count = 0;
-      for (size_t i = 0; i < in.nodes.size(); i++) {
+      for (size_t i = segment_begin; i < segment_end; i++) {
          const Node &node = in.nodes[i];
          if (done[i])
             continue;
@@ -255,7 +292,7 @@ private:
             break; /* a store must not overtake an earlier load */
          if (node.kind != NodeKind::Store)
             continue;
-         if (!available[node.store.data] || !available[node.store.index])
+         if (!available[node.store.data] || !available[node.store.index] || !ordered(i))
             break; /* stores keep their order */
          Clause clause;
          clause.kind = ClauseKind::Store;

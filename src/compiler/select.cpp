@@ -99,33 +99,179 @@ public:
          error = "the module has no entry point body";
          return false;
       }
-      nir_foreach_block(block, impl) {
-         if (block != nir_start_block(impl) && block != impl->end_block &&
-             !exec_list_is_empty(&block->instr_list)) {
-            return fail("control flow that could not be flattened (if/else with side effects, "
-                        "loops that do not unroll) is not supported by the compiler yet");
-         }
-         if (block != nir_start_block(impl) && block != impl->end_block)
-            continue;
-         nir_foreach_instr(instr, block) {
-            if (!select_instr(instr))
+      if (!select_cf_list(&impl->body, false) || !check_loop_exits())
+         return false;
+      return true;
+   }
+
+private:
+   bool select_cf_list(exec_list *list, bool in_loop)
+   {
+      return select_cf_range(exec_list_is_empty(list) ? nullptr
+                                                      : exec_node_data(nir_cf_node, exec_list_get_head(list), node),
+                             in_loop);
+   }
+
+   static bool has_code(nir_cf_node *node)
+   {
+      for (; node; node = nir_cf_node_next(node))
+         if (node->type != nir_cf_node_block || !exec_list_is_empty(&nir_cf_node_as_block(node)->instr_list))
+            return true;
+      return false;
+   }
+
+   /* Selects `first` and the nodes after it in its list.
+    *
+    * Inside a loop, `if (c) { ...; break; } rest` is selected as
+    * `if (!c) { rest } else { ...; break; }`, so that a LOOP_BREAK or LOOP_CONTINUE is the last
+    * thing its loop body does. When every lane still active breaks, the hardware jumps to the
+    * LOOP_END; the simulator (docs/sim-semantics.md) then resumes the waiting lanes at the top
+    * of the loop, and the documents we have do not settle what the hardware does with code
+    * after the branch, so the compiler never leaves any there (checked in run()). */
+   bool select_cf_range(nir_cf_node *first, bool in_loop)
+   {
+      for (nir_cf_node *node = first; node; node = nir_cf_node_next(node)) {
+         switch (node->type) {
+         case nir_cf_node_block:
+            nir_foreach_instr(instr, nir_cf_node_as_block(node)) {
+               if (!select_instr(instr))
+                  return false;
+            }
+            break;
+         case nir_cf_node_if: {
+            nir_if *branch = nir_cf_node_as_if(node);
+            unsigned condition;
+            if (!value_operand(branch->condition, 0, condition))
                return false;
+            const bool then_jumps = nir_block_ends_in_jump(nir_if_last_then_block(branch));
+            const bool else_jumps = nir_block_ends_in_jump(nir_if_last_else_block(branch));
+            nir_cf_node *rest = nir_cf_node_next(node);
+            if (in_loop && then_jumps != else_jumps && has_code(rest)) {
+               /* The side without the jump runs first, followed by the rest of this list. */
+               Node &open = marker(NodeKind::If);
+               open.condition = condition;
+               open.invert = then_jumps;
+               note_accesses(unsigned(out.nodes.size() - 1));
+               if (!select_cf_list(then_jumps ? &branch->else_list : &branch->then_list, in_loop) ||
+                   !select_cf_range(rest, in_loop))
+                  return false;
+               marker(NodeKind::Else);
+               if (!select_cf_list(then_jumps ? &branch->then_list : &branch->else_list, in_loop))
+                  return false;
+               marker(NodeKind::EndIf);
+               return true;
+            }
+            marker(NodeKind::If).condition = condition;
+            note_accesses(unsigned(out.nodes.size() - 1));
+            if (!select_cf_list(&branch->then_list, in_loop))
+               return false;
+            const bool has_else = !(exec_list_is_singular(&branch->else_list) &&
+                                    exec_list_is_empty(&nir_if_first_else_block(branch)->instr_list));
+            if (has_else) {
+               marker(NodeKind::Else);
+               if (!select_cf_list(&branch->else_list, in_loop))
+                  return false;
+            }
+            marker(NodeKind::EndIf);
+            break;
          }
-      }
-      if (nir_start_block(impl) != nir_impl_last_block(impl)) {
-         /* Empty blocks left by a flattened if are harmless only if nothing else remains. */
-         for (nir_cf_node *node = nir_cf_node_next(&nir_start_block(impl)->cf_node); node;
-              node = nir_cf_node_next(node)) {
-            if (node->type != nir_cf_node_block)
-               return fail("control flow that could not be flattened (if/else with side "
-                           "effects, loops that do not unroll) is not supported by the "
-                           "compiler yet");
+         case nir_cf_node_loop:
+            marker(NodeKind::LoopBegin);
+            if (!select_cf_list(&nir_cf_node_as_loop(node)->body, true))
+               return false;
+            marker(NodeKind::LoopEnd);
+            break;
+         default:
+            return fail("unexpected NIR control-flow node");
          }
       }
       return true;
    }
 
-private:
+   /* After a break or continue, only the closing of branches may come before its LOOP_END. */
+   bool check_loop_exits()
+   {
+      for (size_t i = 0; i < out.nodes.size(); i++) {
+         if (out.nodes[i].kind != NodeKind::Break && out.nodes[i].kind != NodeKind::Continue)
+            continue;
+         for (size_t j = i + 1; j < out.nodes.size() && out.nodes[j].kind != NodeKind::LoopEnd; j++) {
+            if (out.nodes[j].kind != NodeKind::EndIf)
+               return fail("a break or continue followed by more code of its loop in an enclosing "
+                           "branch is not supported by the compiler yet");
+         }
+      }
+      return true;
+   }
+
+   Node &marker(NodeKind kind)
+   {
+      Node node;
+      node.kind = kind;
+      out.nodes.push_back(node);
+      return out.nodes.back();
+   }
+
+   /* NIR registers (phis after nir_convert_from_ssa) live in fixed channels: R2.x, R2.y, ... */
+   std::map<unsigned, unsigned> registers;
+   struct RegisterAccess {
+      int last_write = -1;
+      std::vector<unsigned> reads_since;
+   };
+   std::map<unsigned, RegisterAccess> register_access; /* by value id */
+
+   unsigned register_value(const nir_register *reg)
+   {
+      const auto found = registers.find(reg->index);
+      if (found != registers.end())
+         return found->second;
+      const unsigned slot = unsigned(registers.size());
+      const unsigned id = out.new_value(int(slot % 4));
+      out.values[id].fixed_gpr = int(2 + slot / 4);
+      out.values[id].fixed_chan = int(slot % 4);
+      out.values[id].whole_program = true;
+      registers[reg->index] = id;
+      return id;
+   }
+
+   bool is_register(unsigned value) const { return out.values[value].whole_program; }
+
+   /* Orders node `index` after the accesses of the registers it reads or writes. */
+   void note_accesses(unsigned index)
+   {
+      Node &node = out.nodes[index];
+      std::vector<unsigned> reads, writes;
+      auto read = [&](unsigned v) { if (v != no_value && is_register(v)) reads.push_back(v); };
+      switch (node.kind) {
+      case NodeKind::Alu:
+         for (unsigned i = 0; i < node.alu.op->sources; i++)
+            if (node.alu.src[i].is_value())
+               read(node.alu.src[i].value);
+         if (is_register(node.alu.dst))
+            writes.push_back(node.alu.dst);
+         break;
+      case NodeKind::Fetch: read(node.fetch.address); break;
+      case NodeKind::Store: read(node.store.data); read(node.store.index); break;
+      case NodeKind::If: read(node.condition); break;
+      default: break;
+      }
+      for (unsigned v : reads) {
+         RegisterAccess &access = register_access[v];
+         if (access.last_write >= 0)
+            node.after.push_back(unsigned(access.last_write));
+         access.reads_since.push_back(index);
+      }
+      for (unsigned v : writes) {
+         RegisterAccess &access = register_access[v];
+         if (access.last_write >= 0)
+            node.after.push_back(unsigned(access.last_write));
+         for (unsigned r : access.reads_since)
+            if (r != index)
+               node.after.push_back(r);
+         access.reads_since.clear();
+         access.last_write = int(index);
+      }
+   }
+
    nir_shader *shader;
    SelectedProgram &out;
    std::string &error;
@@ -157,13 +303,19 @@ private:
       for (const Operand &s : sources)
          node.alu.src[i++] = s;
       out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
       return node.alu.dst;
    }
 
    bool operand(const nir_src &src, unsigned component, Operand &result)
    {
-      if (!src.is_ssa)
-         return fail("NIR registers are not supported (the shader was expected in SSA form)");
+      if (!src.is_ssa) {
+         if (src.reg.indirect || src.reg.reg->num_components != 1 || src.reg.reg->bit_size != 32 ||
+             src.reg.reg->num_array_elems)
+            return fail("only scalar 32-bit NIR registers are supported");
+         result = Operand::of_value(register_value(src.reg.reg));
+         return true;
+      }
       const auto found = defs.find(src.ssa->index);
       if (found == defs.end() || component >= found->second.size())
          return fail("internal: an SSA value is used before the compiler gave it a register");
@@ -213,9 +365,15 @@ private:
       case nir_instr_type_intrinsic:
          return select_intrinsic(nir_instr_as_intrinsic(instr));
       case nir_instr_type_jump:
-         return fail("jumps (early return, break, continue) are not supported by the compiler yet");
+         switch (nir_instr_as_jump(instr)->type) {
+         case nir_jump_break: marker(NodeKind::Break); return true;
+         case nir_jump_continue: marker(NodeKind::Continue); return true;
+         default:
+            return fail("this kind of jump (return or halt left after nir_lower_returns) is not "
+                        "supported by the compiler");
+         }
       case nir_instr_type_phi:
-         return fail("control flow (phi) is not supported by the compiler yet");
+         return fail("internal: phi left after leaving SSA");
       case nir_instr_type_deref:
          return fail("variables that stay in memory (local arrays indexed at run time, shared "
                      "memory) are not supported by the compiler yet");
@@ -227,20 +385,49 @@ private:
       }
    }
 
+   /* A NIR register written by an ALU instruction: compute the value as for an SSA result,
+    * then move it into the register's place. */
    bool select_alu(nir_alu_instr *alu)
    {
-      if (!alu->dest.dest.is_ssa)
-         return fail("NIR registers are not supported");
-      const nir_ssa_def &def = alu->dest.dest.ssa;
-      if (!check_def(def))
+      if (alu->dest.dest.is_ssa) {
+         if (!check_def(alu->dest.dest.ssa))
+            return false;
+         std::vector<Operand> result;
+         if (!select_alu_value(alu, alu->dest.dest.ssa.num_components, result))
+            return false;
+         /* An SSA value may not alias a register: the register can change later. */
+         for (Operand &o : result)
+            if (o.is_value() && is_register(o.value))
+               o = Operand::of_value(emit("MOV", {o}));
+         defs[alu->dest.dest.ssa.index] = result;
+         return true;
+      }
+      const nir_register *reg = alu->dest.dest.reg.reg;
+      if (alu->dest.dest.reg.indirect || reg->num_components != 1 || reg->bit_size != 32 ||
+          reg->num_array_elems)
+         return fail("only scalar 32-bit NIR registers are supported");
+      std::vector<Operand> result;
+      if (!select_alu_value(alu, 1, result))
          return false;
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &op_named("MOV");
+      node.alu.dst = register_value(reg);
+      node.alu.src[0] = result[0];
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return true;
+   }
+
+   bool select_alu_value(nir_alu_instr *alu, unsigned num_components, std::vector<Operand> &result)
+   {
+      struct { unsigned num_components; } def{num_components};
       for (unsigned i = 0; i < nir_op_infos[alu->op].num_inputs; i++) {
          if (alu->src[i].src.is_ssa && alu->src[i].src.ssa->bit_size != 32)
             return fail(std::string(nir_op_infos[alu->op].name) + " on a " +
                         std::to_string(alu->src[i].src.ssa->bit_size) +
                         "-bit value is not supported (only 32-bit values are)");
       }
-      auto &result = defs[def.index];
       auto src = [&](unsigned i, unsigned c, Operand &o) {
          return operand(alu->src[i].src, alu->src[i].swizzle[c], o);
       };
@@ -376,40 +563,73 @@ private:
       return true;
    }
 
+   /* Results of intrinsics that write a NIR register are collected under a key no SSA index
+    * uses, then moved into the register. */
+   unsigned register_result_key = 0x80000000u;
+   unsigned result_key = 0;
+
    bool select_intrinsic(nir_intrinsic_instr *intrinsic)
    {
       const nir_intrinsic_info &info = nir_intrinsic_infos[intrinsic->intrinsic];
-      if (info.has_dest && !check_def(intrinsic->dest.ssa))
+      if (!info.has_dest || intrinsic->dest.is_ssa) {
+         if (info.has_dest && !check_def(intrinsic->dest.ssa))
+            return false;
+         result_key = info.has_dest ? intrinsic->dest.ssa.index : 0;
+         return select_intrinsic_value(intrinsic);
+      }
+      const nir_register *reg = intrinsic->dest.reg.reg;
+      if (intrinsic->dest.reg.indirect || reg->num_components != 1 || reg->bit_size != 32 ||
+          reg->num_array_elems)
+         return fail("only scalar 32-bit NIR registers are supported");
+      result_key = register_result_key++;
+      if (!select_intrinsic_value(intrinsic))
          return false;
-      auto result = [&]() -> std::vector<Operand> & { return defs[intrinsic->dest.ssa.index]; };
+      const auto found = defs.find(result_key);
+      if (found == defs.end() || found->second.empty() ||
+          found->second[0].kind == OperandKind::Descriptor)
+         return fail("internal: this intrinsic cannot write a NIR register");
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &op_named("MOV");
+      node.alu.dst = register_value(reg);
+      node.alu.src[0] = found->second[0];
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return true;
+   }
+
+   bool select_intrinsic_value(nir_intrinsic_instr *intrinsic)
+   {
+      const nir_intrinsic_info &info = nir_intrinsic_infos[intrinsic->intrinsic];
+      auto result = [&]() -> std::vector<Operand> & { return defs[result_key]; };
 
       switch (intrinsic->intrinsic) {
       case nir_intrinsic_load_local_invocation_id:
       case nir_intrinsic_load_workgroup_id: {
          const auto &ids = intrinsic->intrinsic == nir_intrinsic_load_workgroup_id ? group_id : local_id;
-         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+         for (unsigned c = 0; c < dest_components(intrinsic); c++)
             result().push_back(Operand::of_value(ids[c]));
          return true;
       }
       case nir_intrinsic_load_workgroup_size:
          if (shader->info.workgroup_size_variable)
             return fail("a variable workgroup size is not supported");
-         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+         for (unsigned c = 0; c < dest_components(intrinsic); c++)
             result().push_back(Operand::literal(shader->info.workgroup_size[c]));
          return true;
       case nir_intrinsic_load_num_workgroups:
          out.uses_driver_constants = true;
-         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+         for (unsigned c = 0; c < dest_components(intrinsic); c++)
             result().push_back(Operand::kcache(1, c));
          return true;
       case nir_intrinsic_load_push_constant: {
          if (!nir_src_is_const(intrinsic->src[0]))
             return fail("push constants indexed at run time are not supported by the compiler yet");
          const unsigned byte = nir_intrinsic_base(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
-         if (byte % 4 || byte + 4 * intrinsic->dest.ssa.num_components > 256)
+         if (byte % 4 || byte + 4 * dest_components(intrinsic) > 256)
             return fail("push constant access outside the first 256 bytes or not dword aligned");
          out.uses_push_constants = true;
-         for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+         for (unsigned c = 0; c < dest_components(intrinsic); c++)
             result().push_back(Operand::kcache(0, byte / 4 + c));
          return true;
       }
@@ -446,6 +666,12 @@ private:
       }
    }
 
+   static unsigned dest_components(const nir_intrinsic_instr *intrinsic)
+   {
+      return intrinsic->dest.is_ssa ? intrinsic->dest.ssa.num_components
+                                    : intrinsic->dest.reg.reg->num_components;
+   }
+
    void note_buffer(unsigned binding)
    {
       for (unsigned b : out.storage_buffers)
@@ -468,8 +694,8 @@ private:
       } else if (!value_operand(intrinsic->src[1], 0, address)) {
          return false;
       }
-      auto &ops = defs[intrinsic->dest.ssa.index];
-      for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++) {
+      auto &ops = defs[result_key];
+      for (unsigned c = 0; c < dest_components(intrinsic); c++) {
          const uint32_t offset = constant_offset + 4 * c;
          if (offset > 0xffff)
             return fail("a storage buffer load at a constant offset beyond 64 KiB is not supported yet");
@@ -477,6 +703,7 @@ private:
          node.kind = NodeKind::Fetch;
          node.fetch = {out.new_value(), address, binding, offset};
          out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
          ops.push_back(Operand::of_value(node.fetch.dst));
       }
       return true;
@@ -488,7 +715,7 @@ private:
       if (!binding_of(intrinsic->src[1], binding))
          return false;
       note_buffer(binding);
-      if (intrinsic->src[0].ssa->bit_size != 32)
+      if (nir_src_bit_size(intrinsic->src[0]) != 32)
          return fail("only 32-bit storage buffer stores are supported");
       Operand offset;
       if (!operand(intrinsic->src[2], 0, offset))
@@ -496,7 +723,7 @@ private:
       /* RATs take dword indices in channel x, and the data in channel x. */
       const unsigned base_index = emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
       const unsigned mask = nir_intrinsic_write_mask(intrinsic);
-      for (unsigned c = 0; c < intrinsic->src[0].ssa->num_components; c++) {
+      for (unsigned c = 0; c < nir_src_num_components(intrinsic->src[0]); c++) {
          if (!(mask >> c & 1))
             continue;
          Operand data;
@@ -519,6 +746,7 @@ private:
          node.kind = NodeKind::Store;
          node.store = {moved, index, binding};
          out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
       }
       return true;
    }

@@ -1,6 +1,3 @@
-// refused: control flow
-// The branches read push constants, which nir_opt_peephole_select does not speculate, so the
-// if/else stays; real if/else (PUSH/ELSE/POP) is not implemented yet (docs/status.md).
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;

@@ -1,0 +1,13 @@
+// refused: a break or continue followed by more code
+// Two breaks in one body: the first is followed by the second one's branch. Needs breaks lowered to
+// flags with one break at the end of the body (docs/status.md).
+#version 450
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
+layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
+layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
+layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
+uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+void main() {
+   uint i = gid(); uint x = ints.v[i]; uint k = 0u; while (true) { x = x * 1103515245u + 12345u; if ((x >> 28) == 0u) break; k++; if (k > 50u) break; } result.v[i] = k;
+}
