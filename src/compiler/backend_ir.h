@@ -20,7 +20,8 @@ inline constexpr unsigned no_value = ~0u;
 
 /* Descriptor: a storage-buffer binding seen through NIR's (index, offset) pair; only loads and
  * stores may consume it. */
-enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor };
+/* LdsQueue: the value an LDS *_RET operation pushed, popped (LDS_OQ_A_POP). */
+enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor, LdsQueue };
 
 /* Inline constants (ALU source selects; Mesa eg_sq.h, LLVM R600RegisterInfo.td). */
 namespace inline_sel {
@@ -41,6 +42,9 @@ struct Operand {
    bool operator==(const Operand &) const = default;
 };
 
+/* An ALU operation. LDS operations (op->encoding == Lds) and GROUP_BARRIER get a group of
+ * their own; an LDS *_RET operation's result reaches `dst` through a MOV from the LDS output
+ * queue in the next group. dst is no_value for operations that write no GPR. */
 struct AluOp {
    const isa::AluOpInfo *op = nullptr;
    unsigned dst = no_value;

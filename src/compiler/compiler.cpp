@@ -45,6 +45,12 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;
+   const unsigned lds_bytes = shader->info.shared_size;
+   if (ok && lds_bytes > 32768) {
+      error = "the shader uses " + std::to_string(lds_bytes) +
+              " bytes of shared memory; TeraScale has 32768 per workgroup";
+      ok = false;
+   }
    release_nir(shader);
 
    ScheduledProgram scheduled;
@@ -54,6 +60,7 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
    ok = ok && emit_program(scheduled, allocation, selected, binary, error);
    if (!ok)
       return false;
+   binary.lds_bytes = lds_bytes;
 
    binary.statistics.compile_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -43,6 +43,9 @@ void set_source(AluInstruction &instruction, unsigned index, const Operand &oper
    case OperandKind::Inline:
       sel = operand.value;
       break;
+   case OperandKind::LdsQueue:
+      sel = src_sel::lds_oq_a_pop;
+      break;
    case OperandKind::None:
    case OperandKind::Descriptor: /* select.cpp lets none reach an ALU operation */
       return;
@@ -63,7 +66,20 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
    /* In slot order, so the hardware's in-order slot assignment gives what the packer chose. */
    std::vector<std::pair<int, AluInstruction>> ordered;
    for (const ScheduledAlu &op : group.ops) {
-      const Location dst = allocation.location[op.op.dst];
+      if (op.op.op->encoding == AluEncoding::Lds) {
+         /* LDS_IDX_OP with the operation in LDS_OP; offset 0 (addresses are computed). */
+         AluInstruction instruction;
+         instruction.op = op.op.op;
+         instruction.format = WordFormat::AluLds;
+         for (unsigned s = 0; s < op.op.op->sources; s++)
+            set_source(instruction, s, op.op.src[s], allocation, group.literals);
+         instruction.set(alu::op3_inst, alu::lds_idx_op_opcode);
+         instruction.set(alu::lds_op, op.op.op->opcode_for(isa));
+         ordered.push_back({op.slot, instruction});
+         continue;
+      }
+      const bool writes_gpr = op.op.dst != no_value;
+      const Location dst = writes_gpr ? allocation.location[op.op.dst] : Location{};
       for (unsigned copy = 0; copy < op.copies; copy++) {
          AluInstruction instruction;
          instruction.op = op.op.op;
@@ -71,9 +87,9 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
          for (unsigned s = 0; s < op.op.op->sources; s++)
             set_source(instruction, s, op.op.src[s], allocation, group.literals);
          const unsigned slot = op.copies > 1 ? copy : unsigned(op.slot);
-         const bool writes = op.copies > 1 ? copy == dst.chan : true;
+         const bool writes = writes_gpr && (op.copies > 1 ? copy == dst.chan : true);
          instruction.set(alu::dst_gpr, dst.gpr);
-         instruction.set(alu::dst_chan, op.copies > 1 ? copy : dst.chan);
+         instruction.set(alu::dst_chan, op.copies > 1 ? copy : writes_gpr ? dst.chan : unsigned(op.slot) % 4);
          instruction.set(alu::clamp, op.op.clamp);
          if (instruction.is_op3()) {
             instruction.set(alu::op3_inst, op.op.op->opcode_for(isa));

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "compiler/glsl_types.h"
+#include "compiler/nir_types.h"
 #include "compiler/nir/nir_builder.h"
 #include "compiler/spirv/nir_spirv.h"
 
@@ -132,6 +133,10 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
               nir_address_format_32bit_index_offset);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_push_const,
               nir_address_format_32bit_offset);
+   /* Shared memory: byte offsets into the workgroup's LDS allocation. */
+   NIR_PASS_V(shader, nir_lower_vars_to_explicit_types, nir_var_mem_shared,
+              glsl_get_natural_size_align_bytes);
+   NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_shared, nir_address_format_32bit_offset);
    NIR_PASS_V(shader, nir_remove_dead_variables, nir_var_function_temp, nullptr);
 
    optimize(shader);

@@ -72,6 +72,8 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
             }
             for (ScheduledAlu &op : group.ops) {
                const unsigned dst = op.op.dst;
+               if (dst == no_value)
+                  continue;
                interval[dst].def = point;
                interval[dst].last_use = std::max(interval[dst].last_use, point);
                order.push_back(dst);

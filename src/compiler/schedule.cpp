@@ -161,6 +161,11 @@ private:
    std::vector<unsigned> height;
    size_t segment_begin = 0, segment_end = 0;
 
+   static bool solo(const AluOp &op)
+   {
+      return op.op->encoding == isa::AluEncoding::Lds || op.op->name == "GROUP_BARRIER";
+   }
+
    /* Whether every node this one must follow was placed in an earlier group or clause. */
    bool ordered(size_t i) const
    {
@@ -181,7 +186,7 @@ private:
          const Node &node = in.nodes[i];
          if (node.kind != NodeKind::Alu)
             continue;
-         height[i] = value_height[node.alu.dst] + 1;
+         height[i] = (node.alu.dst == no_value ? 0 : value_height[node.alu.dst]) + 1;
          for (const Operand &o : node.alu.src)
             if (o.is_value())
                value_height[o.value] = std::max(value_height[o.value], height[i]);
@@ -249,8 +254,26 @@ private:
          GroupBuilder builder{in.isa, {}};
          std::vector<unsigned> defined;
          std::vector<size_t> placed;
+         const AluOp *lds_return = nullptr; /* needs the queue popped in the next group */
          for (size_t i : candidates) {
             const AluOp &op = in.nodes[i].alu;
+            if (solo(op)) {
+               /* LDS operations and barriers go alone; a returning LDS operation also needs
+                * the next slot of the clause for its pop. */
+               const bool returns = op.dst != no_value;
+               if (!builder.group.ops.empty() || max_alu_clause_slots - clause_slots < (returns ? 2u : 1u))
+                  continue;
+               AluOp issued = op;
+               issued.dst = no_value;
+               builder.try_add(issued, -1, max_alu_clause_slots - clause_slots);
+               placed.push_back(i);
+               placed_total++;
+               if (returns)
+                  lds_return = &op;
+               break;
+            }
+            if (!builder.group.ops.empty() && solo(builder.group.ops[0].op))
+               break;
             if (builder.try_add(op, in.values[op.dst].required_chan,
                                 max_alu_clause_slots - clause_slots)) {
                placed.push_back(i);
@@ -276,6 +299,17 @@ private:
                if (builder.group.ops[s].op.src[k].kind == OperandKind::Kcache)
                   clause.uses_bank[builder.group.ops[s].op.src[k].bank] = true;
          clause.groups.push_back(std::move(builder.group));
+         if (lds_return) {
+            GroupBuilder pop{in.isa, {}};
+            AluOp move;
+            move.op = isa::find_alu_op("MOV");
+            move.dst = lds_return->dst;
+            move.src[0] = Operand{OperandKind::LdsQueue, 0};
+            pop.try_add(move, in.values[move.dst].required_chan, max_alu_clause_slots - clause_slots);
+            clause_slots += pop.slots_used();
+            clause.groups.push_back(std::move(pop.group));
+            available[move.dst] = true;
+         }
       }
       close_clause();
       return placed_total;

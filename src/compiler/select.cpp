@@ -246,7 +246,7 @@ private:
          for (unsigned i = 0; i < node.alu.op->sources; i++)
             if (node.alu.src[i].is_value())
                read(node.alu.src[i].value);
-         if (is_register(node.alu.dst))
+         if (node.alu.dst != no_value && is_register(node.alu.dst))
             writes.push_back(node.alu.dst);
          break;
       case NodeKind::Fetch: read(node.fetch.address); break;
@@ -291,6 +291,26 @@ private:
       out.values[id].fixed_gpr = int(gpr);
       out.values[id].fixed_chan = int(chan);
       return id;
+   }
+
+   /* Shared-memory operations and barriers keep their program order. */
+   int last_ordered_memory = -1;
+
+   unsigned emit_ordered(const char *name, std::initializer_list<Operand> sources, bool returns)
+   {
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &op_named(name);
+      node.alu.dst = returns ? out.new_value() : no_value;
+      unsigned i = 0;
+      for (const Operand &s : sources)
+         node.alu.src[i++] = s;
+      if (last_ordered_memory >= 0)
+         node.after.push_back(unsigned(last_ordered_memory));
+      out.nodes.push_back(node);
+      last_ordered_memory = int(out.nodes.size() - 1);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return node.alu.dst;
    }
 
    unsigned emit(const char *name, std::initializer_list<Operand> sources, int chan = -1)
@@ -658,6 +678,87 @@ private:
       }
       case nir_intrinsic_load_ssbo:
          return select_load_ssbo(intrinsic);
+      case nir_intrinsic_control_barrier:
+         emit_ordered("GROUP_BARRIER", {}, false);
+         return true;
+      case nir_intrinsic_scoped_barrier:
+         if (nir_intrinsic_execution_scope(intrinsic) >= NIR_SCOPE_WORKGROUP)
+            emit_ordered("GROUP_BARRIER", {}, false);
+         return true;
+      case nir_intrinsic_memory_barrier:
+      case nir_intrinsic_group_memory_barrier:
+      case nir_intrinsic_memory_barrier_shared:
+      case nir_intrinsic_memory_barrier_buffer:
+         /* LDS operations of a wave run in program order, and RAT stores are cacheless; only
+          * the execution barrier needs an instruction. */
+         return true;
+      case nir_intrinsic_load_shared: {
+         Operand address;
+         if (!operand(intrinsic->src[0], 0, address))
+            return false;
+         for (unsigned c = 0; c < dest_components(intrinsic); c++) {
+            const unsigned byte = nir_intrinsic_base(intrinsic) + 4 * c;
+            const Operand at = byte ? Operand::of_value(emit("ADD_INT", {address, Operand::literal(byte)})) : address;
+            result().push_back(Operand::of_value(emit_ordered("LDS_READ_RET", {at}, true)));
+         }
+         return true;
+      }
+      case nir_intrinsic_store_shared: {
+         Operand address;
+         if (!operand(intrinsic->src[1], 0, address))
+            return false;
+         const unsigned mask = nir_intrinsic_write_mask(intrinsic);
+         for (unsigned c = 0; c < nir_src_num_components(intrinsic->src[0]); c++) {
+            if (!(mask >> c & 1))
+               continue;
+            Operand data;
+            if (!operand(intrinsic->src[0], c, data))
+               return false;
+            const unsigned byte = nir_intrinsic_base(intrinsic) + 4 * c;
+            const Operand at = byte ? Operand::of_value(emit("ADD_INT", {address, Operand::literal(byte)})) : address;
+            emit_ordered("LDS_WRITE", {at, data}, false);
+         }
+         return true;
+      }
+      case nir_intrinsic_shared_atomic_add:
+      case nir_intrinsic_shared_atomic_imin:
+      case nir_intrinsic_shared_atomic_umin:
+      case nir_intrinsic_shared_atomic_imax:
+      case nir_intrinsic_shared_atomic_umax:
+      case nir_intrinsic_shared_atomic_and:
+      case nir_intrinsic_shared_atomic_or:
+      case nir_intrinsic_shared_atomic_xor:
+      case nir_intrinsic_shared_atomic_exchange:
+      case nir_intrinsic_shared_atomic_comp_swap: {
+         static const std::map<nir_intrinsic_op, const char *> lds_ops = {
+            {nir_intrinsic_shared_atomic_add, "LDS_ADD_RET"},
+            {nir_intrinsic_shared_atomic_imin, "LDS_MIN_INT_RET"},
+            {nir_intrinsic_shared_atomic_umin, "LDS_MIN_UINT_RET"},
+            {nir_intrinsic_shared_atomic_imax, "LDS_MAX_INT_RET"},
+            {nir_intrinsic_shared_atomic_umax, "LDS_MAX_UINT_RET"},
+            {nir_intrinsic_shared_atomic_and, "LDS_AND_RET"},
+            {nir_intrinsic_shared_atomic_or, "LDS_OR_RET"},
+            {nir_intrinsic_shared_atomic_xor, "LDS_XOR_RET"},
+            {nir_intrinsic_shared_atomic_exchange, "LDS_XCHG_RET"},
+            {nir_intrinsic_shared_atomic_comp_swap, "LDS_CMP_XCHG_RET"},
+         };
+         Operand address, data, compare;
+         if (!operand(intrinsic->src[0], 0, address) || !operand(intrinsic->src[1], 0, data))
+            return false;
+         if (nir_intrinsic_base(intrinsic))
+            address = Operand::of_value(emit("ADD_INT", {address, Operand::literal(nir_intrinsic_base(intrinsic))}));
+         unsigned v;
+         if (intrinsic->intrinsic == nir_intrinsic_shared_atomic_comp_swap) {
+            /* NIR: (address, compare, new); LDS_CMP_XCHG_RET: (address, compare, new). */
+            if (!operand(intrinsic->src[2], 0, compare))
+               return false;
+            v = emit_ordered(lds_ops.at(intrinsic->intrinsic), {address, data, compare}, true);
+         } else {
+            v = emit_ordered(lds_ops.at(intrinsic->intrinsic), {address, data}, true);
+         }
+         result().push_back(Operand::of_value(v));
+         return true;
+      }
       case nir_intrinsic_store_ssbo:
          return select_store_ssbo(intrinsic);
       default:

@@ -176,6 +176,7 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
    dispatch.program_address = code_address;
    dispatch.num_gprs = run.binary.gprs;
    dispatch.stack_size = run.binary.stack_entries;
+   dispatch.lds_dwords = (run.binary.lds_bytes + 3) / 4;
    dispatch.group_size = run.binary.workgroup_size;
    dispatch.grid = shader.groups;
    dispatch.constant_buffers[0] = {true, push_address, 256};
