@@ -59,10 +59,12 @@ struct FetchOp {
    uint32_t offset = 0;         /* constant byte offset added by the fetch unit */
 };
 
+/* A RAT operation: a store, or an atomic without return (`atomic` names the RAT_INST). */
 struct StoreOp {
    unsigned data = no_value;  /* must end up in channel x */
    unsigned index = no_value; /* dword index; channel x */
    unsigned binding = 0;
+   const char *atomic = nullptr;
 };
 
 /* Alu, Fetch and Store are operations; the others mark structured control flow and become CF

@@ -436,9 +436,15 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          }
          /* STORE_RAW on Evergreen, STORE_DWORD on Cayman, as LLVM's R600 backend uses. */
          const RatOpInfo *store = nullptr;
+         const std::string_view wanted = clause.store.atomic ? clause.store.atomic
+                                         : isa == hw::IsaClass::Cayman ? "STORE_DWORD" : "STORE_RAW";
          for (const RatOpInfo &op : all_rat_ops())
-            if (op.name == (isa == hw::IsaClass::Cayman ? "STORE_DWORD" : "STORE_RAW"))
+            if (op.name == wanted)
                store = &op;
+         if (!store) {
+            error = "internal: no RAT operation " + std::string(wanted);
+            return false;
+         }
          cf.set(cf_export::rat_id, clause.store.binding);
          cf.set(cf_export::rat_inst, store->opcode);
          cf.set(cf_export::type, 1);

@@ -659,13 +659,16 @@ private:
          if (!nir_src_is_const(intrinsic->src[0]))
             return fail("storage buffers must be named by a constant binding (descriptor "
                         "indexing is not supported by the compiler yet)");
-         if (nir_intrinsic_desc_type(intrinsic) != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
-            return fail("only storage buffers are supported by the compiler yet (uniform "
-                        "buffers, images and samplers are not)");
+         const unsigned type = nir_intrinsic_desc_type(intrinsic);
+         if (type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
+            return fail("only storage and uniform buffers are supported by the compiler yet "
+                        "(images and samplers are not)");
          const unsigned binding = nir_intrinsic_binding(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
-         if (binding >= 8)
-            return fail("storage buffer binding " + std::to_string(binding) +
-                        " is beyond the 8 the compiler maps to RATs");
+         /* Fetch resource = binding for both kinds; storage buffers also need RAT = binding. */
+         if (binding >= (type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ? 8u : 16u))
+            return fail("buffer binding " + std::to_string(binding) +
+                        " is beyond what the compiler maps (8 storage buffers as RATs, 16 "
+                        "fetch resources)");
          result() = {Operand{OperandKind::Descriptor, binding}, Operand::literal(0)};
          return true;
       }
@@ -677,7 +680,18 @@ private:
          return true;
       }
       case nir_intrinsic_load_ssbo:
+      case nir_intrinsic_load_ubo:
+         /* Uniform buffers are fetched like storage buffers: any offset, indirect included. */
          return select_load_ssbo(intrinsic);
+      case nir_intrinsic_ssbo_atomic_add:
+      case nir_intrinsic_ssbo_atomic_imin:
+      case nir_intrinsic_ssbo_atomic_umin:
+      case nir_intrinsic_ssbo_atomic_imax:
+      case nir_intrinsic_ssbo_atomic_umax:
+      case nir_intrinsic_ssbo_atomic_and:
+      case nir_intrinsic_ssbo_atomic_or:
+      case nir_intrinsic_ssbo_atomic_xor:
+         return select_ssbo_atomic(intrinsic);
       case nir_intrinsic_control_barrier:
          emit_ordered("GROUP_BARRIER", {}, false);
          return true;
@@ -807,6 +821,39 @@ private:
          note_accesses(unsigned(out.nodes.size() - 1));
          ops.push_back(Operand::of_value(node.fetch.dst));
       }
+      return true;
+   }
+
+   /* Storage-buffer atomics whose result is unused become RAT atomics (no return). */
+   bool select_ssbo_atomic(nir_intrinsic_instr *intrinsic)
+   {
+      if (!intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa))
+         return fail("storage-buffer atomics whose result is used need the returning RAT "
+                     "operations, which are not supported yet");
+      static const std::map<nir_intrinsic_op, const char *> rat_ops = {
+         {nir_intrinsic_ssbo_atomic_add, "ADD"},
+         {nir_intrinsic_ssbo_atomic_imin, "MIN_INT"},
+         {nir_intrinsic_ssbo_atomic_umin, "MIN_UINT"},
+         {nir_intrinsic_ssbo_atomic_imax, "MAX_INT"},
+         {nir_intrinsic_ssbo_atomic_umax, "MAX_UINT"},
+         {nir_intrinsic_ssbo_atomic_and, "AND"},
+         {nir_intrinsic_ssbo_atomic_or, "OR"},
+         {nir_intrinsic_ssbo_atomic_xor, "XOR"},
+      };
+      unsigned binding;
+      if (!binding_of(intrinsic->src[0], binding))
+         return false;
+      note_buffer(binding);
+      Operand offset, data;
+      if (!operand(intrinsic->src[1], 0, offset) || !operand(intrinsic->src[2], 0, data))
+         return false;
+      const unsigned index = emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
+      const unsigned moved = emit("MOV", {data}, 0);
+      Node node;
+      node.kind = NodeKind::Store;
+      node.store = {moved, index, binding, rat_ops.at(intrinsic->intrinsic)};
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
       return true;
    }
 

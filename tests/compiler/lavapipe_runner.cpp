@@ -145,7 +145,7 @@ bool LavapipeRunner::run(const ComputeJob &job, std::vector<std::vector<uint32_t
    for (uint32_t b = 0; b < binding_count && ok; b++) {
       VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
       info.size = job.buffers[b].size() * 4;
-      info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+      info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
       check(vkCreateBuffer(device, &info, nullptr, &buffers[b]), "vkCreateBuffer");
       VkMemoryRequirements requirements;
       vkGetBufferMemoryRequirements(device, buffers[b], &requirements);
@@ -168,8 +168,15 @@ bool LavapipeRunner::run(const ComputeJob &job, std::vector<std::vector<uint32_t
    }
 
    std::vector<VkDescriptorSetLayoutBinding> bindings(binding_count);
-   for (uint32_t b = 0; b < binding_count; b++)
-      bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+   auto type_of = [&](uint32_t b) {
+      return b < job.uniform.size() && job.uniform[b] ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+   };
+   uint32_t uniform_count = 0;
+   for (uint32_t b = 0; b < binding_count; b++) {
+      bindings[b] = {b, type_of(b), 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+      uniform_count += type_of(b) == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+   }
    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
    set_info.bindingCount = binding_count;
    set_info.pBindings = bindings.data();
@@ -200,11 +207,15 @@ bool LavapipeRunner::run(const ComputeJob &job, std::vector<std::vector<uint32_t
       check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline),
             "vkCreateComputePipelines");
 
-   const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, binding_count};
+   const VkDescriptorPoolSize pool_sizes[2] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, binding_count},
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, binding_count},
+   };
    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
    pool_info.maxSets = 1;
-   pool_info.poolSizeCount = 1;
-   pool_info.pPoolSizes = &pool_size;
+   pool_info.poolSizeCount = 2;
+   pool_info.pPoolSizes = pool_sizes;
+   (void)uniform_count;
    VkDescriptorPool pool = VK_NULL_HANDLE;
    check(vkCreateDescriptorPool(device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
    VkDescriptorSetAllocateInfo set_allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -222,7 +233,7 @@ bool LavapipeRunner::run(const ComputeJob &job, std::vector<std::vector<uint32_t
       writes[b].dstSet = set;
       writes[b].dstBinding = b;
       writes[b].descriptorCount = 1;
-      writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[b].descriptorType = type_of(b);
       writes[b].pBufferInfo = &buffer_infos[b];
    }
    if (ok)

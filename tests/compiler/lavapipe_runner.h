@@ -12,6 +12,7 @@ namespace terakan::test {
 struct ComputeJob {
    std::vector<uint32_t> spirv;
    std::vector<std::vector<uint32_t>> buffers; /* binding i: initial contents */
+   std::vector<bool> uniform;                  /* binding i is a uniform buffer (else storage) */
    std::array<uint32_t, 4> push_constants{};
    std::array<uint32_t, 3> groups{1, 1, 1};
 };

@@ -10,7 +10,8 @@
  *   // refused: text              the compiler must refuse the shader with a message holding text
  *
  * Buffers (the corpus ABI): binding 0 = 1024 integers (edge values first, then random),
- * binding 1 = 1024 zeros (the output), binding 2 = 1024 floats in [-10, 10); push constants
+ * binding 1 = 1024 zeros (the output), binding 2 = 1024 floats in [-10, 10), binding 3 = a
+ * uniform buffer of 256 floats (k * 0.25 - 8); push constants
  * = {7, pi, 0xfffffff0, 3}. */
 #include <gtest/gtest.h>
 
@@ -112,7 +113,13 @@ std::vector<std::vector<uint32_t>> initial_buffers()
       const float f = range(random);
       std::memcpy(&v, &f, 4);
    }
-   return {integers, zeros, floats};
+   /* Binding 3: a uniform buffer of 256 dwords: float k * 0.25 - 8 at dword k. */
+   std::vector<uint32_t> uniform(256);
+   for (unsigned k = 0; k < uniform.size(); k++) {
+      const float f = float(k) * 0.25f - 8.0f;
+      std::memcpy(&uniform[k], &f, 4);
+   }
+   return {integers, zeros, floats, uniform};
 }
 
 constexpr std::array<uint32_t, 4> push_constants = {7, 0x40490fdbu, 0xfffffff0u, 3};
@@ -137,6 +144,7 @@ const std::vector<std::vector<uint32_t>> *oracle(const CorpusShader &shader, std
    test::ComputeJob job;
    job.spirv = shader.spirv;
    job.buffers = initial_buffers();
+   job.uniform = {false, false, false, true};
    job.push_constants = push_constants;
    job.groups = shader.groups;
    std::vector<std::vector<uint32_t>> out;

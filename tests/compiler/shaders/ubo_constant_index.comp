@@ -1,4 +1,3 @@
-// refused: not supported
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
@@ -6,6 +5,7 @@ layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
 layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
 layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
 uint gid() { return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+layout(set = 0, binding = 3) uniform Params { vec4 table[64]; } params;
 void main() {
-   uint i = gid(); atomicAdd(result.v[0], ints.v[i] & 1u);
+   uint i = gid(); result.v[i] = floatBitsToUint(floats.v[i] * params.table[3].y + params.table[10].w);
 }
