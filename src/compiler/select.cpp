@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <numbers>
 
@@ -99,7 +100,7 @@ public:
          error = "the module has no entry point body";
          return false;
       }
-      if (!select_cf_list(&impl->body, false) || !check_loop_exits())
+      if (!select_cf_list(&impl->body, false) || !lower_loop_exits())
          return false;
       return true;
    }
@@ -188,17 +189,267 @@ private:
       return true;
    }
 
-   /* After a break or continue, only the closing of branches may come before its LOOP_END. */
-   bool check_loop_exits()
+   /* ---- breaks and continues that are not the last thing their loop body does ----
+    *
+    * A LOOP_BREAK or LOOP_CONTINUE is only emitted where nothing but the closing of branches
+    * follows it before LOOP_END (see select_cf_range). Any other break or continue is lowered:
+    * it sets a per-loop "skip" flag (and a "break" flag), the code after each branch that may
+    * have set it runs under if (!skip), and the body ends with if (break) LOOP_BREAK. The flags
+    * are cleared at the top of every iteration. */
+   struct Item {
+      int node = -1;            /* an operation or a jump marker, by index in the old list */
+      NodeKind kind = NodeKind::Alu;
+      unsigned condition = no_value;
+      bool invert = false, has_else = false;
+      std::vector<Item> then_items, else_items; /* If: both; loop: then_items is the body */
+   };
+
+   std::vector<Item> parse_items(size_t &i)
    {
-      for (size_t i = 0; i < out.nodes.size(); i++) {
-         if (out.nodes[i].kind != NodeKind::Break && out.nodes[i].kind != NodeKind::Continue)
-            continue;
-         for (size_t j = i + 1; j < out.nodes.size() && out.nodes[j].kind != NodeKind::LoopEnd; j++) {
-            if (out.nodes[j].kind != NodeKind::EndIf)
-               return fail("a break or continue followed by more code of its loop in an enclosing "
-                           "branch is not supported by the compiler yet");
+      std::vector<Item> items;
+      while (i < out.nodes.size()) {
+         const Node &node = out.nodes[i];
+         if (node.kind == NodeKind::Else || node.kind == NodeKind::EndIf || node.kind == NodeKind::LoopEnd)
+            return items;
+         Item item;
+         item.node = int(i);
+         item.kind = node.kind;
+         i++;
+         if (node.kind == NodeKind::If) {
+            item.condition = node.condition;
+            item.invert = node.invert;
+            item.then_items = parse_items(i);
+            if (out.nodes[i].kind == NodeKind::Else) {
+               item.has_else = true;
+               i++;
+               item.else_items = parse_items(i);
+            }
+            i++; /* EndIf */
+         } else if (node.kind == NodeKind::LoopBegin) {
+            item.then_items = parse_items(i);
+            i++; /* LoopEnd */
          }
+         items.push_back(std::move(item));
+      }
+      return items;
+   }
+
+   struct LoopFlags {
+      unsigned skip = no_value, exit = no_value;
+      bool used = false;
+   };
+
+   unsigned new_flag()
+   {
+      const unsigned slot = unsigned(registers.size());
+      registers[0x40000000u + slot] = 0;
+      const unsigned id = out.new_value(int(slot % 4));
+      out.values[id].fixed_gpr = int(2 + slot / 4);
+      out.values[id].fixed_chan = int(slot % 4);
+      out.values[id].whole_program = true;
+      registers[0x40000000u + slot] = id;
+      return id;
+   }
+
+   std::vector<Node> new_nodes;
+
+   Item new_op(unsigned dst, uint32_t value)
+   {
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &op_named("MOV");
+      node.alu.dst = dst;
+      node.alu.src[0] = Operand::literal(value);
+      new_nodes.push_back(node);
+      Item item;
+      item.node = -int(new_nodes.size()); /* negative: a new node */
+      return item;
+   }
+
+   /* Rewrites `items` (a list inside the loop whose flags are `flags`); `tail`: nothing of the
+    * loop body follows this list. Returns whether a lowered jump may run inside. */
+   bool rewrite(std::vector<Item> &items, LoopFlags &flags, bool tail, bool lower_all)
+   {
+      for (size_t k = 0; k < items.size(); k++) {
+         Item &item = items[k];
+         const bool item_tail = tail && k + 1 == items.size();
+         bool may_skip = false;
+         if (item.kind == NodeKind::Break || item.kind == NodeKind::Continue) {
+            if (item_tail && !lower_all)
+               continue;
+            if (flags.skip == no_value) {
+               flags.skip = new_flag();
+               flags.exit = new_flag();
+            }
+            flags.used = true;
+            const bool is_break = item.kind == NodeKind::Break;
+            std::vector<Item> replacement;
+            replacement.push_back(new_op(flags.skip, ~0u));
+            if (is_break)
+               replacement.push_back(new_op(flags.exit, ~0u));
+            items.erase(items.begin() + long(k));
+            items.insert(items.begin() + long(k), replacement.begin(), replacement.end());
+            k += replacement.size() - 1;
+            may_skip = true;
+         } else if (item.kind == NodeKind::If) {
+            may_skip |= rewrite(item.then_items, flags, item_tail && !item.has_else, lower_all);
+            may_skip |= rewrite(item.else_items, flags, item_tail, lower_all);
+         } else if (item.kind == NodeKind::LoopBegin) {
+            rewrite_loop(item);
+         }
+         if (may_skip && k + 1 < items.size()) {
+            Item guard;
+            guard.kind = NodeKind::If;
+            guard.condition = flags.skip;
+            guard.invert = true;
+            guard.then_items.assign(items.begin() + long(k) + 1, items.end());
+            items.erase(items.begin() + long(k) + 1, items.end());
+            rewrite(guard.then_items, flags, tail, lower_all);
+            items.push_back(std::move(guard));
+            return true;
+         }
+         if (may_skip && k + 1 == items.size())
+            return true;
+      }
+      return false;
+   }
+
+   void rewrite_loop(Item &loop)
+   {
+      LoopFlags probe;
+      std::vector<Item> body = loop.then_items;
+      const size_t nodes_before = new_nodes.size();
+      const size_t registers_before = registers.size();
+      rewrite(body, probe, true, false);
+      if (!probe.used) {
+         loop.then_items = std::move(body);
+         return;
+      }
+      /* Some jump needed a flag: lower them all, so that the final break is the only one. */
+      new_nodes.resize(nodes_before);
+      (void)registers_before;
+      LoopFlags flags;
+      flags.skip = probe.skip;
+      flags.exit = probe.exit;
+      body = loop.then_items;
+      rewrite(body, flags, false, true);
+      std::vector<Item> wrapped;
+      wrapped.push_back(new_op(flags.skip, 0));
+      wrapped.push_back(new_op(flags.exit, 0));
+      wrapped.insert(wrapped.end(), body.begin(), body.end());
+      Item final_check;
+      final_check.kind = NodeKind::If;
+      final_check.condition = flags.exit;
+      Item jump;
+      jump.kind = NodeKind::Break;
+      final_check.then_items.push_back(jump);
+      wrapped.push_back(std::move(final_check));
+      loop.then_items = std::move(wrapped);
+   }
+
+   void flatten(const std::vector<Item> &items, std::vector<Node> &nodes, std::vector<int> &moved)
+   {
+      for (const Item &item : items) {
+         auto copy = [&](NodeKind kind) {
+            Node node;
+            if (item.node >= 0) {
+               node = out.nodes[size_t(item.node)];
+               moved[size_t(item.node)] = int(nodes.size());
+            } else if (item.node < -0) {
+               node = new_nodes[size_t(-item.node - 1)];
+            }
+            node.kind = kind;
+            nodes.push_back(node);
+         };
+         auto mark = [&](NodeKind kind) {
+            Node node;
+            node.kind = kind;
+            nodes.push_back(node);
+         };
+         switch (item.kind) {
+         case NodeKind::If: {
+            if (item.node >= 0) {
+               copy(NodeKind::If);
+            } else {
+               mark(NodeKind::If);
+            }
+            nodes.back().condition = item.condition;
+            nodes.back().invert = item.invert;
+            flatten(item.then_items, nodes, moved);
+            if (item.has_else) {
+               mark(NodeKind::Else);
+               flatten(item.else_items, nodes, moved);
+            }
+            mark(NodeKind::EndIf);
+            break;
+         }
+         case NodeKind::LoopBegin:
+            mark(NodeKind::LoopBegin);
+            flatten(item.then_items, nodes, moved);
+            mark(NodeKind::LoopEnd);
+            break;
+         default:
+            if (item.node == -1 && (item.kind == NodeKind::Break || item.kind == NodeKind::Continue))
+               mark(item.kind);
+            else
+               copy(item.node >= 0 ? out.nodes[size_t(item.node)].kind : new_nodes[size_t(-item.node - 1)].kind);
+            break;
+         }
+      }
+   }
+
+   bool lower_loop_exits()
+   {
+      size_t i = 0;
+      std::vector<Item> items = parse_items(i);
+      LoopFlags none;
+      for (Item &item : items)
+         if (item.kind == NodeKind::LoopBegin)
+            rewrite_loop(item);
+      /* Loops nested in ifs outside any loop. */
+      std::function<void(std::vector<Item> &)> visit = [&](std::vector<Item> &list) {
+         for (Item &item : list) {
+            if (item.kind == NodeKind::If) {
+               visit(item.then_items);
+               visit(item.else_items);
+            }
+         }
+      };
+      for (Item &item : items)
+         if (item.kind == NodeKind::If) {
+            std::function<void(std::vector<Item> &)> loops_in = [&](std::vector<Item> &list) {
+               for (Item &inner : list) {
+                  if (inner.kind == NodeKind::LoopBegin)
+                     rewrite_loop(inner);
+                  else if (inner.kind == NodeKind::If) {
+                     loops_in(inner.then_items);
+                     loops_in(inner.else_items);
+                  }
+               }
+            };
+            loops_in(item.then_items);
+            loops_in(item.else_items);
+         }
+      (void)visit;
+      (void)none;
+      std::vector<Node> nodes;
+      std::vector<int> moved(out.nodes.size(), -1);
+      flatten(items, nodes, moved);
+      for (Node &node : nodes) {
+         std::vector<unsigned> after;
+         for (unsigned before : node.after)
+            if (moved[before] >= 0)
+               after.push_back(unsigned(moved[before]));
+         node.after = std::move(after);
+      }
+      out.nodes = std::move(nodes);
+      /* The invariant the lowering establishes. */
+      for (size_t b = 0; b < out.nodes.size(); b++) {
+         if (out.nodes[b].kind != NodeKind::Break && out.nodes[b].kind != NodeKind::Continue)
+            continue;
+         for (size_t j = b + 1; j < out.nodes.size() && out.nodes[j].kind != NodeKind::LoopEnd; j++)
+            if (out.nodes[j].kind != NodeKind::EndIf)
+               return fail("internal: a loop exit is followed by code of its loop");
       }
       return true;
    }

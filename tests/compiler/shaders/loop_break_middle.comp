@@ -1,6 +1,3 @@
-// refused: a break or continue followed by more code
-// Two breaks in one body: the first is followed by the second one's branch. Needs breaks lowered to
-// flags with one break at the end of the body (docs/status.md).
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
