@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <numbers>
 
 #include "compiler/nir/nir.h"
@@ -554,8 +555,11 @@ private:
       node.alu.op = &op_named(name);
       node.alu.dst = returns ? out.new_value() : no_value;
       unsigned i = 0;
-      for (const Operand &s : sources)
+      for (Operand s : sources) {
+         if (s.neg || s.abs)
+            s = Operand::of_value(emit("MOV", {s}));
          node.alu.src[i++] = s;
+      }
       if (last_ordered_memory >= 0)
          node.after.push_back(unsigned(last_ordered_memory));
       out.nodes.push_back(node);
@@ -564,15 +568,32 @@ private:
       return node.alu.dst;
    }
 
+   /* Operations whose operands may carry the float negate and absolute-value modifiers (sign
+    * bit operations; OP3 encodings have no absolute value). Integer operations get a MOV that
+    * applies the modifier first. */
+   static bool takes_float_modifiers(const isa::AluOpInfo &op, unsigned source, bool abs)
+   {
+      static const std::set<std::string_view> float_ops = {
+         "ADD", "MUL", "MUL_IEEE", "MAX", "MIN", "MAX_DX10", "MIN_DX10", "SETE_DX10",
+         "SETGT_DX10", "SETGE_DX10", "SETNE_DX10", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR",
+         "MOV", "EXP_IEEE", "LOG_IEEE", "RECIP_IEEE", "RECIPSQRT_IEEE", "SQRT_IEEE", "SIN", "COS",
+         "FLT_TO_INT", "FLT_TO_UINT",
+      };
+      return float_ops.count(op.name) && !(abs && (source >= 2 || op.encoding != isa::AluEncoding::Op2));
+   }
+
    unsigned emit(const char *name, std::initializer_list<Operand> sources, int chan = -1)
    {
       Node node;
       node.kind = NodeKind::Alu;
       node.alu.op = &op_named(name);
-      node.alu.dst = out.new_value(chan);
       unsigned i = 0;
-      for (const Operand &s : sources)
+      for (Operand s : sources) {
+         if ((s.neg || s.abs) && !takes_float_modifiers(*node.alu.op, i, s.abs))
+            s = Operand::of_value(emit("MOV", {s}));
          node.alu.src[i++] = s;
+      }
+      node.alu.dst = out.new_value(chan);
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));
       return node.alu.dst;
@@ -750,18 +771,23 @@ private:
 
       unsigned v = no_value;
       switch (alu->op) {
-      case nir_op_fneg: {
-         Operand n = a;
-         n.neg = !n.neg;
-         v = emit("MOV", {n});
-         break;
-      }
+      case nir_op_fneg:
       case nir_op_fabs: {
+         /* Source modifiers on the consumers (emit() adds a MOV where one cannot take them). */
          Operand n = a;
-         n.abs = true;
-         n.neg = false;
-         v = emit("MOV", {n});
-         break;
+         if (n.kind == OperandKind::Literal || n.kind == OperandKind::Inline) {
+            v = emit("MOV", {alu->op == nir_op_fneg ? Operand{n.kind, n.value, 0, true}
+                                                   : Operand{n.kind, n.value, 0, false, true}});
+            break;
+         }
+         if (alu->op == nir_op_fneg) {
+            n.neg = !n.neg;
+         } else {
+            n.abs = true;
+            n.neg = false;
+         }
+         result.push_back(n);
+         return true;
       }
       case nir_op_fsat:
          v = emit("MOV", {a});
