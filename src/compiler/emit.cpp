@@ -5,6 +5,7 @@
  * before it is returned. */
 #include "emit.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "compiler/isa/bundle_rules.h"
@@ -168,9 +169,43 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
                error = "internal: no bank swizzle fits a single instruction";
                return false;
             }
+            /* Split: the operations moved to the second half must not read a place that an
+             * operation left in the first half writes (a group reads before it writes, so
+             * the register allocator may have let them share it). Writers follow their
+             * readers into the second half; try each operation as the seed. */
+            auto writes_place = [&](const ScheduledAlu &op, const Operand &o) {
+               if (!o.is_value() || op.op.dst == no_value)
+                  return false;
+               const Location a = allocation.location[o.value], b = allocation.location[op.op.dst];
+               return a.gpr == b.gpr && a.chan == b.chan;
+            };
+            std::vector<bool> moved;
+            bool found = false;
+            for (size_t seed = group.ops.size(); seed-- > 0 && !found;) {
+               moved.assign(group.ops.size(), false);
+               moved[seed] = true;
+               for (bool grew = true; grew;) {
+                  grew = false;
+                  for (size_t r = 0; r < group.ops.size(); r++) {
+                     if (!moved[r])
+                        continue;
+                     for (size_t w = 0; w < group.ops.size(); w++)
+                        for (const Operand &o : group.ops[r].op.src)
+                           if (!moved[w] && writes_place(group.ops[w], o))
+                              moved[w] = grew = true;
+                  }
+               }
+               found = std::count(moved.begin(), moved.end(), true) < long(group.ops.size());
+            }
+            if (!found) {
+               error = "internal: a group with no legal bank swizzle cannot be split";
+               return false;
+            }
             ScheduledGroup tail;
-            tail.ops.push_back(group.ops.back());
-            group.ops.pop_back();
+            std::vector<ScheduledAlu> kept;
+            for (size_t k = 0; k < group.ops.size(); k++)
+               (moved[k] ? tail.ops : kept).push_back(group.ops[k]);
+            group.ops = std::move(kept);
             /* Each half keeps only the literals it reads. */
             auto literals_of = [](const ScheduledGroup &g) {
                std::vector<uint32_t> literals;

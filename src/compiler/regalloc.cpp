@@ -1,9 +1,9 @@
 /* Register allocation: linear scan over the scheduled program, one GPR channel per value.
  *
  * Program points: each ALU group, fetch and store is one point. A value lives from the point
- * that defines it to its last read; a channel is reused only by a value defined strictly after
- * the last read of the previous one (never within one group), which keeps emit.cpp free to
- * split a group. Vector-slot results have the channel of their slot; t-slot and Cayman
+ * that defines it to its last read; a channel is reused by a value written in (or after) the
+ * group of the previous holder's last read, since a group reads before it writes. emit.cpp
+ * respects that when it has to split a group. Vector-slot results have the channel of their slot; t-slot and Cayman
  * replicated results and fetches take the channel that keeps the GPR count lowest.
  *
  * Fewer GPRs means more wavefronts per SIMD; there is no spilling yet, so a program that needs
@@ -126,8 +126,12 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       }
    }
 
-   /* busy[g][c]: the last point at which GPR g channel c is read by its current holder. */
+   /* busy[g][c]: the last point at which GPR g channel c is read by its current holder;
+    * holder_def[g][c]: where that holder was written. A channel can be given to a value written
+    * in the group that last reads it (a group reads all its operands before it writes), but
+    * never to two values written in one group. */
    std::vector<std::array<int, 4>> busy(max_gprs, {-2, -2, -2, -2});
+   std::vector<std::array<int, 4>> holder_def(max_gprs, {-2, -2, -2, -2});
    allocation.location.assign(count, {});
    allocation.gprs = 2; /* R0 and R1 are written by the hardware at wave start */
    std::vector<bool> placed(count, false);
@@ -156,7 +160,8 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
                continue;
             if (info.required_chan >= 0 && c != info.required_chan)
                continue;
-            if (busy[g][c] < interval[v].def) {
+            const int def = interval[v].def;
+            if (busy[g][c] < def || (busy[g][c] == def && holder_def[g][c] < def)) {
                best_gpr = int(g), best_chan = c;
                break;
             }
@@ -169,6 +174,7 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       }
       allocation.location[v] = {unsigned(best_gpr), unsigned(best_chan)};
       busy[best_gpr][best_chan] = interval[v].last_use;
+      holder_def[best_gpr][best_chan] = interval[v].def;
       allocation.gprs = std::max(allocation.gprs, unsigned(best_gpr) + 1);
    }
    return true;
