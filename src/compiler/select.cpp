@@ -666,9 +666,13 @@ private:
          }
       case nir_instr_type_phi:
          return fail("internal: phi left after leaving SSA");
-      case nir_instr_type_deref:
-         return fail("variables that stay in memory (local arrays indexed at run time, shared "
-                     "memory) are not supported by the compiler yet");
+      case nir_instr_type_deref: {
+         const nir_deref_instr *deref = nir_instr_as_deref(instr);
+         if (deref->modes & (nir_var_uniform | nir_var_image))
+            return fail("images and samplers are not supported by the compiler yet");
+         return fail("local arrays indexed at run time (variables that stay in memory) are not "
+                     "supported by the compiler yet");
+      }
       case nir_instr_type_tex:
          return fail("texture and image operations are not supported by the compiler yet");
       default:
