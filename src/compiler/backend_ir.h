@@ -18,6 +18,9 @@ namespace terakan::compiler {
 
 inline constexpr unsigned no_value = ~0u;
 
+/* Fetch resource through which push constants indexed at run time are read (compiler.h). */
+inline constexpr unsigned push_constant_fetch_resource = 16;
+
 /* Descriptor: a storage-buffer binding seen through NIR's (index, offset) pair; only loads and
  * stores may consume it. */
 /* LdsQueue: the value an LDS *_RET operation pushed, popped (LDS_OQ_A_POP). */
@@ -98,6 +101,7 @@ struct SelectedProgram {
    std::vector<ValueInfo> values;
    std::vector<Node> nodes;
    bool uses_push_constants = false, uses_driver_constants = false;
+   bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> storage_buffers;
 
    unsigned new_value(int required_chan = -1)

@@ -3,7 +3,8 @@
  * Compute ABI (what the driver binds and what the compiler assumes; docs/compiler.md):
  *  - storage buffer at descriptor set 0, binding b: loads through fetch buffer b (byte
  *    addresses), stores through RAT b (dword indices); b < 8;
- *  - push constants: constant buffer 0 (read through kcache);
+ *  - push constants: constant buffer 0 (read through kcache); when indexed at run time, the same
+ *    bytes through fetch resource 16 (push_constants_fetched);
  *  - driver constants (number of workgroups): constant buffer 1, dwords 0-2;
  *  - local invocation id preloaded in R0.xyz, workgroup id in R1.xyz.
  */
@@ -67,6 +68,7 @@ struct ShaderBinary {
    std::array<unsigned, 3> workgroup_size{1, 1, 1};
    unsigned push_constant_bytes = 0;
    bool uses_driver_constants = false;  /* constant buffer 1 must be bound */
+   bool push_constants_fetched = false; /* fetch resource 16 must point at the push constants */
    std::vector<unsigned> storage_buffers; /* bindings the program reads or writes */
    std::vector<FetchRecord> fetches;
    ShaderStatistics statistics;

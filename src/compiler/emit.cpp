@@ -527,6 +527,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
    binary.stack_entries = stack_needed;
    binary.storage_buffers = selected.storage_buffers;
    binary.uses_driver_constants = selected.uses_driver_constants;
+   binary.push_constants_fetched = selected.push_constants_fetched;
    stats.dwords = unsigned(binary.code.size());
    stats.gprs = binary.gprs;
    stats.cf = cf_count;

@@ -140,6 +140,10 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_remove_dead_variables, nir_var_function_temp, nullptr);
 
    optimize(shader);
+   /* Local arrays still indexed at run time after unrolling become selects over direct
+    * accesses (there is no scratch path in the compiler yet); then they live in registers. */
+   NIR_PASS_V(shader, nir_lower_indirect_derefs, nir_var_function_temp, 64);
+   optimize(shader);
 
    nir_lower_idiv_options idiv = {};
    idiv.allow_fp16 = false;

@@ -924,8 +924,26 @@ private:
             result().push_back(Operand::kcache(1, c));
          return true;
       case nir_intrinsic_load_push_constant: {
-         if (!nir_src_is_const(intrinsic->src[0]))
-            return fail("push constants indexed at run time are not supported by the compiler yet");
+         if (!nir_src_is_const(intrinsic->src[0])) {
+            /* Indexed at run time: the kcache cannot be indexed without AR, so these loads
+             * fetch from the same memory through fetch resource 16 (compiler.h). */
+            unsigned address;
+            if (!value_operand(intrinsic->src[0], 0, address))
+               return false;
+            out.uses_push_constants = true;
+            out.push_constants_fetched = true;
+            auto &ops = result();
+            for (unsigned c = 0; c < dest_components(intrinsic); c++) {
+               Node node;
+               node.kind = NodeKind::Fetch;
+               node.fetch = {out.new_value(), address, push_constant_fetch_resource,
+                             nir_intrinsic_base(intrinsic) + 4 * c};
+               out.nodes.push_back(node);
+               note_accesses(unsigned(out.nodes.size() - 1));
+               ops.push_back(Operand::of_value(node.fetch.dst));
+            }
+            return true;
+         }
          const unsigned byte = nir_intrinsic_base(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
          if (byte % 4 || byte + 4 * dest_components(intrinsic) > 256)
             return fail("push constant access outside the first 256 bytes or not dword aligned");

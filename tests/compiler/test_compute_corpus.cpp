@@ -200,6 +200,13 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
       dispatch.fetch_resources[b] = resource;
       dispatch.rats[b] = {address, 0xD, buffer.bytes.size()};
    }
+   if (run.binary.push_constants_fetched) {
+      sim::FetchResource push_resource;
+      push_resource.address = push_address;
+      push_resource.size = 255;
+      push_resource.stride = 1;
+      dispatch.fetch_resources[16] = push_resource;
+   }
    const sim::DispatchResult result = sim::run_compute_dispatch(dispatch, memory);
    if (!result.ok) {
       run.error = "simulator: " + result.error;
