@@ -8,6 +8,7 @@
 
 #include "compiler/isa/disassembler.h"
 #include "compiler/isa/program.h"
+#include "backend_ir_print.h"
 #include "emit.h"
 #include "nir_frontend.h"
 #include "select.h"
@@ -20,12 +21,14 @@ DebugOptions debug_options_from_environment()
    static const debug_control controls[] = {
       {"nir", 1},
       {"shaders", 2},
+      {"ir", 4},
       {nullptr, 0},
    };
    const uint64_t flags = parse_debug_string(std::getenv("TERAKAN_DEBUG"), controls);
    DebugOptions options;
    options.dump_nir = flags & 1;
    options.dump_shader = flags & 2;
+   options.dump_ir = flags & 4;
    return options;
 }
 
@@ -55,7 +58,11 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
 
    ScheduledProgram scheduled;
    Allocation allocation;
+   if (ok && options.debug.dump_ir)
+      std::fprintf(stderr, "terakan: backend IR after selection\n%s", print_selected(selected).c_str());
    ok = ok && schedule_program(selected, scheduled, error);
+   if (ok && options.debug.dump_ir)
+      std::fprintf(stderr, "terakan: clauses and groups\n%s", print_scheduled(scheduled).c_str());
    ok = ok && allocate_registers(selected, scheduled, allocation, error);
    ok = ok && emit_program(scheduled, allocation, selected, binary, error);
    if (!ok)

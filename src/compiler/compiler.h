@@ -24,6 +24,7 @@ namespace terakan::compiler {
 struct DebugOptions {
    bool dump_nir = false;     /* "nir": NIR after SPIR-V translation and after our pipeline */
    bool dump_shader = false;  /* "shaders": the final disassembly */
+   bool dump_ir = false;      /* "ir": the backend IR after selection and after scheduling */
 };
 
 DebugOptions debug_options_from_environment();

@@ -703,12 +703,29 @@ private:
           reg->num_array_elems)
          return fail("only scalar 32-bit NIR registers are supported");
       std::vector<Operand> result;
+      const size_t nodes_before = out.nodes.size();
       if (!select_alu_value(alu, 1, result))
          return false;
+      const unsigned reg_value = register_value(reg);
+      /* The operation just emitted for this instruction can write the register itself (its
+       * result has no other reader yet), unless a Cayman transcendental could not reach the
+       * register's channel. */
+      if (out.nodes.size() > nodes_before && result[0].is_value() && !result[0].neg && !result[0].abs) {
+         Node &last = out.nodes.back();
+         const bool fits = last.kind == NodeKind::Alu && last.alu.dst == result[0].value &&
+                           last.alu.op->encoding != isa::AluEncoding::Lds &&
+                           !(last.alu.op->slot_rule(out.isa) == isa::SlotRule::Replicated3 &&
+                             out.values[reg_value].fixed_chan == 3);
+         if (fits) {
+            last.alu.dst = reg_value;
+            note_accesses(unsigned(out.nodes.size() - 1));
+            return true;
+         }
+      }
       Node node;
       node.kind = NodeKind::Alu;
       node.alu.op = &op_named("MOV");
-      node.alu.dst = register_value(reg);
+      node.alu.dst = reg_value;
       node.alu.src[0] = result[0];
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));

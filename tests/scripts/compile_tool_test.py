@@ -41,8 +41,9 @@ bad = run([garbage])
 os.unlink(garbage)
 assert bad.returncode == 1 and 'SPIR-V' in bad.stderr, bad.stderr
 
-env = dict(os.environ, TERAKAN_DEBUG='nir,shaders')
+env = dict(os.environ, TERAKAN_DEBUG='nir,ir,shaders')
 dumped = run(['--stats-only', os.path.join(folder, 'int_add.comp')], env=env)
 assert dumped.returncode == 0, dumped.stderr
 assert 'terakan: NIR from SPIR-V' in dumped.stderr and 'terakan: shader for' in dumped.stderr
+assert 'terakan: backend IR after selection' in dumped.stderr and 'alu clause' in dumped.stderr
 print('%d compilations checked' % count)

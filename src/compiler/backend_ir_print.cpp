@@ -1,0 +1,129 @@
+/* Text form of the backend IR, for TERAKAN_DEBUG=ir. */
+#include "backend_ir_print.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace terakan::compiler {
+namespace {
+
+std::string operand_text(const Operand &o)
+{
+   std::ostringstream text;
+   if (o.neg)
+      text << '-';
+   if (o.abs)
+      text << '|';
+   switch (o.kind) {
+   case OperandKind::None: text << "_"; break;
+   case OperandKind::Value: text << 'v' << o.value; break;
+   case OperandKind::Literal: text << "0x" << std::hex << o.value << std::dec; break;
+   case OperandKind::Kcache: text << "cb" << o.bank << "[" << o.value << "]"; break;
+   case OperandKind::Inline: text << "inline" << o.value; break;
+   case OperandKind::Descriptor: text << "binding" << o.value; break;
+   case OperandKind::LdsQueue: text << "lds_queue"; break;
+   }
+   if (o.abs)
+      text << '|';
+   return text.str();
+}
+
+std::string alu_text(const AluOp &op)
+{
+   std::ostringstream text;
+   text << (op.dst == no_value ? std::string("_") : "v" + std::to_string(op.dst)) << " = "
+        << op.op->name << (op.clamp ? "_sat" : "");
+   for (unsigned s = 0; s < op.op->sources; s++)
+      text << (s ? ", " : " ") << operand_text(op.src[s]);
+   return text.str();
+}
+
+const char *marker_name(NodeKind kind)
+{
+   switch (kind) {
+   case NodeKind::If: return "if";
+   case NodeKind::Else: return "else";
+   case NodeKind::EndIf: return "endif";
+   case NodeKind::LoopBegin: return "loop";
+   case NodeKind::LoopEnd: return "endloop";
+   case NodeKind::Break: return "break";
+   case NodeKind::Continue: return "continue";
+   default: return "?";
+   }
+}
+
+} // namespace
+
+std::string print_selected(const SelectedProgram &program)
+{
+   std::ostringstream text;
+   for (size_t i = 0; i < program.nodes.size(); i++) {
+      const Node &node = program.nodes[i];
+      text << "  " << i << ": ";
+      switch (node.kind) {
+      case NodeKind::Alu: text << alu_text(node.alu); break;
+      case NodeKind::Fetch:
+         text << 'v' << node.fetch.dst << " = fetch buffer" << node.fetch.binding << "[v"
+              << node.fetch.address << " + " << node.fetch.offset << "]";
+         break;
+      case NodeKind::Store:
+         text << (node.store.atomic ? node.store.atomic : "store") << " rat" << node.store.binding
+              << "[v" << node.store.index << "], v" << node.store.data;
+         break;
+      default:
+         text << marker_name(node.kind);
+         if (node.kind == NodeKind::If)
+            text << (node.invert ? " !v" : " v") << node.condition;
+         break;
+      }
+      if (!node.after.empty()) {
+         text << "   (after";
+         for (unsigned a : node.after)
+            text << ' ' << a;
+         text << ')';
+      }
+      text << '\n';
+   }
+   return text.str();
+}
+
+std::string print_scheduled(const ScheduledProgram &program)
+{
+   std::ostringstream text;
+   static const char slots[] = "xyzwt";
+   for (const Clause &clause : program.clauses) {
+      switch (clause.kind) {
+      case ClauseKind::Alu:
+         text << "  alu clause, " << clause.groups.size() << " groups\n";
+         for (const ScheduledGroup &group : clause.groups) {
+            text << "    {";
+            for (size_t k = 0; k < group.ops.size(); k++)
+               text << (k ? "; " : " ") << slots[group.ops[k].slot]
+                    << (group.ops[k].copies > 1 ? "*" + std::to_string(group.ops[k].copies) : "")
+                    << ": " << alu_text(group.ops[k].op);
+            text << " }\n";
+         }
+         break;
+      case ClauseKind::Fetch:
+         text << "  fetch clause:";
+         for (const FetchOp &fetch : clause.fetches)
+            text << " v" << fetch.dst << "=buffer" << fetch.binding << "[v" << fetch.address
+                 << "+" << fetch.offset << "]";
+         text << '\n';
+         break;
+      case ClauseKind::Store:
+         text << "  " << (clause.store.atomic ? clause.store.atomic : "store") << " rat"
+              << clause.store.binding << "[v" << clause.store.index << "], v" << clause.store.data << '\n';
+         break;
+      case ClauseKind::Marker:
+         text << "  " << marker_name(clause.marker);
+         if (clause.marker == NodeKind::If)
+            text << (clause.invert ? " !v" : " v") << clause.condition;
+         text << '\n';
+         break;
+      }
+   }
+   return text.str();
+}
+
+} // namespace terakan::compiler
