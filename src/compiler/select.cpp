@@ -198,7 +198,8 @@ private:
     * have set it runs under if (!skip), and the body ends with if (break) LOOP_BREAK. The flags
     * are cleared at the top of every iteration. */
    struct Item {
-      int node = -1;            /* an operation or a jump marker, by index in the old list */
+      int node = -1; /* >= 0: a node of the old list; < 0: new_nodes[-node - 1]; -1 with a jump
+                      * kind: a break made by the lowering */
       NodeKind kind = NodeKind::Alu;
       unsigned condition = no_value;
       bool invert = false, has_else = false;
@@ -320,7 +321,6 @@ private:
       LoopFlags probe;
       std::vector<Item> body = loop.then_items;
       const size_t nodes_before = new_nodes.size();
-      const size_t registers_before = registers.size();
       rewrite(body, probe, true, false);
       if (!probe.used) {
          loop.then_items = std::move(body);
@@ -328,7 +328,6 @@ private:
       }
       /* Some jump needed a flag: lower them all, so that the final break is the only one. */
       new_nodes.resize(nodes_before);
-      (void)registers_before;
       LoopFlags flags;
       flags.skip = probe.skip;
       flags.exit = probe.exit;
@@ -356,7 +355,7 @@ private:
             if (item.node >= 0) {
                node = out.nodes[size_t(item.node)];
                moved[size_t(item.node)] = int(nodes.size());
-            } else if (item.node < -0) {
+            } else {
                node = new_nodes[size_t(-item.node - 1)];
             }
             node.kind = kind;
@@ -403,36 +402,18 @@ private:
    {
       size_t i = 0;
       std::vector<Item> items = parse_items(i);
-      LoopFlags none;
-      for (Item &item : items)
-         if (item.kind == NodeKind::LoopBegin)
-            rewrite_loop(item);
-      /* Loops nested in ifs outside any loop. */
-      std::function<void(std::vector<Item> &)> visit = [&](std::vector<Item> &list) {
+      /* Outermost loops, wherever they are (loops inside loops are handled by rewrite()). */
+      std::function<void(std::vector<Item> &)> loops_in = [&](std::vector<Item> &list) {
          for (Item &item : list) {
-            if (item.kind == NodeKind::If) {
-               visit(item.then_items);
-               visit(item.else_items);
+            if (item.kind == NodeKind::LoopBegin) {
+               rewrite_loop(item);
+            } else if (item.kind == NodeKind::If) {
+               loops_in(item.then_items);
+               loops_in(item.else_items);
             }
          }
       };
-      for (Item &item : items)
-         if (item.kind == NodeKind::If) {
-            std::function<void(std::vector<Item> &)> loops_in = [&](std::vector<Item> &list) {
-               for (Item &inner : list) {
-                  if (inner.kind == NodeKind::LoopBegin)
-                     rewrite_loop(inner);
-                  else if (inner.kind == NodeKind::If) {
-                     loops_in(inner.then_items);
-                     loops_in(inner.else_items);
-                  }
-               }
-            };
-            loops_in(item.then_items);
-            loops_in(item.else_items);
-         }
-      (void)visit;
-      (void)none;
+      loops_in(items);
       std::vector<Node> nodes;
       std::vector<int> moved(out.nodes.size(), -1);
       flatten(items, nodes, moved);

@@ -1,8 +1,8 @@
 /* The compiler's corpus: our own GLSL compute shaders (tests/compiler/shaders, compiled to
- * SPIR-V by glslangValidator at build time), compiled by Terakan for a VLIW5 chip and for
- * Cayman, run on the simulator's shader core, and compared with lavapipe running the same
- * SPIR-V. Every program must also pass the bundle-rule checker (the simulator refuses it
- * otherwise).
+ * SPIR-V by glslangValidator at build time), compiled by Terakan for two VLIW5 chips (Cypress,
+ * Evergreen; Barts, Northern Islands) and for Cayman (VLIW4), run on the simulator's shader
+ * core, and compared with lavapipe running the same SPIR-V. Every program must also pass the
+ * bundle-rule checker (the simulator refuses it otherwise).
  *
  * Directives in a shader's leading comments:
  *   // groups: X [Y [Z]]          workgroups to dispatch (default 4)
@@ -271,7 +271,7 @@ std::vector<Param> params()
 {
    std::vector<Param> list;
    for (size_t i = 0; i < corpus().size(); i++)
-      for (hw::Family family : {hw::Family::Cypress, hw::Family::Cayman})
+      for (hw::Family family : {hw::Family::Cypress, hw::Family::Barts, hw::Family::Cayman})
          list.push_back({i, family});
    return list;
 }
