@@ -11,6 +11,8 @@
 #include "compiler/nir/nir_builder.h"
 #include "compiler/spirv/nir_spirv.h"
 
+#include <spirv-tools/libspirv.hpp>
+
 namespace terakan::compiler {
 namespace {
 
@@ -103,6 +105,21 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
       error = "not a SPIR-V module (bad magic number or too short)";
       glsl_type_singleton_decref();
       return nullptr;
+   }
+   /* Mesa's translator trusts its input; the validator does not. */
+   {
+      spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+      std::string messages;
+      tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &position,
+                                   const char *message) {
+         if (messages.empty())
+            messages = std::string(message) + " (word " + std::to_string(position.index) + ")";
+      });
+      if (!tools.Validate(spirv.data(), spirv.size())) {
+         error = "invalid SPIR-V: " + (messages.empty() ? std::string("rejected by the validator") : messages);
+         glsl_type_singleton_decref();
+         return nullptr;
+      }
    }
    nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), nullptr, 0, MESA_SHADER_COMPUTE,
                                      entry, &spirv_options, &terakan_nir_options());

@@ -301,6 +301,33 @@ TEST(ComputeCorpusSetup, RefusesInvalidSpirv)
    EXPECT_NE(error.find("not a SPIR-V module"), std::string::npos) << error;
 }
 
+/* Corrupted modules: the compiler must answer (compiled, or refused with a message), never
+ * crash. Mesa's translator trusts its input, so the compiler validates first. */
+TEST(ComputeCorpusSetup, CorruptedModulesAreRefusedNotCrashed)
+{
+   std::mt19937 random(77);
+   unsigned refused = 0, compiled = 0;
+   for (const CorpusShader &shader : corpus()) {
+      for (unsigned variant = 0; variant < 8; variant++) {
+         std::vector<uint32_t> words = shader.spirv;
+         for (unsigned flips = 0; flips < 1 + variant % 4; flips++) {
+            const size_t at = 5 + random() % (words.size() - 5);
+            words[at] ^= 1u << (random() % 32);
+         }
+         compiler::ShaderBinary binary;
+         std::string error;
+         if (compiler::compile_compute(words, "main", {}, binary, error)) {
+            compiled++;
+         } else {
+            EXPECT_FALSE(error.empty());
+            refused++;
+         }
+      }
+   }
+   std::printf("corrupted modules: %u refused, %u still compiled\n", refused, compiled);
+   EXPECT_GT(refused, 0u);
+}
+
 TEST(ComputeCorpusSetup, CorpusIsLarge)
 {
    ASSERT_NE(source_dir(), nullptr);
