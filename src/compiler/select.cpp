@@ -1100,10 +1100,46 @@ private:
       note_buffer(binding);
       uint32_t constant_offset = 0;
       unsigned address;
-      if (nir_src_is_const(intrinsic->src[1])) {
-         constant_offset = nir_src_as_uint(intrinsic->src[1]);
+      const nir_src *offset_src = &intrinsic->src[1];
+      unsigned offset_component = 0;
+      /* offset = x + constant (+ the descriptor's offset, always 0 here): the constant goes to
+       * the fetch's OFFSET field; the adds are left to dead-code elimination. */
+      auto is_descriptor_offset = [](const nir_src &src, unsigned component) {
+         if (!src.is_ssa || src.ssa->parent_instr->type != nir_instr_type_intrinsic || component != 1)
+            return false;
+         const nir_intrinsic_op op = nir_instr_as_intrinsic(src.ssa->parent_instr)->intrinsic;
+         return op == nir_intrinsic_load_vulkan_descriptor || op == nir_intrinsic_vulkan_resource_index;
+      };
+      for (unsigned depth = 0; depth < 4; depth++) {
+         if (!offset_src->is_ssa || offset_src->ssa->parent_instr->type != nir_instr_type_alu)
+            break;
+         nir_alu_instr *add = nir_instr_as_alu(offset_src->ssa->parent_instr);
+         if (add->op != nir_op_iadd)
+            break;
+         int other = -1;
+         for (unsigned k = 0; k < 2 && other < 0; k++) {
+            const nir_alu_src &side = add->src[k];
+            if (nir_src_is_const(side.src)) {
+               const uint32_t value = nir_src_comp_as_uint(side.src, side.swizzle[offset_component]);
+               if (constant_offset + value <= 0xf000) {
+                  constant_offset += value;
+                  other = int(1 - k);
+               }
+            } else if (is_descriptor_offset(side.src, side.swizzle[offset_component])) {
+               other = int(1 - k);
+            }
+         }
+         if (other < 0)
+            break;
+         const unsigned next_component = add->src[other].swizzle[offset_component];
+         offset_src = &add->src[other].src;
+         offset_component = next_component;
+      }
+      if (nir_src_is_const(*offset_src) || is_descriptor_offset(*offset_src, offset_component)) {
+         if (nir_src_is_const(*offset_src))
+            constant_offset += nir_src_comp_as_uint(*offset_src, offset_component);
          address = emit("MOV", {Operand::literal(0)});
-      } else if (!value_operand(intrinsic->src[1], 0, address)) {
+      } else if (!value_operand(*offset_src, offset_component, address)) {
          return false;
       }
       auto &ops = defs[result_key];
@@ -1199,10 +1235,62 @@ private:
 
 } // namespace
 
+/* Operations whose results nobody reads (left by folding, e.g. an address add whose constant
+ * went into a fetch's OFFSET) are removed; shared-memory operations, barriers, stores and
+ * register writes stay. */
+static void remove_dead_operations(SelectedProgram &program)
+{
+   for (;;) {
+      std::vector<unsigned> uses(program.values.size(), 0);
+      auto use = [&](unsigned v) { if (v != no_value) uses[v]++; };
+      for (const Node &node : program.nodes) {
+         switch (node.kind) {
+         case NodeKind::Alu:
+            for (unsigned s = 0; s < node.alu.op->sources; s++)
+               if (node.alu.src[s].is_value())
+                  use(node.alu.src[s].value);
+            break;
+         case NodeKind::Fetch: use(node.fetch.address); break;
+         case NodeKind::Store: use(node.store.data); use(node.store.index); break;
+         case NodeKind::If: use(node.condition); break;
+         default: break;
+         }
+      }
+      std::vector<int> moved(program.nodes.size(), -1);
+      std::vector<Node> kept;
+      for (size_t i = 0; i < program.nodes.size(); i++) {
+         const Node &node = program.nodes[i];
+         unsigned result = no_value;
+         if (node.kind == NodeKind::Alu && node.alu.op->encoding != isa::AluEncoding::Lds &&
+             node.alu.op->name != "GROUP_BARRIER")
+            result = node.alu.dst;
+         else if (node.kind == NodeKind::Fetch)
+            result = node.fetch.dst;
+         if (result != no_value && !program.values[result].whole_program && uses[result] == 0)
+            continue;
+         moved[i] = int(kept.size());
+         kept.push_back(node);
+      }
+      if (kept.size() == program.nodes.size())
+         return;
+      for (Node &node : kept) {
+         std::vector<unsigned> after;
+         for (unsigned before : node.after)
+            if (moved[before] >= 0)
+               after.push_back(unsigned(moved[before]));
+         node.after = std::move(after);
+      }
+      program.nodes = std::move(kept);
+   }
+}
+
 bool select_program(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out, std::string &error)
 {
    Selector selector(shader, isa, out, error);
-   return selector.run();
+   if (!selector.run())
+      return false;
+   remove_dead_operations(out);
+   return true;
 }
 
 } // namespace terakan::compiler
