@@ -26,15 +26,10 @@ inline constexpr unsigned push_constant_fetch_resource = 16;
 /* LdsQueue: the value an LDS *_RET operation pushed, popped (LDS_OQ_A_POP). */
 enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor, LdsQueue };
 
-/* Inline constants (ALU source selects; Mesa eg_sq.h, LLVM R600RegisterInfo.td). */
-namespace inline_sel {
-inline constexpr unsigned zero = 248, one_float = 249, one_int = 250, minus_one_int = 251,
-                          half_float = 252;
-}
-
 struct Operand {
    OperandKind kind = OperandKind::None;
-   uint32_t value = 0;  /* value id, literal bits, kcache dword index, or inline select */
+   uint32_t value = 0;  /* value id, literal bits, kcache dword index, or inline select
+                         * (isa::src_sel::zero ... half) */
    unsigned bank = 0;   /* kcache: which locked set (0: push constants, 1: driver constants) */
    bool neg = false, abs = false;
 
@@ -54,6 +49,13 @@ struct AluOp {
    std::array<Operand, 3> src{};
    bool clamp = false;
 };
+
+/* LDS operations and GROUP_BARRIER: kept in program order, alone in their group, never
+ * removed as dead. */
+inline bool is_ordered_memory_op(const AluOp &op)
+{
+   return op.op->encoding == isa::AluEncoding::Lds || op.op->name == "GROUP_BARRIER";
+}
 
 struct FetchOp {
    unsigned dst = no_value;

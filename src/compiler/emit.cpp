@@ -10,6 +10,7 @@
 
 #include "compiler/isa/bundle_rules.h"
 #include "compiler/isa/program.h"
+#include "compiler/isa/stack.h"
 #include "compiler/isa/words.h"
 
 namespace terakan::compiler {
@@ -17,10 +18,9 @@ namespace {
 
 using namespace isa;
 
-/* Kcache sets: KC0 (selects 128-159) holds constant buffer 0 (push constants), KC1 (160-191)
- * constant buffer 1 (driver constants). Select bases from Mesa eg_sq.h / LLVM R600 tables. */
-constexpr unsigned kcache_select_base[2] = {128, 160};
-constexpr unsigned literal_select = 253;
+/* Kcache sets: KC0 holds constant buffer 0 (push constants), KC1 constant buffer 1 (driver
+ * constants). */
+constexpr unsigned kcache_select_base[2] = {src_sel::kcache0, src_sel::kcache1};
 
 void set_source(AluInstruction &instruction, unsigned index, const Operand &operand,
                 const Allocation &allocation, const std::vector<uint32_t> &literals)
@@ -32,7 +32,7 @@ void set_source(AluInstruction &instruction, unsigned index, const Operand &oper
       chan = allocation.location[operand.value].chan;
       break;
    case OperandKind::Literal:
-      sel = literal_select;
+      sel = src_sel::literal;
       for (unsigned i = 0; i < literals.size(); i++)
          if (literals[i] == operand.value)
             chan = i;
@@ -318,12 +318,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
 
    ShaderStatistics &stats = binary.statistics;
    stats = {};
-   /* Stack entries, as the simulator (after LLVM's R600ControlFlowFinalizer) counts them: one
-    * per loop, a quarter per branch push, plus a quarter on Evergreen once anything is pushed. */
    unsigned open_loops = 0, open_branches = 0, stack_needed = 0;
    auto note_stack = [&]() {
-      const unsigned extra = open_branches && isa == hw::IsaClass::Evergreen ? 1 : 0;
-      stack_needed = std::max(stack_needed, open_loops + (open_branches + extra + 3) / 4);
+      stack_needed = std::max(stack_needed, stack_entries_needed(open_loops, open_branches, isa));
    };
    auto plain = [&](const char *name, uint32_t address, unsigned pop_count) {
       CfInstruction cf;
@@ -345,7 +342,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          const Location condition = allocation.location[clause.condition];
          predicate.set(alu::src0_sel, condition.gpr);
          predicate.set(alu::src0_chan, condition.chan);
-         predicate.set(alu::src1_sel, inline_sel::zero);
+         predicate.set(alu::src1_sel, src_sel::zero);
          predicate.set(alu::op2_inst, predicate.op->opcode_for(isa));
          predicate.set(alu::update_exec_mask, 1);
          predicate.set(alu::update_pred, 1);

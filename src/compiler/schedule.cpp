@@ -161,11 +161,6 @@ private:
    std::vector<unsigned> height;
    size_t segment_begin = 0, segment_end = 0;
 
-   static bool solo(const AluOp &op)
-   {
-      return op.op->encoding == isa::AluEncoding::Lds || op.op->name == "GROUP_BARRIER";
-   }
-
    /* Whether every node this one must follow was placed in an earlier group or clause. */
    bool ordered(size_t i) const
    {
@@ -257,7 +252,7 @@ private:
          const AluOp *lds_return = nullptr; /* needs the queue popped in the next group */
          for (size_t i : candidates) {
             const AluOp &op = in.nodes[i].alu;
-            if (solo(op)) {
+            if (is_ordered_memory_op(op)) {
                /* LDS operations and barriers go alone; a returning LDS operation also needs
                 * the next slot of the clause for its pop. */
                const bool returns = op.dst != no_value;
@@ -272,7 +267,7 @@ private:
                   lds_return = &op;
                break;
             }
-            if (!builder.group.ops.empty() && solo(builder.group.ops[0].op))
+            if (!builder.group.ops.empty() && is_ordered_memory_op(builder.group.ops[0].op))
                break;
             if (builder.try_add(op, in.values[op.dst].required_chan,
                                 max_alu_clause_slots - clause_slots)) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <numbers>
 
+#include "compiler/isa/words.h"
 #include "compiler/nir/nir.h"
 #include <vulkan/vulkan_core.h>
 
@@ -17,16 +18,28 @@ namespace terakan::compiler {
 Operand Operand::literal(uint32_t bits)
 {
    switch (bits) {
-   case 0: return {OperandKind::Inline, inline_sel::zero};
-   case 0x3f800000: return {OperandKind::Inline, inline_sel::one_float};
-   case 1: return {OperandKind::Inline, inline_sel::one_int};
-   case 0xffffffff: return {OperandKind::Inline, inline_sel::minus_one_int};
-   case 0x3f000000: return {OperandKind::Inline, inline_sel::half_float};
+   case 0: return {OperandKind::Inline, isa::src_sel::zero};
+   case 0x3f800000: return {OperandKind::Inline, isa::src_sel::one};
+   case 1: return {OperandKind::Inline, isa::src_sel::one_int};
+   case 0xffffffff: return {OperandKind::Inline, isa::src_sel::minus_one_int};
+   case 0x3f000000: return {OperandKind::Inline, isa::src_sel::half};
    default: return {OperandKind::Literal, bits};
    }
 }
 
 namespace {
+
+/* After nodes were dropped or reordered: `moved[old index]` is the new index (-1: gone). */
+void renumber_order(std::vector<Node> &nodes, const std::vector<int> &moved)
+{
+   for (Node &node : nodes) {
+      std::vector<unsigned> after;
+      for (unsigned before : node.after)
+         if (moved[before] >= 0)
+            after.push_back(unsigned(moved[before]));
+      node.after = std::move(after);
+   }
+}
 
 uint32_t float_bits(float x)
 {
@@ -417,13 +430,7 @@ private:
       std::vector<Node> nodes;
       std::vector<int> moved(out.nodes.size(), -1);
       flatten(items, nodes, moved);
-      for (Node &node : nodes) {
-         std::vector<unsigned> after;
-         for (unsigned before : node.after)
-            if (moved[before] >= 0)
-               after.push_back(unsigned(moved[before]));
-         node.after = std::move(after);
-      }
+      renumber_order(nodes, moved);
       out.nodes = std::move(nodes);
       /* The invariant the lowering establishes. */
       for (size_t b = 0; b < out.nodes.size(); b++) {
@@ -930,17 +937,8 @@ private:
                return false;
             out.uses_push_constants = true;
             out.push_constants_fetched = true;
-            auto &ops = result();
-            for (unsigned c = 0; c < dest_components(intrinsic); c++) {
-               Node node;
-               node.kind = NodeKind::Fetch;
-               node.fetch = {out.new_value(), address, push_constant_fetch_resource,
-                             nir_intrinsic_base(intrinsic) + 4 * c};
-               out.nodes.push_back(node);
-               note_accesses(unsigned(out.nodes.size() - 1));
-               ops.push_back(Operand::of_value(node.fetch.dst));
-            }
-            return true;
+            return emit_fetches(address, push_constant_fetch_resource, nir_intrinsic_base(intrinsic),
+                                dest_components(intrinsic), result());
          }
          const unsigned byte = nir_intrinsic_base(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
          if (byte % 4 || byte + 4 * dest_components(intrinsic) > 256)
@@ -1142,17 +1140,23 @@ private:
       } else if (!value_operand(*offset_src, offset_component, address)) {
          return false;
       }
-      auto &ops = defs[result_key];
-      for (unsigned c = 0; c < dest_components(intrinsic); c++) {
-         const uint32_t offset = constant_offset + 4 * c;
-         if (offset > 0xffff)
-            return fail("a storage buffer load at a constant offset beyond 64 KiB is not supported yet");
+      return emit_fetches(address, binding, constant_offset, dest_components(intrinsic),
+                          defs[result_key]);
+   }
+
+   /* One 32-bit VFETCH per component, at byte `address` + `offset` + 4 * component. */
+   bool emit_fetches(unsigned address, unsigned resource, uint32_t offset, unsigned count,
+                     std::vector<Operand> &results)
+   {
+      for (unsigned c = 0; c < count; c++) {
+         if (offset + 4 * c > 0xffff)
+            return fail("a buffer load at a constant offset beyond 64 KiB is not supported yet");
          Node node;
          node.kind = NodeKind::Fetch;
-         node.fetch = {out.new_value(), address, binding, offset};
+         node.fetch = {out.new_value(), address, resource, offset + 4 * c};
          out.nodes.push_back(node);
          note_accesses(unsigned(out.nodes.size() - 1));
-         ops.push_back(Operand::of_value(node.fetch.dst));
+         results.push_back(Operand::of_value(node.fetch.dst));
       }
       return true;
    }
@@ -1261,8 +1265,7 @@ static void remove_dead_operations(SelectedProgram &program)
       for (size_t i = 0; i < program.nodes.size(); i++) {
          const Node &node = program.nodes[i];
          unsigned result = no_value;
-         if (node.kind == NodeKind::Alu && node.alu.op->encoding != isa::AluEncoding::Lds &&
-             node.alu.op->name != "GROUP_BARRIER")
+         if (node.kind == NodeKind::Alu && !is_ordered_memory_op(node.alu))
             result = node.alu.dst;
          else if (node.kind == NodeKind::Fetch)
             result = node.fetch.dst;
@@ -1273,13 +1276,7 @@ static void remove_dead_operations(SelectedProgram &program)
       }
       if (kept.size() == program.nodes.size())
          return;
-      for (Node &node : kept) {
-         std::vector<unsigned> after;
-         for (unsigned before : node.after)
-            if (moved[before] >= 0)
-               after.push_back(unsigned(moved[before]));
-         node.after = std::move(after);
-      }
+      renumber_order(kept, moved);
       program.nodes = std::move(kept);
    }
 }

@@ -26,6 +26,33 @@ struct Builder {
       allocation.gprs = std::max(allocation.gprs, gpr + 1);
       return id;
    }
+
+   /* Eight values in R2.x ... R9.x: more channel-x reads than three cycles allow. */
+   std::vector<unsigned> channel_x_sources()
+   {
+      std::vector<unsigned> sources;
+      for (unsigned g = 2; g < 10; g++)
+         sources.push_back(value(g, 0));
+      return sources;
+   }
+
+   /* Runs the encoder on one ALU clause of one group and decodes the result. */
+   isa::Program emit_one_group(hw::IsaClass isa, const ScheduledGroup &group)
+   {
+      ScheduledProgram scheduled;
+      scheduled.isa = isa;
+      selected.isa = isa;
+      Clause clause;
+      clause.groups.push_back(group);
+      scheduled.clauses.push_back(clause);
+      ShaderBinary binary;
+      std::string error;
+      EXPECT_TRUE(emit_program(scheduled, allocation, selected, binary, error)) << error;
+      isa::Program program;
+      isa::DecodeError decode_error;
+      EXPECT_TRUE(isa::decode_program(binary.code, isa, program, decode_error)) << decode_error.message;
+      return program;
+   }
 };
 
 ScheduledAlu add_int(unsigned dst, unsigned a, unsigned b, int slot)
@@ -45,25 +72,12 @@ TEST(EmitSplit, UnreadableGroupIsSplitAndChecked)
 {
    for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
       Builder b;
-      b.selected.isa = isa;
-      std::vector<unsigned> sources;
-      for (unsigned g = 2; g < 10; g++)
-         sources.push_back(b.value(g, 0));
-      ScheduledProgram scheduled;
-      scheduled.isa = isa;
-      Clause clause;
+      const std::vector<unsigned> sources = b.channel_x_sources();
       ScheduledGroup group;
       for (unsigned k = 0; k < 4; k++)
          group.ops.push_back(add_int(b.value(10 + k, k), sources[2 * k], sources[2 * k + 1], int(k)));
-      clause.groups.push_back(group);
-      scheduled.clauses.push_back(clause);
-
-      ShaderBinary binary;
-      std::string error;
-      ASSERT_TRUE(emit_program(scheduled, b.allocation, b.selected, binary, error)) << error;
-      isa::Program program;
-      isa::DecodeError decode_error;
-      ASSERT_TRUE(isa::decode_program(binary.code, isa, program, decode_error)) << decode_error.message;
+      const isa::Program program = b.emit_one_group(isa, group);
+      ASSERT_FALSE(program.alu_clauses.empty());
       EXPECT_TRUE(isa::check_program(program).empty());
       EXPECT_GT(program.alu_clauses.at(0).groups.size(), 1u) << "the group was not split";
    }
@@ -75,13 +89,7 @@ TEST(EmitSplit, UnreadableGroupIsSplitAndChecked)
 TEST(EmitSplit, ReaderStaysAheadOfWriter)
 {
    Builder b;
-   b.selected.isa = hw::IsaClass::Evergreen;
-   std::vector<unsigned> sources;
-   for (unsigned g = 2; g < 10; g++)
-      sources.push_back(b.value(g, 0));
-   ScheduledProgram scheduled;
-   scheduled.isa = hw::IsaClass::Evergreen;
-   Clause clause;
+   const std::vector<unsigned> sources = b.channel_x_sources();
    ScheduledGroup group;
    /* Writes R2.x (the place of sources[0]) in slot x. */
    const unsigned over_r2 = b.value(2, 0);
@@ -89,15 +97,8 @@ TEST(EmitSplit, ReaderStaysAheadOfWriter)
    group.ops.push_back(add_int(b.value(11, 1), sources[4], sources[5], 1));
    group.ops.push_back(add_int(b.value(12, 2), sources[6], sources[7], 2));
    group.ops.push_back(add_int(b.value(13, 3), sources[0], sources[1], 3)); /* reads R2.x */
-   clause.groups.push_back(group);
-   scheduled.clauses.push_back(clause);
-
-   ShaderBinary binary;
-   std::string error;
-   ASSERT_TRUE(emit_program(scheduled, b.allocation, b.selected, binary, error)) << error;
-   isa::Program program;
-   isa::DecodeError decode_error;
-   ASSERT_TRUE(isa::decode_program(binary.code, hw::IsaClass::Evergreen, program, decode_error));
+   const isa::Program program = b.emit_one_group(hw::IsaClass::Evergreen, group);
+   ASSERT_FALSE(program.alu_clauses.empty());
    /* Find the group that writes R2.x and the one that reads it. */
    int writer = -1, reader = -1;
    const auto &groups = program.alu_clauses.at(0).groups;

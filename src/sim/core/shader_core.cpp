@@ -14,6 +14,7 @@
 
 #include "alu_semantics.h"
 #include "compiler/isa/bundle_rules.h"
+#include "compiler/isa/stack.h"
 #include "compiler/isa/disassembler.h"
 #include "compiler/isa/program.h"
 
@@ -182,10 +183,7 @@ private:
       unsigned loops = 0, branches = 0;
       for (const Frame &frame : stack)
          (frame.loop ? loops : branches)++;
-      /* LLVM's accounting (R600ControlFlowFinalizer CFStack): a loop takes an entry, a branch
-       * push a quarter entry, the first push on Evergreen one extra quarter. */
-      const unsigned extra = branches && ctx.dispatch.isa == IsaClass::Evergreen ? 1 : 0;
-      const unsigned needed = loops + (branches + extra + 3) / 4;
+      const unsigned needed = stack_entries_needed(loops, branches, ctx.dispatch.isa);
       if (needed > ctx.dispatch.stack_size)
          stop("CF %u: stack overflow: %u loop and %u branch frames need %u entries; "
               "SQ_PGM_RESOURCES.STACK_SIZE is %u",
