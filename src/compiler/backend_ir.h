@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compiler.h"
 #include "compiler/isa/opcodes.h"
 #include "hw/chips.h"
 
@@ -18,8 +19,6 @@ namespace terakan::compiler {
 
 inline constexpr unsigned no_value = ~0u;
 
-/* Fetch resource through which push constants indexed at run time are read (compiler.h). */
-inline constexpr unsigned push_constant_fetch_resource = 16;
 
 /* Descriptor: a storage-buffer binding seen through NIR's (index, offset) pair; only loads and
  * stores may consume it. */

@@ -39,12 +39,12 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
    binary = {};
    const hw::IsaClass isa = hw::family_info(options.family).isa_class;
 
-   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options.debug, error);
+   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options.specialization, options.debug, error);
    if (!shader)
       return false;
 
    SelectedProgram selected;
-   bool ok = select_program(shader, isa, selected, error);
+   bool ok = select_program(shader, isa, options.buffer_bindings, selected, error);
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;

@@ -1,8 +1,9 @@
 /* The shader compiler's public face: SPIR-V in, a TeraScale shader binary out.
  *
  * Compute ABI (what the driver binds and what the compiler assumes; docs/compiler.md):
- *  - storage buffer at descriptor set 0, binding b: loads through fetch buffer b (byte
- *    addresses), stores through RAT b (dword indices); b < 8;
+ *  - buffers: CompileOptions::buffer_bindings maps (set, binding) to a slot; loads go through
+ *    fetch buffer `slot` (byte addresses), storage-buffer stores through RAT `slot` (dword
+ *    indices, slot < 8). Without a map, set 0 binding b is slot b;
  *  - push constants: constant buffer 0 (read through kcache); when indexed at run time, the same
  *    bytes through fetch resource 16 (push_constants_fetched);
  *  - driver constants (number of workgroups): constant buffer 1, dwords 0-2;
@@ -29,9 +30,36 @@ struct DebugOptions {
 
 DebugOptions debug_options_from_environment();
 
+/* Where the buffers of one descriptor binding live in the hardware: element i of the binding
+ * is fetch resource (buffer id) first_slot + i, and for storage buffers also RAT
+ * first_slot + i. The driver derives these from the pipeline layout. */
+struct BufferBinding {
+   unsigned set = 0, binding = 0, count = 1;
+   unsigned first_slot = 0;
+   bool storage = false;
+};
+
+/* Fetch resource through which push constants indexed at run time are read. */
+inline constexpr unsigned push_constant_fetch_resource = 16;
+
+/* Hardware limits of the buffer slots the compiler may be given. */
+inline constexpr unsigned max_storage_buffer_slots = 8; /* RATs 0-7 (CB_COLOR0-7) */
+inline constexpr unsigned first_uniform_buffer_slot = 17; /* after the push-constant fetch (16) */
+inline constexpr unsigned max_fetch_buffer_slots = 176;   /* compute buffer ids 0-175 */
+
+/* A specialization constant's value (VkSpecializationInfo, already read by the driver). */
+struct SpecializationConstant {
+   uint32_t id = 0;
+   uint64_t bits = 0;  /* the value's bytes, little-endian, zero-extended */
+   unsigned bytes = 4; /* 1, 2, 4 or 8 */
+};
+
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
+   std::vector<SpecializationConstant> specialization;
    DebugOptions debug{};
+   /* Empty: the corpus ABI (set 0 only, binding b is slot b; docs/compiler.md). */
+   std::vector<BufferBinding> buffer_bindings;
 };
 
 /* One fetch instruction of the program, for the driver: where it sits and what it reads. */
@@ -79,6 +107,11 @@ struct ShaderBinary {
  * says why in `error` (invalid SPIR-V, or a construct this compiler does not handle yet). */
 bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
                      const CompileOptions &options, ShaderBinary &binary, std::string &error);
+
+/* The binary as bytes and back, for pipeline caches. `deserialize_binary` refuses data that
+ * is truncated or was written by another layout version. */
+std::vector<uint8_t> serialize_binary(const ShaderBinary &binary);
+bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &binary);
 
 /* The program as text (the instruction-set library's disassembler). */
 std::string disassemble_binary(const ShaderBinary &binary);

@@ -89,6 +89,7 @@ void optimize(nir_shader *shader)
 } // namespace
 
 nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *entry,
+                                 std::span<const SpecializationConstant> specialization,
                                  const DebugOptions &debug, std::string &error)
 {
    glsl_type_singleton_init_or_ref();
@@ -121,7 +122,18 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
          return nullptr;
       }
    }
-   nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), nullptr, 0, MESA_SHADER_COMPUTE,
+   std::vector<nir_spirv_specialization> spec(specialization.size());
+   for (size_t i = 0; i < specialization.size(); i++) {
+      spec[i].id = specialization[i].id;
+      spec[i].defined_on_module = false;
+      switch (specialization[i].bytes) {
+      case 1: spec[i].value.u8 = uint8_t(specialization[i].bits); break;
+      case 2: spec[i].value.u16 = uint16_t(specialization[i].bits); break;
+      case 8: spec[i].value.u64 = specialization[i].bits; break;
+      default: spec[i].value.u32 = uint32_t(specialization[i].bits); break;
+      }
+   }
+   nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), spec.data(), unsigned(spec.size()), MESA_SHADER_COMPUTE,
                                      entry, &spirv_options, &terakan_nir_options());
    if (!shader) {
       error = std::string("SPIR-V could not be translated (invalid module, or no compute entry "

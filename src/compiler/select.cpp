@@ -96,8 +96,9 @@ constexpr DirectOp direct_ops[] = {
 
 class Selector {
 public:
-   Selector(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out, std::string &error)
-      : shader(shader), out(out), error(error)
+   Selector(nir_shader *shader, hw::IsaClass isa, const std::vector<BufferBinding> &bindings,
+            SelectedProgram &out, std::string &error)
+      : shader(shader), buffer_bindings(bindings), out(out), error(error)
    {
       out.isa = isa;
    }
@@ -513,6 +514,7 @@ private:
    }
 
    nir_shader *shader;
+   const std::vector<BufferBinding> &buffer_bindings;
    SelectedProgram &out;
    std::string &error;
    std::array<unsigned, 3> local_id{}, group_id{};
@@ -856,7 +858,39 @@ private:
       return true;
    }
 
-   /* Follows a storage-buffer index back to its descriptor: set 0, constant binding. */
+   /* The hardware slot of element `index` of buffer binding (set, binding): from the driver's
+    * map, or the corpus ABI (set 0, slot = binding) without one. Storage buffers need a RAT,
+    * so their slot must be below 8. */
+   bool buffer_slot(unsigned set, unsigned binding, unsigned index, bool storage, unsigned &slot)
+   {
+      const std::string name = "set " + std::to_string(set) + " binding " + std::to_string(binding);
+      if (buffer_bindings.empty()) {
+         if (set != 0)
+            return fail("buffers must be in descriptor set 0 without a pipeline layout");
+         slot = binding + index;
+      } else {
+         const BufferBinding *found = nullptr;
+         for (const BufferBinding &b : buffer_bindings)
+            if (b.set == set && b.binding == binding)
+               found = &b;
+         if (!found)
+            return fail(name + " is not in the pipeline layout");
+         if (found->storage != storage)
+            return fail(name + ": the shader and the pipeline layout disagree on its type");
+         if (index >= found->count)
+            return fail(name + ": element " + std::to_string(index) + " is beyond its " +
+                        std::to_string(found->count) + " descriptors");
+         slot = found->first_slot + index;
+      }
+      if (storage ? slot >= max_storage_buffer_slots
+                  : (slot >= max_fetch_buffer_slots || slot == push_constant_fetch_resource))
+         return fail(name + " maps to buffer slot " + std::to_string(slot) +
+                     ", beyond what the compiler maps (8 storage buffers as RATs, fetch "
+                     "resources 0-175 without 16)");
+      return true;
+   }
+
+   /* Follows a buffer index back to its descriptor's slot. */
    bool binding_of(const nir_src &src, unsigned &binding)
    {
       Operand o;
@@ -949,22 +983,22 @@ private:
          return true;
       }
       case nir_intrinsic_vulkan_resource_index: {
-         if (nir_intrinsic_desc_set(intrinsic) != 0)
-            return fail("storage buffers must be in descriptor set 0 for now");
          if (!nir_src_is_const(intrinsic->src[0]))
-            return fail("storage buffers must be named by a constant binding (descriptor "
-                        "indexing is not supported by the compiler yet)");
+            return fail("buffers must be named by a constant binding (descriptor indexing is "
+                        "not supported by the compiler yet)");
          const unsigned type = nir_intrinsic_desc_type(intrinsic);
-         if (type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
+         const bool storage = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+                              type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+         const bool uniform = type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+                              type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+         if (!storage && !uniform)
             return fail("only storage and uniform buffers are supported by the compiler yet "
-                        "(images and samplers are not)");
-         const unsigned binding = nir_intrinsic_binding(intrinsic) + nir_src_as_uint(intrinsic->src[0]);
-         /* Fetch resource = binding for both kinds; storage buffers also need RAT = binding. */
-         if (binding >= (type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ? 8u : 16u))
-            return fail("buffer binding " + std::to_string(binding) +
-                        " is beyond what the compiler maps (8 storage buffers as RATs, 16 "
-                        "fetch resources)");
-         result() = {Operand{OperandKind::Descriptor, binding}, Operand::literal(0)};
+                        "(images, samplers and texel buffers are not)");
+         unsigned slot;
+         if (!buffer_slot(nir_intrinsic_desc_set(intrinsic), nir_intrinsic_binding(intrinsic),
+                          unsigned(nir_src_as_uint(intrinsic->src[0])), storage, slot))
+            return false;
+         result() = {Operand{OperandKind::Descriptor, slot}, Operand::literal(0)};
          return true;
       }
       case nir_intrinsic_load_vulkan_descriptor: {
@@ -1281,9 +1315,11 @@ static void remove_dead_operations(SelectedProgram &program)
    }
 }
 
-bool select_program(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out, std::string &error)
+bool select_program(nir_shader *shader, hw::IsaClass isa,
+                    const std::vector<BufferBinding> &buffer_bindings, SelectedProgram &out,
+                    std::string &error)
 {
-   Selector selector(shader, isa, out, error);
+   Selector selector(shader, isa, buffer_bindings, out, error);
    if (!selector.run())
       return false;
    remove_dead_operations(out);

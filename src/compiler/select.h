@@ -4,11 +4,13 @@
 #include <string>
 
 #include "backend_ir.h"
+#include "compiler/compiler.h"
 #include "compiler/nir/nir.h"
 
 namespace terakan::compiler {
 
-bool select_program(nir_shader *shader, hw::IsaClass isa, SelectedProgram &out,
+bool select_program(nir_shader *shader, hw::IsaClass isa,
+                    const std::vector<BufferBinding> &buffer_bindings, SelectedProgram &out,
                     std::string &error);
 
 } // namespace terakan::compiler

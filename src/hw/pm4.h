@@ -74,6 +74,28 @@ enum Opcode : uint32_t {
    SET_APPEND_CNT = 0x75,
 };
 
+/* SURFACE_SYNC / CP_COHER_CNTL bits (evergreend.h, PACKET3_*_ENA). */
+namespace coher {
+constexpr uint32_t cb_dest_base(unsigned n) { return 1u << (6 + n); } /* CB0-7 */
+constexpr uint32_t FULL_CACHE = 1u << 20, TC_ACTION = 1u << 23, VC_ACTION = 1u << 24,
+                   CB_ACTION = 1u << 25, DB_ACTION = 1u << 26, SH_ACTION = 1u << 27,
+                   SX_ACTION = 1u << 28;
+} // namespace coher
+
+/* EVENT_WRITE event types and indices (evergreend.h EVENT_TYPE/EVENT_INDEX; the type numbers
+ * from Mesa's r600 evergreend.h). */
+constexpr uint32_t event(uint32_t type, uint32_t index) { return type | (index << 8); }
+constexpr uint32_t EVENT_CS_PARTIAL_FLUSH = event(0x07, 4);
+constexpr uint32_t EVENT_CACHE_FLUSH_AND_INV_TS = event(0x14, 5);
+
+/* CP_DMA (evergreend.h PACKET3_CP_DMA_*): word 1 holds the selects, word 4 the command. */
+namespace cp_dma {
+constexpr uint32_t CP_SYNC = 1u << 31;
+constexpr uint32_t src_sel(uint32_t s) { return s << 29; } /* 0: memory, 2: the data dword */
+constexpr uint32_t dst_sel(uint32_t s) { return s << 20; } /* 0: memory */
+constexpr uint32_t max_bytes = (1u << 21) - 1;              /* command BYTE_COUNT field */
+} // namespace cp_dma
+
 struct RegisterWindow {
    uint32_t start, end; /* byte register offsets, end exclusive */
 };

@@ -1,46 +1,81 @@
-/* VkDevice and VkQueue. Device creation is real (the runtime's vk_device with our dispatch
- * table and queues); command submission arrives with the command processor work, so for now a
- * queue refuses any submission that carries work, with a message. */
+/* VkDevice and VkQueue. A queue submission is a series of DRM_RADEON_CS ioctls (one per
+ * command stream of each command buffer), then a small stream that writes the queue's fence
+ * buffer; waiting until that buffer is idle means the whole submission is done, and only then
+ * are the submission's fences and semaphores signalled (terakan_sync.cpp). */
 #include "terakan_private.h"
 
-#include "vk_alloc.h"
 #include "vk_util.h"
 
-/* The runtime entry points Terakan has adopted. Each one is listed here only once everything it
- * relies on exists in the driver (for example the fence and semaphore helpers need a vk_sync
- * type backed by kernel fences, so they are not adopted yet). Anything else reachable falls
- * through to the "not implemented yet" table. */
-static struct vk_device_entrypoint_table adopted_runtime_device_entrypoints()
-{
-   struct vk_device_entrypoint_table table = {};
-   table.GetDeviceProcAddr = vk_common_GetDeviceProcAddr;
-   table.GetDeviceQueue = vk_common_GetDeviceQueue;
-   table.GetDeviceQueue2 = vk_common_GetDeviceQueue2;
-   table.SetDebugUtilsObjectNameEXT = vk_common_SetDebugUtilsObjectNameEXT;
-   table.SetDebugUtilsObjectTagEXT = vk_common_SetDebugUtilsObjectTagEXT;
-   table.QueueBeginDebugUtilsLabelEXT = vk_common_QueueBeginDebugUtilsLabelEXT;
-   table.QueueEndDebugUtilsLabelEXT = vk_common_QueueEndDebugUtilsLabelEXT;
-   table.QueueInsertDebugUtilsLabelEXT = vk_common_QueueInsertDebugUtilsLabelEXT;
-   return table;
-}
+#include "hw/pm4.h"
 
-static VkResult terakan_queue_submit(struct vk_queue *queue, struct vk_queue_submit *submit)
+static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_submit *submit)
 {
-   return vk_queue_set_lost(queue, "terakan: command submission is not implemented yet "
-                                   "(the PM4 command processor path is a later milestone)");
-}
+   terakan_queue *queue = container_of(vk_queue, terakan_queue, vk);
+   terakan_device *device = container_of(vk_queue->base.device, terakan_device, vk);
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_QueueWaitIdle(VkQueue queue)
-{
-   /* Nothing can have been submitted (see terakan_queue_submit), so the queue is idle. */
+   for (uint32_t i = 0; i < submit->wait_count; i++) {
+      const VkResult result = vk_sync_wait(&device->vk, submit->waits[i].sync,
+                                           submit->waits[i].wait_value, VK_SYNC_WAIT_COMPLETE,
+                                           UINT64_MAX);
+      if (result != VK_SUCCESS)
+         return result;
+   }
+
+   std::lock_guard<std::mutex> guard(*device->submit_lock);
+   std::string error;
+   for (uint32_t c = 0; c < submit->command_buffer_count; c++) {
+      auto *cmd = container_of(submit->command_buffers[c], terakan_cmd_buffer, vk);
+      for (const terakan::winsys::CommandStream &cs : cmd->streams) {
+         const int error_number = cs.submit(*device->radeon, error);
+         if (error_number)
+            return vk_queue_set_lost(&queue->vk, "terakan: the kernel refused a submission "
+                                                 "(%s)", error.c_str());
+      }
+   }
+
+   /* The end-of-pipe event writes the submission's number once all earlier work is done. */
+   terakan::winsys::CommandStream fence;
+   const uint64_t sequence = ++queue->submitted;
+   fence.packet(terakan::hw::pm4::EVENT_WRITE_EOP, 5);
+   fence.emit(terakan::hw::pm4::EVENT_CACHE_FLUSH_AND_INV_TS);
+   fence.emit(0);
+   fence.emit(2u << 29); /* DATA_SEL: 64-bit data */
+   fence.emit(uint32_t(sequence));
+   fence.emit(uint32_t(sequence >> 32));
+   fence.relocation(*queue->fence_bo);
+   if (fence.submit(*device->radeon, error))
+      return vk_queue_set_lost(&queue->vk, "terakan: the kernel refused the fence (%s)",
+                               error.c_str());
+   const int wait_error = queue->fence_bo->wait_idle();
+   if (wait_error)
+      return vk_queue_set_lost(&queue->vk, "terakan: waiting for the GPU failed (%s); the GPU "
+                                           "hung or was reset", strerror(wait_error));
+
+   for (uint32_t i = 0; i < submit->signal_count; i++) {
+      const VkResult result = vk_sync_signal(&device->vk, submit->signals[i].sync,
+                                             submit->signals[i].signal_value);
+      if (result != VK_SUCCESS)
+         return result;
+   }
    return VK_SUCCESS;
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_DeviceWaitIdle(VkDevice device)
+terakan_DeviceWaitIdle(VkDevice _device)
 {
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   for (uint32_t q = 0; q < device->queue_count; q++) {
+      const VkResult result = vk_common_QueueWaitIdle(vk_queue_to_handle(&device->queues[q].vk));
+      if (result != VK_SUCCESS)
+         return result;
+   }
    return VK_SUCCESS;
+}
+
+static void finish_queue(terakan_queue *queue)
+{
+   vk_queue_finish(&queue->vk);
+   delete queue->fence_bo;
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
@@ -71,10 +106,12 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
                               VK_SYSTEM_ALLOCATION_SCOPE_DEVICE))
       return vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
 
-   const struct vk_device_entrypoint_table adopted = adopted_runtime_device_entrypoints();
+   /* Ours first, then the runtime's common implementations (fences, semaphores, command
+    * pools, shader modules, pipeline layouts and caches, Vulkan 1.1/1.3 wrappers), then the
+    * generated "not implemented yet" fallbacks for everything else. */
    struct vk_device_dispatch_table dispatch_table;
    vk_device_dispatch_table_from_entrypoints(&dispatch_table, &terakan_device_entrypoints, true);
-   vk_device_dispatch_table_from_entrypoints(&dispatch_table, &adopted, false);
+   vk_device_dispatch_table_from_entrypoints(&dispatch_table, &vk_common_device_entrypoints, false);
    vk_device_dispatch_table_from_entrypoints(&dispatch_table,
                                              &terakan_unimplemented_device_entrypoints, false);
 
@@ -87,15 +124,39 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
       return result;
    }
    device->physical = pdev;
+   device->radeon = pdev->radeon;
    device->queues = queues;
+   device->vk.command_buffer_ops = &terakan_cmd_buffer_ops;
+   device->submit_lock = new (std::nothrow) std::mutex;
+   device->code_placement = terakan::winsys::BoPlacement::GttWriteCombined;
+   for (uint32_t t = 0; t < pdev->memory.memoryTypeCount; t++)
+      if (pdev->memory_placement[t] == terakan::winsys::BoPlacement::VramVisible)
+         device->code_placement = terakan::winsys::BoPlacement::VramVisible;
+   struct vk_pipeline_cache_create_info cache_info = {};
+   device->internal_cache = vk_pipeline_cache_create(&device->vk, &cache_info, nullptr);
+   if (!device->submit_lock || !device->internal_cache)
+      result = vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
 
    for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
       const VkDeviceQueueCreateInfo &info = pCreateInfo->pQueueCreateInfos[i];
       for (uint32_t q = 0; q < info.queueCount; q++) {
-         terakan_queue &queue = queues[device->queue_count];
-         result = vk_queue_init(&queue.vk, &device->vk, &info, q);
          if (result != VK_SUCCESS)
             break;
+         terakan_queue &queue = queues[device->queue_count];
+         std::string error;
+         int error_number = 0;
+         queue.fence_bo = terakan::winsys::RadeonBo::create(
+            *device->radeon, 4096, 4096, terakan::winsys::BoPlacement::GttCached, error,
+            error_number);
+         if (!queue.fence_bo) {
+            result = terakan_bo_error(device, error_number, error);
+            break;
+         }
+         result = vk_queue_init(&queue.vk, &device->vk, &info, q);
+         if (result != VK_SUCCESS) {
+            delete queue.fence_bo;
+            break;
+         }
          queue.vk.driver_submit = terakan_queue_submit;
          device->queue_count++;
       }
@@ -104,7 +165,10 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
    }
    if (result != VK_SUCCESS) {
       for (uint32_t q = 0; q < device->queue_count; q++)
-         vk_queue_finish(&queues[q].vk);
+         finish_queue(&queues[q]);
+      if (device->internal_cache)
+         vk_pipeline_cache_destroy(device->internal_cache, nullptr);
+      delete device->submit_lock;
       vk_device_finish(&device->vk);
       vk_free2(&pdev->vk.instance->alloc, pAllocator, device);
       return result;
@@ -121,7 +185,9 @@ terakan_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
    if (!device)
       return;
    for (uint32_t q = 0; q < device->queue_count; q++)
-      vk_queue_finish(&device->queues[q].vk);
+      finish_queue(&device->queues[q]);
+   vk_pipeline_cache_destroy(device->internal_cache, nullptr);
+   delete device->submit_lock;
    vk_device_finish(&device->vk);
    vk_free(&device->vk.alloc, device);
 }

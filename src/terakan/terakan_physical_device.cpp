@@ -17,6 +17,7 @@
 #include "vk_util.h"
 
 #include "util/build_id.h"
+#include "util/disk_cache.h"
 #include "util/log.h"
 #include "util/mesa-sha1.h"
 
@@ -24,6 +25,7 @@ using terakan::hw::FamilyInfo;
 
 static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_driver_properties = true,
+   .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
 };
 
 static void log_startup(const char *format, const char *path, const char *detail)
@@ -94,17 +96,22 @@ static void compute_memory_properties(terakan_physical_device *pdev)
       memory.memoryHeaps[gtt_heap] = {info.gtt_size, 0};
    }
 
-   auto add_type = [&](VkMemoryPropertyFlags flags, int heap) {
-      if (heap >= 0)
-         memory.memoryTypes[memory.memoryTypeCount++] = {flags, static_cast<uint32_t>(heap)};
+   using terakan::winsys::BoPlacement;
+   auto add_type = [&](VkMemoryPropertyFlags flags, int heap, BoPlacement placement) {
+      if (heap < 0)
+         return;
+      pdev->memory_placement[memory.memoryTypeCount] = placement;
+      memory.memoryTypes[memory.memoryTypeCount++] = {flags, static_cast<uint32_t>(heap)};
    };
    const VkMemoryPropertyFlags host_coherent =
       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
    add_type(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, invisible_heap >= 0 ? invisible_heap
-                                                                      : visible_heap);
-   add_type(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host_coherent, visible_heap);
-   add_type(host_coherent, gtt_heap);                                     /* write-combined */
-   add_type(host_coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, gtt_heap); /* snooped */
+                                                                      : visible_heap,
+            invisible_heap >= 0 ? BoPlacement::VramHidden : BoPlacement::VramVisible);
+   add_type(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host_coherent, visible_heap,
+            BoPlacement::VramVisible);
+   add_type(host_coherent, gtt_heap, BoPlacement::GttWriteCombined);
+   add_type(host_coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, gtt_heap, BoPlacement::GttCached);
 }
 
 VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
@@ -174,6 +181,19 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    compute_uuids(pdev);
    compute_memory_properties(pdev);
 
+   pdev->timeline_sync_type = vk_sync_timeline_get_type(&terakan_cpu_sync_type);
+   pdev->sync_types[0] = &terakan_cpu_sync_type;
+   pdev->sync_types[1] = &pdev->timeline_sync_type.sync;
+   pdev->sync_types[2] = nullptr;
+   pdev->vk.supported_sync_types = pdev->sync_types;
+
+   /* The on-disk shader cache, keyed by this build and the family (MESA_SHADER_CACHE_*). */
+   char cache_name[32], build_hex[41] = "";
+   snprintf(cache_name, sizeof(cache_name), "terakan_%s", pdev->family->name.data());
+   for (unsigned i = 0; i < 20; i++)
+      snprintf(build_hex + 2 * i, 3, "%02x", pdev->pipeline_cache_uuid[i % VK_UUID_SIZE]);
+   pdev->vk.disk_cache = disk_cache_create(cache_name, build_hex, 0);
+
    log_startup("terakan: using %s: %s", path, pdev->name);
    *out = &pdev->vk;
    return VK_SUCCESS;
@@ -182,6 +202,9 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
 void terakan_physical_device_destroy(struct vk_physical_device *vk_pdev)
 {
    auto *pdev = container_of(vk_pdev, terakan_physical_device, vk);
+   if (pdev->vk.disk_cache)
+      disk_cache_destroy(pdev->vk.disk_cache);
+   pdev->vk.disk_cache = nullptr;
    delete pdev->radeon;
    vk_physical_device_finish(&pdev->vk);
    vk_free(&pdev->vk.instance->alloc, pdev);
@@ -191,8 +214,18 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
                                    VkPhysicalDeviceFeatures2 *pFeatures)
 {
-   /* No optional feature is implemented yet, so none is advertised. */
+   /* No optional Vulkan 1.0 feature is implemented yet (robustBufferAccess needs bounds the
+    * RATs do not give: docs/status.md), so none is advertised. */
    pFeatures->features = {};
+   vk_foreach_struct(ext, pFeatures->pNext) {
+      switch (ext->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
+         break;
+      default:
+         break;
+      }
+   }
 }
 
 /* The Vulkan 1.0 required limits (Vulkan specification, "Limit Requirements" table), with the
@@ -292,6 +325,27 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    return limits;
 }
 
+/* What the compute path really provides, above the required minimums:
+ * - shared memory: the 32 KiB of LDS a workgroup can allocate (SQ_LDS_ALLOC; the compiler's
+ *   limit);
+ * - workgroups up to 256 invocations (four 64-lane wavefronts; Mesa's r600 reports the same
+ *   maximum block size for these chips);
+ * - storage buffers per stage: the 8 RATs a compute program can write (CB_COLOR0-7);
+ * - uniform buffers are read with vertex fetches from any byte range, push constants are the
+ *   first 256 bytes of constant buffer 0 (one kcache lock).
+ * Storage buffer offsets keep the 256-byte alignment of CB_COLORn_BASE. */
+static void raise_compute_limits(VkPhysicalDeviceLimits &limits)
+{
+   limits.maxComputeSharedMemorySize = 32768;
+   limits.maxComputeWorkGroupInvocations = 256;
+   limits.maxComputeWorkGroupSize[0] = 256;
+   limits.maxComputeWorkGroupSize[1] = 256;
+   limits.maxComputeWorkGroupSize[2] = 64;
+   limits.maxPerStageDescriptorStorageBuffers = terakan::compiler::max_storage_buffer_slots;
+   limits.maxUniformBufferRange = 65536;
+   limits.maxPushConstantsSize = 256;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
                                      VkPhysicalDeviceProperties2 *pProperties)
@@ -307,6 +361,7 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
    properties.deviceType = pdev->family->is_apu ? VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU
                                                 : VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
    properties.limits = required_minimum_limits();
+   raise_compute_limits(properties.limits);
    properties.sparseProperties = {};
    snprintf(properties.deviceName, sizeof(properties.deviceName), "%s", pdev->name);
    memcpy(properties.pipelineCacheUUID, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
@@ -326,6 +381,10 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          driver->conformanceVersion = {0, 0, 0, 0};
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
+         reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties *>(ext)
+            ->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
          auto *id = reinterpret_cast<VkPhysicalDeviceIDProperties *>(ext);
          memcpy(id->deviceUUID, pdev->device_uuid, VK_UUID_SIZE);

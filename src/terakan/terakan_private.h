@@ -1,9 +1,22 @@
 /* Terakan's Vulkan objects, each built on the matching object of Mesa's Vulkan runtime. */
 #pragma once
 
+#include <array>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <vector>
 
+#include "vk_alloc.h"
+#include "vk_buffer.h"
+#include "vk_command_buffer.h"
+#include "vk_command_pool.h"
+#include "vk_descriptor_set_layout.h"
 #include "vk_device.h"
+#include "vk_pipeline_cache.h"
+#include "vk_pipeline_layout.h"
+#include "vk_sync.h"
+#include "vk_sync_timeline.h"
 #include "vk_instance.h"
 #include "vk_log.h"
 #include "vk_physical_device.h"
@@ -14,6 +27,9 @@
 #include "terakan_debug.h"
 
 #include "hw/chips.h"
+#include "compiler/compiler.h"
+#include "winsys/radeon_bo.h"
+#include "winsys/radeon_cs.h"
 #include "winsys/radeon_device.h"
 
 /* The Vulkan version Terakan implements. It stays at 1.0 until the 1.0 core is complete. */
@@ -45,6 +61,12 @@ struct terakan_physical_device {
    uint8_t device_uuid[VK_UUID_SIZE];
 
    VkPhysicalDeviceMemoryProperties memory;
+   /* Placement of each memory type (index = memory type). */
+   terakan::winsys::BoPlacement memory_placement[VK_MAX_MEMORY_TYPES];
+
+   /* The CPU-signalled sync type and the runtime's timeline emulation over it. */
+   struct vk_sync_timeline_type timeline_sync_type;
+   const struct vk_sync_type *sync_types[3];
 };
 
 VK_DEFINE_HANDLE_CASTS(terakan_physical_device, vk.base, VkPhysicalDevice,
@@ -52,13 +74,25 @@ VK_DEFINE_HANDLE_CASTS(terakan_physical_device, vk.base, VkPhysicalDevice,
 
 struct terakan_queue {
    struct vk_queue vk;
+   /* A small buffer every submission ends by writing (EVENT_WRITE_EOP); waiting for it to be
+    * idle waits for the whole submission. */
+   terakan::winsys::RadeonBo *fence_bo;
+   uint64_t submitted;
 };
 
 struct terakan_device {
    struct vk_device vk;
    struct terakan_physical_device *physical;
+   terakan::winsys::RadeonDevice *radeon; /* the physical device's; not owned */
    struct terakan_queue *queues;
    uint32_t queue_count;
+   /* The kernel has one GFX ring: submissions from several queues or threads go one at a time
+    * so that each one's wait covers exactly its own work. */
+   std::mutex *submit_lock;
+   /* Used when an application creates pipelines without a pipeline cache. */
+   struct vk_pipeline_cache *internal_cache;
+   /* Where shader code goes: CPU-visible VRAM if the board has it, else GTT. */
+   terakan::winsys::BoPlacement code_placement;
 };
 
 VK_DEFINE_HANDLE_CASTS(terakan_device, vk.base, VkDevice, VK_OBJECT_TYPE_DEVICE)
@@ -72,3 +106,138 @@ void terakan_physical_device_destroy(struct vk_physical_device *physical_device)
 /* The one queue family Terakan exposes. */
 void terakan_get_queue_family_properties(const struct terakan_physical_device *physical_device,
                                          VkQueueFamilyProperties *properties);
+
+/* C++ objects in memory from Vulkan allocation callbacks: zeroed, then constructed. */
+template <typename T>
+T *terakan_object_new(const VkAllocationCallbacks *alloc, VkSystemAllocationScope scope)
+{
+   void *memory = vk_zalloc(alloc, sizeof(T), alignof(T), scope);
+   return memory ? new (memory) T() : nullptr;
+}
+
+template <typename T> void terakan_object_delete(const VkAllocationCallbacks *alloc, T *object)
+{
+   if (!object)
+      return;
+   object->~T();
+   vk_free(alloc, object);
+}
+
+/* terakan_sync.cpp: a sync object signalled by the CPU once the kernel reports the work done. */
+extern const struct vk_sync_type terakan_cpu_sync_type;
+
+/* ---- memory and buffers (terakan_memory.cpp) ---- */
+
+struct terakan_device_memory {
+   struct vk_object_base base;
+   terakan::winsys::RadeonBo *bo;
+   VkDeviceSize size;
+   uint32_t type_index;
+   void *map; /* while mapped: the whole buffer object's mapping */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_device_memory, base, VkDeviceMemory,
+                               VK_OBJECT_TYPE_DEVICE_MEMORY)
+
+struct terakan_buffer {
+   struct vk_buffer vk;
+   struct terakan_device_memory *memory;
+   VkDeviceSize offset; /* in the memory's buffer object */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer, vk.base, VkBuffer, VK_OBJECT_TYPE_BUFFER)
+
+/* ---- descriptors (terakan_descriptor.cpp) ---- */
+
+struct terakan_descriptor_binding_layout {
+   VkDescriptorType type;
+   uint32_t binding;
+   uint32_t count;
+   uint32_t first_descriptor;  /* index in the set's descriptor array */
+   int32_t first_dynamic;      /* index among the set's dynamic buffers, -1 if not dynamic */
+};
+
+struct terakan_descriptor_set_layout {
+   struct vk_descriptor_set_layout vk;
+   uint32_t binding_count;
+   uint32_t descriptor_count;
+   uint32_t dynamic_count;
+   struct terakan_descriptor_binding_layout *bindings; /* sorted by binding number */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_descriptor_set_layout, vk.base, VkDescriptorSetLayout,
+                               VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT)
+
+/* A buffer descriptor: what the fetch resource and the RAT are built from at dispatch. */
+struct terakan_buffer_descriptor {
+   terakan::winsys::RadeonBo *bo; /* nullptr: never written */
+   VkDeviceSize offset;           /* in the buffer object */
+   VkDeviceSize range;
+};
+
+struct terakan_descriptor_pool;
+
+struct terakan_descriptor_set {
+   struct vk_object_base base;
+   struct terakan_descriptor_pool *pool;
+   struct terakan_descriptor_set_layout *layout;
+   std::vector<terakan_buffer_descriptor> descriptors;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_descriptor_set, base, VkDescriptorSet,
+                               VK_OBJECT_TYPE_DESCRIPTOR_SET)
+
+const terakan_descriptor_binding_layout *
+terakan_find_binding(const terakan_descriptor_set_layout *layout, uint32_t binding);
+
+/* ---- pipelines (terakan_pipeline.cpp) ---- */
+
+/* One hardware buffer slot the program uses and where its descriptor comes from. */
+struct terakan_slot_source {
+   uint32_t slot;        /* fetch resource id (and RAT id for storage buffers) */
+   uint32_t set;
+   uint32_t descriptor;  /* index in the set's descriptor array */
+   int32_t dynamic;      /* index in the set's dynamic offsets, -1 if none */
+   bool rat;             /* the program writes it through RAT `slot` */
+   bool fetch;           /* the program reads it through fetch resource `slot` */
+};
+
+struct terakan_pipeline {
+   struct vk_object_base base;
+   terakan::compiler::ShaderBinary binary;
+   terakan::winsys::RadeonBo *code_bo;
+   std::vector<terakan_slot_source> slots;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_pipeline, base, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
+
+/* ---- command buffers (terakan_cmd_buffer.cpp) ---- */
+
+struct terakan_bound_set {
+   struct terakan_descriptor_set *set;
+   std::array<uint32_t, 32> dynamic_offsets;
+};
+
+struct terakan_cmd_buffer {
+   struct vk_command_buffer vk;
+   struct terakan_device *device;
+   /* One command stream per kernel submission: a long command buffer is split. */
+   std::vector<terakan::winsys::CommandStream> streams;
+   /* Buffers holding constants and inline data the recorded commands read. */
+   std::vector<terakan::winsys::RadeonBo *> upload_bos;
+   uint64_t upload_used;
+
+   struct terakan_pipeline *pipeline;
+   std::array<terakan_bound_set, 4> sets;
+   std::array<uint8_t, 256> push_constants;
+};
+VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
+                       VK_OBJECT_TYPE_COMMAND_BUFFER)
+
+extern const struct vk_command_buffer_ops terakan_cmd_buffer_ops;
+
+/* ---- events (terakan_event.cpp) ---- */
+
+struct terakan_event {
+   struct vk_object_base base;
+   terakan::winsys::RadeonBo *bo; /* dword 0: 1 set, 0 reset */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_event, base, VkEvent, VK_OBJECT_TYPE_EVENT)
+
+/* Maps a kernel errno from buffer creation to the Vulkan result. */
+VkResult terakan_bo_error(struct terakan_device *device, int error_number, const std::string &message);

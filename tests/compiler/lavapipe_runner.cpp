@@ -33,7 +33,7 @@ void LavapipeRunner::count_message(LavapipeRunner *runner, const char *message)
    std::fprintf(stderr, "validation: %s\n", message);
 }
 
-LavapipeRunner::LavapipeRunner() : state_(new State)
+LavapipeRunner::LavapipeRunner(const char *device_name) : state_(new State)
 {
    uint32_t layer_count = 0;
    vkEnumerateInstanceLayerProperties(&layer_count, nullptr);
@@ -78,11 +78,12 @@ LavapipeRunner::LavapipeRunner() : state_(new State)
    for (VkPhysicalDevice device : devices) {
       VkPhysicalDeviceProperties properties;
       vkGetPhysicalDeviceProperties(device, &properties);
-      if (std::strstr(properties.deviceName, "llvmpipe"))
+      if (!state_->physical && std::strstr(properties.deviceName, device_name))
          state_->physical = device;
    }
    if (!state_->physical) {
-      error_ = "lavapipe is not among the Vulkan devices (is mesa-vulkan-drivers installed?)";
+      error_ = std::string("no Vulkan device named '") + device_name + "' (for lavapipe: is "
+               "mesa-vulkan-drivers installed?)";
       return;
    }
    vkGetPhysicalDeviceMemoryProperties(state_->physical, &state_->memory);
@@ -104,7 +105,7 @@ LavapipeRunner::LavapipeRunner() : state_(new State)
    device_info.queueCreateInfoCount = 1;
    device_info.pQueueCreateInfos = &queue;
    if (vkCreateDevice(state_->physical, &device_info, nullptr, &state_->device) != VK_SUCCESS) {
-      error_ = "vkCreateDevice on lavapipe failed";
+      error_ = "vkCreateDevice failed";
       return;
    }
    vkGetDeviceQueue(state_->device, state_->queue_family, 0, &state_->queue);
@@ -136,7 +137,7 @@ bool LavapipeRunner::run(const ComputeJob &job, std::vector<std::vector<uint32_t
    bool ok = true;
    auto check = [&](VkResult result, const char *what) {
       if (result != VK_SUCCESS && ok) {
-         error = std::string(what) + " failed on lavapipe: " + std::to_string(result);
+         error = std::string(what) + " failed: " + std::to_string(result);
          ok = false;
       }
       return ok;

@@ -1,5 +1,6 @@
-/* The oracle: runs a SPIR-V compute shader on lavapipe through the Vulkan loader (with the
- * Khronos validation layer when it is installed) and returns its storage buffers. */
+/* Runs a SPIR-V compute shader through the Vulkan loader (with the Khronos validation layer
+ * when it is installed) on the first device whose name holds a given text, and returns its
+ * buffers. On lavapipe ("llvmpipe") it is the oracle; on Terakan it is the thing tested. */
 #pragma once
 
 #include <array>
@@ -19,7 +20,7 @@ struct ComputeJob {
 
 class LavapipeRunner {
 public:
-   LavapipeRunner();
+   explicit LavapipeRunner(const char *device_name = "llvmpipe");
    ~LavapipeRunner();
    LavapipeRunner(const LavapipeRunner &) = delete;
    LavapipeRunner &operator=(const LavapipeRunner &) = delete;
@@ -42,5 +43,8 @@ private:
    bool validation_ = false;
    unsigned validation_messages_ = 0;
 };
+
+/* The same runner for any device. */
+using VulkanComputeRunner = LavapipeRunner;
 
 } // namespace terakan::test

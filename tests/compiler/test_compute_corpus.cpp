@@ -26,103 +26,13 @@
 #include "compiler/compiler.h"
 #include "core/host_memory.h"
 #include "core/shader_core.h"
+#include "corpus.h"
 #include "lavapipe_runner.h"
 
 using namespace terakan;
-namespace fs = std::filesystem;
+using namespace terakan::test::corpus_files;
 
 namespace {
-
-struct CorpusShader {
-   std::string name;
-   std::vector<uint32_t> spirv;
-   std::array<uint32_t, 3> groups{4, 1, 1};
-   double tolerance = 0;
-   std::string refused; /* non-empty: the expected refusal */
-};
-
-const char *source_dir() { return std::getenv("TERAKAN_CORPUS_SOURCE"); }
-const char *spirv_dir() { return std::getenv("TERAKAN_CORPUS_SPIRV"); }
-
-std::vector<uint32_t> read_words(const fs::path &path)
-{
-   std::ifstream file(path, std::ios::binary);
-   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-   std::vector<uint32_t> words(bytes.size() / 4);
-   std::memcpy(words.data(), bytes.data(), words.size() * 4);
-   return words;
-}
-
-std::vector<CorpusShader> load_corpus()
-{
-   std::vector<CorpusShader> corpus;
-   if (!source_dir() || !spirv_dir())
-      return corpus;
-   std::vector<fs::path> sources;
-   for (const auto &entry : fs::directory_iterator(source_dir()))
-      if (entry.path().extension() == ".comp")
-         sources.push_back(entry.path());
-   std::sort(sources.begin(), sources.end());
-   for (const fs::path &source : sources) {
-      CorpusShader shader;
-      shader.name = source.stem().string();
-      shader.spirv = read_words(fs::path(spirv_dir()) / (shader.name + ".spv"));
-      std::ifstream file(source);
-      std::string line;
-      while (std::getline(file, line) && line.rfind("//", 0) == 0) {
-         std::istringstream words(line.substr(2));
-         std::string key;
-         words >> key;
-         if (key == "groups:") {
-            for (unsigned i = 0; i < 3 && words >> shader.groups[i]; i++) {
-            }
-         } else if (key == "tolerance:") {
-            words >> shader.tolerance;
-         } else if (key == "refused:") {
-            std::getline(words >> std::ws, shader.refused);
-         }
-      }
-      corpus.push_back(std::move(shader));
-   }
-   return corpus;
-}
-
-const std::vector<CorpusShader> &corpus()
-{
-   static const std::vector<CorpusShader> shaders = load_corpus();
-   return shaders;
-}
-
-float as_float(uint32_t v)
-{
-   float f;
-   std::memcpy(&f, &v, 4);
-   return f;
-}
-
-std::vector<std::vector<uint32_t>> initial_buffers()
-{
-   std::mt19937 random(1234);
-   std::vector<uint32_t> integers(1024), zeros(1024, 0), floats(1024);
-   for (uint32_t &v : integers)
-      v = random();
-   const uint32_t edges[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 2, 3, 0x10000};
-   std::copy(std::begin(edges), std::end(edges), integers.begin());
-   std::uniform_real_distribution<float> range(-10.0f, 10.0f);
-   for (uint32_t &v : floats) {
-      const float f = range(random);
-      std::memcpy(&v, &f, 4);
-   }
-   /* Binding 3: a uniform buffer of 256 dwords: float k * 0.25 - 8 at dword k. */
-   std::vector<uint32_t> uniform(256);
-   for (unsigned k = 0; k < uniform.size(); k++) {
-      const float f = float(k) * 0.25f - 8.0f;
-      std::memcpy(&uniform[k], &f, 4);
-   }
-   return {integers, zeros, floats, uniform};
-}
-
-constexpr std::array<uint32_t, 4> push_constants = {7, 0x40490fdbu, 0xfffffff0u, 3};
 
 test::LavapipeRunner &lavapipe()
 {

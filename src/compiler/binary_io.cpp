@@ -1,0 +1,84 @@
+/* ShaderBinary <-> bytes, for Vulkan pipeline caches (Mesa's blob writer and reader). */
+#include "compiler.h"
+
+#include "util/blob.h"
+
+namespace terakan::compiler {
+
+/* Bumped whenever the layout below changes; old cache entries are then refused. */
+static constexpr uint32_t binary_layout_version = 1;
+
+std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
+{
+   struct blob blob;
+   blob_init(&blob);
+   blob_write_uint32(&blob, binary_layout_version);
+   blob_write_uint32(&blob, uint32_t(b.isa));
+   blob_write_uint32(&blob, uint32_t(b.code.size()));
+   blob_write_bytes(&blob, b.code.data(), b.code.size() * 4);
+   blob_write_uint32(&blob, b.gprs);
+   blob_write_uint32(&blob, b.stack_entries);
+   blob_write_uint32(&blob, b.lds_bytes);
+   for (unsigned size : b.workgroup_size)
+      blob_write_uint32(&blob, size);
+   blob_write_uint32(&blob, b.push_constant_bytes);
+   blob_write_uint32(&blob, b.uses_driver_constants);
+   blob_write_uint32(&blob, b.push_constants_fetched);
+   blob_write_uint32(&blob, uint32_t(b.storage_buffers.size()));
+   for (unsigned slot : b.storage_buffers)
+      blob_write_uint32(&blob, slot);
+   blob_write_uint32(&blob, uint32_t(b.fetches.size()));
+   for (const FetchRecord &f : b.fetches) {
+      blob_write_uint32(&blob, f.dword_offset);
+      blob_write_uint32(&blob, f.binding);
+      blob_write_uint32(&blob, uint32_t(f.sampler));
+   }
+   blob_write_bytes(&blob, &b.statistics, sizeof(b.statistics));
+   std::vector<uint8_t> bytes;
+   if (!blob.out_of_memory)
+      bytes.assign(blob.data, blob.data + blob.size);
+   blob_finish(&blob);
+   return bytes;
+}
+
+bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
+{
+   struct blob_reader reader;
+   blob_reader_init(&reader, data.data(), data.size());
+   b = {};
+   if (blob_read_uint32(&reader) != binary_layout_version)
+      return false;
+   b.isa = hw::IsaClass(blob_read_uint32(&reader));
+   const uint32_t code_dwords = blob_read_uint32(&reader);
+   if (reader.overrun || code_dwords > data.size() / 4)
+      return false;
+   b.code.resize(code_dwords);
+   blob_copy_bytes(&reader, b.code.data(), code_dwords * 4);
+   b.gprs = blob_read_uint32(&reader);
+   b.stack_entries = blob_read_uint32(&reader);
+   b.lds_bytes = blob_read_uint32(&reader);
+   for (unsigned &size : b.workgroup_size)
+      size = blob_read_uint32(&reader);
+   b.push_constant_bytes = blob_read_uint32(&reader);
+   b.uses_driver_constants = blob_read_uint32(&reader);
+   b.push_constants_fetched = blob_read_uint32(&reader);
+   const uint32_t storage = blob_read_uint32(&reader);
+   if (reader.overrun || storage > data.size())
+      return false;
+   for (uint32_t i = 0; i < storage; i++)
+      b.storage_buffers.push_back(blob_read_uint32(&reader));
+   const uint32_t fetches = blob_read_uint32(&reader);
+   if (reader.overrun || fetches > data.size())
+      return false;
+   for (uint32_t i = 0; i < fetches; i++) {
+      FetchRecord f;
+      f.dword_offset = blob_read_uint32(&reader);
+      f.binding = blob_read_uint32(&reader);
+      f.sampler = int(blob_read_uint32(&reader));
+      b.fetches.push_back(f);
+   }
+   blob_copy_bytes(&reader, &b.statistics, sizeof(b.statistics));
+   return !reader.overrun && reader.current == reader.end;
+}
+
+} // namespace terakan::compiler

@@ -1,0 +1,538 @@
+/* Command buffers: Vulkan commands recorded as PM4 packets for the radeon kernel's checker
+ * (docs/architecture.md, "Command buffers"). Every dispatch carries all the state it needs
+ * (program, constant buffers, fetch resources, RATs), because the kernel validates each
+ * submission on its own and nothing survives between submissions from the kernel's view.
+ * Constants and inline data live in upload buffers owned by the command buffer. */
+#include "terakan_private.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hw/pm4.h"
+#include "hw/registers.h"
+
+namespace pm4 = terakan::hw::pm4;
+namespace reg = terakan::hw::reg;
+using terakan::winsys::CommandStream;
+using terakan::winsys::RadeonBo;
+
+/* A stream is closed and a new one begun when fewer dwords than this remain below the
+ * kernel's limit; no single command records more. */
+static constexpr size_t stream_headroom = 4096;
+static constexpr uint64_t upload_bo_size = 256 * 1024;
+
+/* CB_COLORn_INFO for a RAT over a buffer: COLOR_32 (format 0xD), NUMBER_UINT, linear, the
+ * RAT bit; CB_COLORn_ATTRIB: non-displayable tiling order. The values Mesa's r600 driver
+ * programs for compute buffers (evergreen_set_rat / evergreen_cs_set_constant_buffer). */
+static constexpr uint32_t rat_color_info = 0x04104134u;
+static constexpr uint32_t rat_color_attrib = 0x10u;
+
+/* SQ_VTX_CONSTANT words 2, 3 and 7 of a buffer fetch resource (stride in bits 8-18 of word 2,
+ * destination swizzle in word 3, VALID_BUFFER in word 7). */
+static constexpr uint32_t fetch_word3 = 0x1A00u;
+static constexpr uint32_t fetch_word7_valid_buffer = 0xC0000000u;
+
+static void begin_stream(terakan_cmd_buffer *cmd)
+{
+   cmd->streams.emplace_back();
+   CommandStream &cs = cmd->streams.back();
+   cs.dwords.reserve(4096);
+   /* Load and shadow nothing: every dispatch writes the registers it relies on. */
+   cs.packet(pm4::CONTEXT_CONTROL, 2);
+   cs.emit(0x80000000u);
+   cs.emit(0x80000000u);
+   /* The kernel validates depth buffers on every dispatch unless depth is off. */
+   cs.context_registers(reg::DB_DEPTH_CONTROL, {0});
+}
+
+/* The stream the next command goes to, with room for it. */
+static CommandStream &stream(terakan_cmd_buffer *cmd)
+{
+   if (cmd->streams.empty() ||
+       cmd->streams.back().size() + stream_headroom > terakan::winsys::max_ib_dwords)
+      begin_stream(cmd);
+   return cmd->streams.back();
+}
+
+/* `size` bytes of upload memory aligned to `alignment`; nullptr (and the command buffer's
+ * error set) when no buffer can be made. */
+static uint8_t *upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment, RadeonBo *&bo,
+                       uint64_t &offset)
+{
+   if (!cmd->upload_bos.empty()) {
+      RadeonBo *last = cmd->upload_bos.back();
+      const uint64_t start = align64(cmd->upload_used, alignment);
+      if (start + size <= last->size()) {
+         cmd->upload_used = start + size;
+         bo = last;
+         offset = start;
+         return static_cast<uint8_t *>(last->map()) + start;
+      }
+   }
+   std::string error;
+   int error_number = 0;
+   RadeonBo *fresh = RadeonBo::create(*cmd->device->radeon, std::max(size, upload_bo_size), 256,
+                                      terakan::winsys::BoPlacement::GttCached, error, error_number);
+   if (!fresh || !fresh->map()) {
+      delete fresh;
+      vk_command_buffer_set_error(&cmd->vk, VK_ERROR_OUT_OF_DEVICE_MEMORY);
+      return nullptr;
+   }
+   cmd->upload_bos.push_back(fresh);
+   cmd->upload_used = size;
+   bo = fresh;
+   offset = 0;
+   return static_cast<uint8_t *>(fresh->map());
+}
+
+static void release_resources(terakan_cmd_buffer *cmd)
+{
+   for (RadeonBo *bo : cmd->upload_bos)
+      delete bo;
+   cmd->upload_bos.clear();
+   cmd->upload_used = 0;
+   cmd->streams.clear();
+   cmd->pipeline = nullptr;
+   cmd->sets = {};
+   cmd->push_constants = {};
+}
+
+static VkResult cmd_buffer_create(struct vk_command_pool *pool, struct vk_command_buffer **out)
+{
+   terakan_device *device = container_of(pool->base.device, terakan_device, vk);
+   auto *cmd = terakan_object_new<terakan_cmd_buffer>(&pool->alloc, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!cmd)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   const VkResult result = vk_command_buffer_init(pool, &cmd->vk, &terakan_cmd_buffer_ops,
+                                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+   if (result != VK_SUCCESS) {
+      terakan_object_delete(&pool->alloc, cmd);
+      return result;
+   }
+   cmd->device = device;
+   *out = &cmd->vk;
+   return VK_SUCCESS;
+}
+
+static void cmd_buffer_reset(struct vk_command_buffer *vk_cmd, VkCommandBufferResetFlags)
+{
+   auto *cmd = container_of(vk_cmd, terakan_cmd_buffer, vk);
+   vk_command_buffer_reset(&cmd->vk);
+   release_resources(cmd);
+}
+
+static void cmd_buffer_destroy(struct vk_command_buffer *vk_cmd)
+{
+   auto *cmd = container_of(vk_cmd, terakan_cmd_buffer, vk);
+   VkAllocationCallbacks alloc = cmd->vk.pool->alloc;
+   release_resources(cmd);
+   vk_command_buffer_finish(&cmd->vk);
+   terakan_object_delete(&alloc, cmd);
+}
+
+const struct vk_command_buffer_ops terakan_cmd_buffer_ops = {
+   .create = cmd_buffer_create,
+   .reset = cmd_buffer_reset,
+   .destroy = cmd_buffer_destroy,
+};
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo *)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   vk_command_buffer_reset(&cmd->vk);
+   release_resources(cmd);
+   if (cmd->vk.level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+      return vk_command_buffer_set_error(&cmd->vk, VK_ERROR_FEATURE_NOT_PRESENT);
+   try {
+      begin_stream(cmd);
+   } catch (const std::bad_alloc &) {
+      return vk_command_buffer_set_error(&cmd->vk, VK_ERROR_OUT_OF_HOST_MEMORY);
+   }
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_EndCommandBuffer(VkCommandBuffer commandBuffer)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   return vk_command_buffer_get_record_result(&cmd->vk);
+}
+
+/* ---- state ---- */
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
+                        VkPipeline _pipeline)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_pipeline, pipeline, _pipeline);
+   if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
+      cmd->pipeline = pipeline;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
+                              VkPipelineLayout, uint32_t firstSet, uint32_t setCount,
+                              const VkDescriptorSet *pSets, uint32_t dynamicOffsetCount,
+                              const uint32_t *pDynamicOffsets)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (bindPoint != VK_PIPELINE_BIND_POINT_COMPUTE)
+      return;
+   uint32_t next_dynamic = 0;
+   for (uint32_t i = 0; i < setCount && firstSet + i < cmd->sets.size(); i++) {
+      VK_FROM_HANDLE(terakan_descriptor_set, set, pSets[i]);
+      terakan_bound_set &bound = cmd->sets[firstSet + i];
+      bound.set = set;
+      bound.dynamic_offsets = {};
+      if (!set)
+         continue;
+      for (uint32_t d = 0; d < set->layout->dynamic_count && next_dynamic < dynamicOffsetCount; d++)
+         if (d < bound.dynamic_offsets.size())
+            bound.dynamic_offsets[d] = pDynamicOffsets[next_dynamic++];
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShaderStageFlags,
+                         uint32_t offset, uint32_t size, const void *pValues)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (offset + size <= cmd->push_constants.size())
+      std::memcpy(cmd->push_constants.data() + offset, pValues, size);
+}
+
+/* ---- dispatch ---- */
+
+/* The descriptor a slot reads, with its dynamic offset applied. False if it was never
+ * written (the application's error; nothing is bound then). */
+static bool slot_descriptor(const terakan_cmd_buffer *cmd, const terakan_slot_source &slot,
+                            terakan_buffer_descriptor &out)
+{
+   const terakan_bound_set &bound = cmd->sets[slot.set];
+   if (!bound.set || slot.descriptor >= bound.set->descriptors.size())
+      return false;
+   out = bound.set->descriptors[slot.descriptor];
+   if (!out.bo)
+      return false;
+   if (slot.dynamic >= 0 && size_t(slot.dynamic) < bound.dynamic_offsets.size())
+      out.offset += bound.dynamic_offsets[slot.dynamic];
+   return true;
+}
+
+static void emit_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset,
+                                uint64_t range)
+{
+   const uint32_t size = uint32_t(std::min<uint64_t>(range, UINT32_MAX));
+   cs.packet(pm4::SET_RESOURCE, 9, true);
+   cs.emit((reg::compute_fetch_resource_base + id) * 8);
+   cs.emit(uint32_t(offset));
+   cs.emit(size ? size - 1 : 0);
+   cs.emit((1u << 8) | (uint32_t(offset >> 32) & 0xff)); /* stride 1: byte addresses */
+   cs.emit(fetch_word3);
+   cs.emit(0);
+   cs.emit(0);
+   cs.emit(0);
+   cs.emit(fetch_word7_valid_buffer);
+   cs.relocation(bo);
+}
+
+static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
+{
+   /* PITCH 0 and SLICE 0 describe one 256-byte layer, which is what the kernel checks against
+    * the buffer object; the RAT itself addresses the whole buffer from BASE. */
+   const uint64_t elements = std::max<uint64_t>(range / 4, 1);
+   cs.context_registers(reg::CB_COLOR0_BASE + id * reg::CB_COLOR_STRIDE,
+                        {uint32_t(offset >> 8), 0, 0, 0, rat_color_info, rat_color_attrib,
+                         uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))});
+   cs.relocation(bo); /* BASE */
+   cs.relocation(bo); /* ATTRIB */
+}
+
+static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
+                                const std::array<uint32_t, 3> &base, RadeonBo *&driver_bo,
+                                uint64_t &driver_offset, uint8_t *&driver_constants)
+{
+   terakan_pipeline *pipeline = cmd->pipeline;
+   const terakan::compiler::ShaderBinary &binary = pipeline->binary;
+
+   /* Constant buffers 0 (push constants) and 1 (driver constants), 256 bytes each. */
+   RadeonBo *push_bo = nullptr;
+   uint64_t push_offset = 0;
+   uint8_t *push = upload(cmd, 512, 256, push_bo, push_offset);
+   if (!push)
+      return;
+   std::memcpy(push, cmd->push_constants.data(), 256);
+   driver_bo = push_bo;
+   driver_offset = push_offset + 256;
+   driver_constants = push + 256;
+   std::memset(driver_constants, 0, 256);
+
+   cs.config_registers(reg::VGT_COMPUTE_START_X, {base[0], base[1], base[2]});
+
+   uint32_t target_mask = 0;
+   for (const terakan_slot_source &slot : pipeline->slots) {
+      terakan_buffer_descriptor d;
+      if (!slot_descriptor(cmd, slot, d))
+         continue;
+      if (slot.rat) {
+         emit_rat(cs, slot.slot, *d.bo, d.offset, d.range);
+         target_mask |= 0xfu << (4 * slot.slot);
+      }
+      if (slot.fetch)
+         emit_fetch_resource(cs, slot.slot, *d.bo, d.offset, d.range);
+   }
+   cs.context_registers(reg::CB_TARGET_MASK, {target_mask});
+   if (binary.push_constants_fetched)
+      emit_fetch_resource(cs, terakan::compiler::push_constant_fetch_resource, *push_bo,
+                          push_offset, 256);
+
+   cs.context_registers(reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0, {1, 1});
+   cs.context_registers(reg::SQ_ALU_CONST_CACHE_LS_0,
+                        {uint32_t(push_offset >> 8), uint32_t(driver_offset >> 8)});
+   cs.relocation(*push_bo);
+   cs.relocation(*push_bo);
+
+   cs.context_registers(reg::SQ_PGM_START_LS, {0, binary.gprs | (binary.stack_entries << 8), 0});
+   cs.relocation(*pipeline->code_bo);
+   /* TID_IN_GROUP_ENA | TGID_ENA | DISABLE_INDEX_PACK: local ids in R0, group ids in R1. */
+   cs.context_registers(reg::SPI_COMPUTE_INPUT_CNTL, {7});
+   cs.context_registers(reg::SPI_COMPUTE_NUM_THREAD_X,
+                        {binary.workgroup_size[0], binary.workgroup_size[1], binary.workgroup_size[2]});
+   /* SQ_LDS_ALLOC: dwords of LDS, and the wavefronts per group from bit 14 (as Mesa's r600
+    * compute path programs it). */
+   const unsigned threads = binary.workgroup_size[0] * binary.workgroup_size[1] * binary.workgroup_size[2];
+   const unsigned waves = (threads + 63) / 64;
+   cs.context_registers(reg::SQ_LDS_ALLOC, {((binary.lds_bytes + 3) / 4) | (waves << 14)});
+}
+
+static bool can_dispatch(terakan_cmd_buffer *cmd)
+{
+   if (!cmd->pipeline) {
+      vk_command_buffer_set_error(&cmd->vk, VK_ERROR_UNKNOWN);
+      return false;
+   }
+   return vk_command_buffer_get_record_result(&cmd->vk) == VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX, uint32_t baseY,
+                        uint32_t baseZ, uint32_t x, uint32_t y, uint32_t z)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (!can_dispatch(cmd) || x == 0 || y == 0 || z == 0)
+      return;
+   CommandStream &cs = stream(cmd);
+   RadeonBo *driver_bo;
+   uint64_t driver_offset;
+   uint8_t *driver = nullptr;
+   emit_dispatch_state(cmd, cs, {baseX, baseY, baseZ}, driver_bo, driver_offset, driver);
+   if (!driver)
+      return;
+   const uint32_t groups[3] = {x, y, z};
+   std::memcpy(driver, groups, sizeof(groups));
+   cs.packet(pm4::DISPATCH_DIRECT, 4, true);
+   cs.emit(x);
+   cs.emit(y);
+   cs.emit(z);
+   cs.emit(1); /* VGT_DISPATCH_INITIATOR.COMPUTE_SHADER_EN */
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t x, uint32_t y, uint32_t z)
+{
+   terakan_CmdDispatchBase(commandBuffer, 0, 0, 0, x, y, z);
+}
+
+static void emit_cp_dma(CommandStream &cs, RadeonBo *src, uint64_t src_offset, uint32_t fill,
+                        RadeonBo &dst, uint64_t dst_offset, uint32_t bytes, bool sync)
+{
+   cs.packet(pm4::CP_DMA, 5);
+   cs.emit(src ? uint32_t(src_offset) : fill);
+   cs.emit((src ? (uint32_t(src_offset >> 32) & 0xff) | pm4::cp_dma::src_sel(0)
+                : pm4::cp_dma::src_sel(2)) |
+           pm4::cp_dma::dst_sel(0) | (sync ? pm4::cp_dma::CP_SYNC : 0));
+   cs.emit(uint32_t(dst_offset));
+   cs.emit(uint32_t(dst_offset >> 32) & 0xff);
+   cs.emit(bytes);
+   if (src)
+      cs.relocation(*src);
+   cs.relocation(dst);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   if (!can_dispatch(cmd))
+      return;
+   CommandStream &cs = stream(cmd);
+   RadeonBo *driver_bo;
+   uint64_t driver_offset;
+   uint8_t *driver = nullptr;
+   emit_dispatch_state(cmd, cs, {0, 0, 0}, driver_bo, driver_offset, driver);
+   if (!driver)
+      return;
+   RadeonBo &args = *buffer->memory->bo;
+   const uint64_t args_offset = buffer->offset + offset;
+   /* gl_NumWorkGroups is read from the driver constants: copy the three counts there first,
+    * and let the copy finish before the dispatch reads them (CP_SYNC). */
+   emit_cp_dma(cs, &args, args_offset, 0, *driver_bo, driver_offset, 12, true);
+   cs.packet(pm4::DISPATCH_INDIRECT, 2, true);
+   cs.emit(uint32_t(args_offset));
+   cs.emit(1);
+   cs.relocation(args);
+}
+
+/* ---- synchronization ---- */
+
+/* Waits for every dispatch so far and makes its writes visible to everything after: the
+ * compute partial flush, then a surface sync over all of memory that flushes the colour (RAT)
+ * caches and invalidates the texture, vertex and shader constant caches. */
+static void emit_full_barrier(CommandStream &cs)
+{
+   cs.packet(pm4::EVENT_WRITE, 1);
+   cs.emit(pm4::EVENT_CS_PARTIAL_FLUSH);
+   uint32_t coher = pm4::coher::TC_ACTION | pm4::coher::VC_ACTION | pm4::coher::CB_ACTION |
+                    pm4::coher::SH_ACTION | pm4::coher::SX_ACTION;
+   for (unsigned n = 0; n < 8; n++)
+      coher |= pm4::coher::cb_dest_base(n);
+   cs.packet(pm4::SURFACE_SYNC, 4);
+   cs.emit(coher);
+   cs.emit(0xffffffffu); /* CP_COHER_SIZE: everything */
+   cs.emit(0);           /* CP_COHER_BASE */
+   cs.emit(10);          /* poll interval */
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdPipelineBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
+                           VkDependencyFlags, uint32_t, const VkMemoryBarrier *, uint32_t,
+                           const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   emit_full_barrier(stream(cmd));
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdPipelineBarrier2(VkCommandBuffer commandBuffer, const VkDependencyInfo *)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   emit_full_barrier(stream(cmd));
+}
+
+static void emit_event_write(terakan_cmd_buffer *cmd, VkEvent _event, uint32_t value)
+{
+   VK_FROM_HANDLE(terakan_event, event, _event);
+   CommandStream &cs = stream(cmd);
+   emit_full_barrier(cs);
+   cs.packet(pm4::MEM_WRITE, 4);
+   cs.emit(0);
+   cs.emit(1u << 18); /* DATA32: write one dword */
+   cs.emit(value);
+   cs.emit(0);
+   cs.relocation(*event->bo);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags)
+{
+   emit_event_write(terakan_cmd_buffer_from_handle(commandBuffer), event, 1);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdResetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags)
+{
+   emit_event_write(terakan_cmd_buffer_from_handle(commandBuffer), event, 0);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdWaitEvents(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent *pEvents,
+                      VkPipelineStageFlags, VkPipelineStageFlags, uint32_t, const VkMemoryBarrier *,
+                      uint32_t, const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   CommandStream &cs = stream(cmd);
+   for (uint32_t i = 0; i < eventCount; i++) {
+      VK_FROM_HANDLE(terakan_event, event, pEvents[i]);
+      cs.packet(pm4::WAIT_REG_MEM, 6);
+      cs.emit(3 | (1u << 4)); /* FUNCTION equal, MEM_SPACE memory */
+      cs.emit(0);
+      cs.emit(0);
+      cs.emit(1);          /* reference */
+      cs.emit(0xffffffffu); /* mask */
+      cs.emit(10);         /* poll interval */
+      cs.relocation(*event->bo);
+   }
+   emit_full_barrier(cs);
+}
+
+/* ---- transfers (the command processor's DMA engine) ---- */
+
+static void copy_bytes(terakan_cmd_buffer *cmd, RadeonBo &src, uint64_t src_offset, RadeonBo &dst,
+                       uint64_t dst_offset, uint64_t size)
+{
+   while (size) {
+      const uint32_t bytes = uint32_t(std::min<uint64_t>(size, pm4::cp_dma::max_bytes & ~3u));
+      size -= bytes;
+      emit_cp_dma(stream(cmd), &src, src_offset, 0, dst, dst_offset, bytes, size == 0);
+      src_offset += bytes;
+      dst_offset += bytes;
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdCopyBuffer(VkCommandBuffer commandBuffer, VkBuffer srcBuffer, VkBuffer dstBuffer,
+                      uint32_t regionCount, const VkBufferCopy *pRegions)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, src, srcBuffer);
+   VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
+   for (uint32_t i = 0; i < regionCount; i++)
+      copy_bytes(cmd, *src->memory->bo, src->offset + pRegions[i].srcOffset, *dst->memory->bo,
+                 dst->offset + pRegions[i].dstOffset, pRegions[i].size);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, src, info->srcBuffer);
+   VK_FROM_HANDLE(terakan_buffer, dst, info->dstBuffer);
+   for (uint32_t i = 0; i < info->regionCount; i++)
+      copy_bytes(cmd, *src->memory->bo, src->offset + info->pRegions[i].srcOffset,
+                 *dst->memory->bo, dst->offset + info->pRegions[i].dstOffset,
+                 info->pRegions[i].size);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdFillBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDeviceSize dstOffset,
+                      VkDeviceSize size, uint32_t data)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
+   uint64_t bytes = vk_buffer_range(&dst->vk, dstOffset, size) & ~uint64_t(3);
+   uint64_t offset = dst->offset + dstOffset;
+   while (bytes) {
+      const uint32_t chunk = uint32_t(std::min<uint64_t>(bytes, pm4::cp_dma::max_bytes & ~3u));
+      bytes -= chunk;
+      emit_cp_dma(stream(cmd), nullptr, 0, data, *dst->memory->bo, offset, chunk, bytes == 0);
+      offset += chunk;
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdUpdateBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDeviceSize dstOffset,
+                        VkDeviceSize dataSize, const void *pData)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
+   RadeonBo *bo;
+   uint64_t offset;
+   uint8_t *data = upload(cmd, dataSize, 4, bo, offset);
+   if (!data)
+      return;
+   std::memcpy(data, pData, dataSize);
+   copy_bytes(cmd, *bo, offset, *dst->memory->bo, dst->offset + dstOffset, dataSize);
+}

@@ -1,0 +1,285 @@
+/* Descriptor set layouts, pools and sets. TeraScale has no descriptor memory the shader reads:
+ * a descriptor is a CPU record (buffer object, offset, range) from which the command buffer
+ * builds fetch resources and RATs at dispatch time. Only buffer descriptors exist so far. */
+#include "terakan_private.h"
+
+#include <algorithm>
+
+#include "vk_descriptors.h"
+
+static bool is_supported_type(VkDescriptorType type)
+{
+   switch (type) {
+   case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+   case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+   case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+   case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool is_dynamic(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+          type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+const terakan_descriptor_binding_layout *
+terakan_find_binding(const terakan_descriptor_set_layout *layout, uint32_t binding)
+{
+   for (uint32_t i = 0; i < layout->binding_count; i++)
+      if (layout->bindings[i].binding == binding)
+         return &layout->bindings[i];
+   return nullptr;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
+                                  const VkAllocationCallbacks *pAllocator,
+                                  VkDescriptorSetLayout *pSetLayout)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++) {
+      const VkDescriptorSetLayoutBinding &b = pCreateInfo->pBindings[i];
+      if (b.descriptorCount && !is_supported_type(b.descriptorType))
+         return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                          "terakan: descriptor type %d (binding %u) is not supported yet; only "
+                          "uniform and storage buffers (and their dynamic forms) are",
+                          b.descriptorType, b.binding);
+   }
+
+   VK_MULTIALLOC(ma);
+   VK_MULTIALLOC_DECL(&ma, terakan_descriptor_set_layout, layout, 1);
+   VK_MULTIALLOC_DECL(&ma, terakan_descriptor_binding_layout, bindings, pCreateInfo->bindingCount);
+   if (!vk_descriptor_set_layout_multizalloc(&device->vk, &ma))
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+
+   VkDescriptorSetLayoutBinding *sorted = nullptr;
+   const VkResult result = vk_create_sorted_bindings(pCreateInfo->pBindings,
+                                                     pCreateInfo->bindingCount, &sorted);
+   if (result != VK_SUCCESS) {
+      vk_descriptor_set_layout_unref(&device->vk, &layout->vk);
+      return vk_error(device, result);
+   }
+   layout->bindings = bindings;
+   for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++) {
+      const VkDescriptorSetLayoutBinding &b = sorted[i];
+      terakan_descriptor_binding_layout &out = bindings[layout->binding_count++];
+      out.type = b.descriptorType;
+      out.binding = b.binding;
+      out.count = b.descriptorCount;
+      out.first_descriptor = layout->descriptor_count;
+      out.first_dynamic = -1;
+      layout->descriptor_count += b.descriptorCount;
+      if (is_dynamic(b.descriptorType)) {
+         out.first_dynamic = int32_t(layout->dynamic_count);
+         layout->dynamic_count += b.descriptorCount;
+      }
+   }
+   free(sorted);
+   *pSetLayout = terakan_descriptor_set_layout_to_handle(layout);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDescriptorSetLayoutSupport(VkDevice, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
+                                      VkDescriptorSetLayoutSupport *pSupport)
+{
+   bool supported = true;
+   for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++)
+      if (pCreateInfo->pBindings[i].descriptorCount &&
+          !is_supported_type(pCreateInfo->pBindings[i].descriptorType))
+         supported = false;
+   pSupport->supported = supported;
+}
+
+/* ---- pools ---- */
+
+struct terakan_descriptor_pool {
+   struct vk_object_base base;
+   uint32_t max_sets;
+   uint32_t max_descriptors;
+   uint32_t used_descriptors;
+   std::vector<terakan_descriptor_set *> sets;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_descriptor_pool, base, VkDescriptorPool,
+                               VK_OBJECT_TYPE_DESCRIPTOR_POOL)
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateDescriptorPool(VkDevice _device, const VkDescriptorPoolCreateInfo *pCreateInfo,
+                             const VkAllocationCallbacks *pAllocator, VkDescriptorPool *pDescriptorPool)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   auto *pool = terakan_object_new<terakan_descriptor_pool>(
+      pAllocator ? pAllocator : &device->vk.alloc, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pool)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   vk_object_base_init(&device->vk, &pool->base, VK_OBJECT_TYPE_DESCRIPTOR_POOL);
+   pool->max_sets = pCreateInfo->maxSets;
+   for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++)
+      pool->max_descriptors += pCreateInfo->pPoolSizes[i].descriptorCount;
+   *pDescriptorPool = terakan_descriptor_pool_to_handle(pool);
+   return VK_SUCCESS;
+}
+
+static void free_set(terakan_device *device, terakan_descriptor_set *set)
+{
+   set->pool->used_descriptors -= set->layout->descriptor_count;
+   vk_descriptor_set_layout_unref(&device->vk, &set->layout->vk);
+   vk_object_base_finish(&set->base);
+   terakan_object_delete(&device->vk.alloc, set);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_ResetDescriptorPool(VkDevice _device, VkDescriptorPool descriptorPool,
+                            VkDescriptorPoolResetFlags)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_descriptor_pool, pool, descriptorPool);
+   for (terakan_descriptor_set *set : pool->sets)
+      free_set(device, set);
+   pool->sets.clear();
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyDescriptorPool(VkDevice _device, VkDescriptorPool descriptorPool,
+                              const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_descriptor_pool, pool, descriptorPool);
+   if (!pool)
+      return;
+   terakan_ResetDescriptorPool(_device, descriptorPool, 0);
+   vk_object_base_finish(&pool->base);
+   terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, pool);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_AllocateDescriptorSets(VkDevice _device, const VkDescriptorSetAllocateInfo *pAllocateInfo,
+                               VkDescriptorSet *pDescriptorSets)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_descriptor_pool, pool, pAllocateInfo->descriptorPool);
+   uint32_t i = 0;
+   VkResult result = VK_SUCCESS;
+   for (; i < pAllocateInfo->descriptorSetCount; i++) {
+      VK_FROM_HANDLE(terakan_descriptor_set_layout, layout, pAllocateInfo->pSetLayouts[i]);
+      if (pool->sets.size() >= pool->max_sets ||
+          pool->used_descriptors + layout->descriptor_count > pool->max_descriptors) {
+         result = VK_ERROR_OUT_OF_POOL_MEMORY;
+         break;
+      }
+      terakan_descriptor_set *set = nullptr;
+      try {
+         set = terakan_object_new<terakan_descriptor_set>(&device->vk.alloc,
+                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+         if (set) {
+            set->descriptors.resize(layout->descriptor_count);
+            pool->sets.push_back(set);
+         }
+      } catch (const std::bad_alloc &) {
+         terakan_object_delete(&device->vk.alloc, set);
+         set = nullptr;
+      }
+      if (!set) {
+         result = VK_ERROR_OUT_OF_HOST_MEMORY;
+         break;
+      }
+      vk_object_base_init(&device->vk, &set->base, VK_OBJECT_TYPE_DESCRIPTOR_SET);
+      set->pool = pool;
+      set->layout = layout;
+      vk_descriptor_set_layout_ref(&layout->vk);
+      pool->used_descriptors += layout->descriptor_count;
+      pDescriptorSets[i] = terakan_descriptor_set_to_handle(set);
+   }
+   if (result != VK_SUCCESS) {
+      /* All or nothing: the sets made so far go back to the pool. */
+      for (uint32_t j = 0; j < i; j++) {
+         VK_FROM_HANDLE(terakan_descriptor_set, set, pDescriptorSets[j]);
+         pool->sets.erase(std::find(pool->sets.begin(), pool->sets.end(), set));
+         free_set(device, set);
+      }
+      for (uint32_t j = 0; j < pAllocateInfo->descriptorSetCount; j++)
+         pDescriptorSets[j] = VK_NULL_HANDLE;
+      return result == VK_ERROR_OUT_OF_POOL_MEMORY ? result : vk_error(device, result);
+   }
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_FreeDescriptorSets(VkDevice _device, VkDescriptorPool descriptorPool, uint32_t count,
+                           const VkDescriptorSet *pDescriptorSets)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_descriptor_pool, pool, descriptorPool);
+   for (uint32_t i = 0; i < count; i++) {
+      VK_FROM_HANDLE(terakan_descriptor_set, set, pDescriptorSets[i]);
+      if (!set)
+         continue;
+      pool->sets.erase(std::find(pool->sets.begin(), pool->sets.end(), set));
+      free_set(device, set);
+   }
+   return VK_SUCCESS;
+}
+
+/* ---- updates ---- */
+
+/* Descriptor `element` of `binding`, walking into following bindings as the specification's
+ * consecutive-binding update rule asks. */
+static terakan_buffer_descriptor *descriptor_at(terakan_descriptor_set *set, uint32_t binding,
+                                                uint32_t element)
+{
+   const terakan_descriptor_set_layout *layout = set->layout;
+   uint32_t i = 0;
+   while (i < layout->binding_count && layout->bindings[i].binding != binding)
+      i++;
+   while (i < layout->binding_count && element >= layout->bindings[i].count) {
+      element -= layout->bindings[i].count;
+      i++;
+   }
+   if (i >= layout->binding_count)
+      return nullptr;
+   return &set->descriptors[layout->bindings[i].first_descriptor + element];
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
+                             const VkWriteDescriptorSet *pDescriptorWrites,
+                             uint32_t descriptorCopyCount,
+                             const VkCopyDescriptorSet *pDescriptorCopies)
+{
+   for (uint32_t w = 0; w < descriptorWriteCount; w++) {
+      const VkWriteDescriptorSet &write = pDescriptorWrites[w];
+      VK_FROM_HANDLE(terakan_descriptor_set, set, write.dstSet);
+      if (!is_supported_type(write.descriptorType))
+         continue; /* layouts with other types cannot be created */
+      for (uint32_t e = 0; e < write.descriptorCount; e++) {
+         terakan_buffer_descriptor *d = descriptor_at(set, write.dstBinding, write.dstArrayElement + e);
+         if (!d)
+            break;
+         const VkDescriptorBufferInfo &info = write.pBufferInfo[e];
+         VK_FROM_HANDLE(terakan_buffer, buffer, info.buffer);
+         if (!buffer || !buffer->memory) {
+            *d = {};
+            continue;
+         }
+         d->bo = buffer->memory->bo;
+         d->offset = buffer->offset + info.offset;
+         d->range = vk_buffer_range(&buffer->vk, info.offset, info.range);
+      }
+   }
+   for (uint32_t c = 0; c < descriptorCopyCount; c++) {
+      const VkCopyDescriptorSet &copy = pDescriptorCopies[c];
+      VK_FROM_HANDLE(terakan_descriptor_set, src, copy.srcSet);
+      VK_FROM_HANDLE(terakan_descriptor_set, dst, copy.dstSet);
+      for (uint32_t e = 0; e < copy.descriptorCount; e++) {
+         const terakan_buffer_descriptor *from = descriptor_at(src, copy.srcBinding, copy.srcArrayElement + e);
+         terakan_buffer_descriptor *to = descriptor_at(dst, copy.dstBinding, copy.dstArrayElement + e);
+         if (from && to)
+            *to = *from;
+      }
+   }
+}

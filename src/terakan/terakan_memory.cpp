@@ -1,0 +1,186 @@
+/* Device memory (one radeon buffer object per allocation) and buffers bound into it. */
+#include "terakan_private.h"
+
+#include <cerrno>
+
+VkResult terakan_bo_error(struct terakan_device *device, int error_number,
+                          const std::string &message)
+{
+   /* ENOMEM is the usual answer; anything else the kernel says about a buffer it will not
+    * create leaves the application without the memory all the same. A lost device is
+    * reported as such. */
+   const VkResult result = error_number == EDEADLK ? VK_ERROR_DEVICE_LOST
+                                                   : VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   return vk_errorf(device, result, "terakan: %s", message.c_str());
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
+                       const VkAllocationCallbacks *pAllocator, VkDeviceMemory *pMemory)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   const terakan_physical_device *pdev = device->physical;
+   const uint32_t type = pAllocateInfo->memoryTypeIndex;
+   if (type >= pdev->memory.memoryTypeCount)
+      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "terakan: memory type %u does not exist", type);
+   const VkMemoryHeap &heap = pdev->memory.memoryHeaps[pdev->memory.memoryTypes[type].heapIndex];
+   if (pAllocateInfo->allocationSize > heap.size)
+      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "terakan: %llu bytes asked of a heap of %llu",
+                       (unsigned long long)pAllocateInfo->allocationSize,
+                       (unsigned long long)heap.size);
+
+   auto *memory = static_cast<terakan_device_memory *>(
+      vk_object_zalloc(&device->vk, pAllocator, sizeof(terakan_device_memory),
+                       VK_OBJECT_TYPE_DEVICE_MEMORY));
+   if (!memory)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+
+   std::string error;
+   int error_number = 0;
+   memory->bo = terakan::winsys::RadeonBo::create(*device->radeon, pAllocateInfo->allocationSize,
+                                                  4096, pdev->memory_placement[type], error,
+                                                  error_number);
+   if (!memory->bo) {
+      vk_object_free(&device->vk, pAllocator, memory);
+      return terakan_bo_error(device, error_number, error);
+   }
+   memory->size = pAllocateInfo->allocationSize;
+   memory->type_index = type;
+   *pMemory = terakan_device_memory_to_handle(memory);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_FreeMemory(VkDevice _device, VkDeviceMemory _memory, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_device_memory, memory, _memory);
+   if (!memory)
+      return;
+   delete memory->bo;
+   vk_object_free(&device->vk, pAllocator, memory);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_MapMemory(VkDevice _device, VkDeviceMemory _memory, VkDeviceSize offset,
+                  VkDeviceSize size, VkMemoryMapFlags flags, void **ppData)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_device_memory, memory, _memory);
+   const VkMemoryPropertyFlags properties =
+      device->physical->memory.memoryTypes[memory->type_index].propertyFlags;
+   if (!(properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      return vk_errorf(device, VK_ERROR_MEMORY_MAP_FAILED,
+                       "terakan: memory type %u is not host-visible", memory->type_index);
+   void *map = memory->bo->map();
+   if (!map)
+      return vk_errorf(device, VK_ERROR_MEMORY_MAP_FAILED, "terakan: DRM_RADEON_GEM_MMAP failed");
+   memory->map = map;
+   *ppData = static_cast<uint8_t *>(map) + offset;
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_UnmapMemory(VkDevice _device, VkDeviceMemory _memory)
+{
+   VK_FROM_HANDLE(terakan_device_memory, memory, _memory);
+   memory->bo->unmap();
+   memory->map = nullptr;
+}
+
+/* Every host-visible type Terakan offers is coherent: VRAM through the PCI aperture is mapped
+ * uncached, and GTT pages are either snooped or write-combined. Nothing to flush. */
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_FlushMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange *)
+{
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_InvalidateMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange *)
+{
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDeviceMemoryCommitment(VkDevice, VkDeviceMemory, VkDeviceSize *pCommittedMemoryInBytes)
+{
+   *pCommittedMemoryInBytes = 0; /* no lazily allocated memory type */
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
+                     const VkAllocationCallbacks *pAllocator, VkBuffer *pBuffer)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   if (pCreateInfo->flags & (VK_BUFFER_CREATE_SPARSE_BINDING_BIT |
+                             VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT |
+                             VK_BUFFER_CREATE_SPARSE_ALIASED_BIT))
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: sparse buffers are not supported");
+   auto *buffer = static_cast<terakan_buffer *>(
+      vk_buffer_create(&device->vk, pCreateInfo, pAllocator, sizeof(terakan_buffer)));
+   if (!buffer)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   *pBuffer = terakan_buffer_to_handle(buffer);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyBuffer(VkDevice _device, VkBuffer _buffer, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   if (buffer)
+      vk_buffer_destroy(&device->vk, pAllocator, &buffer->vk);
+}
+
+/* Alignment: storage buffers are written through RATs whose base register counts 256-byte
+ * units (CB_COLORn_BASE), so every buffer starts on a 256-byte boundary. */
+static constexpr VkDeviceSize buffer_alignment = 256;
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetBufferMemoryRequirements2(VkDevice _device, const VkBufferMemoryRequirementsInfo2 *pInfo,
+                                     VkMemoryRequirements2 *pMemoryRequirements)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_buffer, buffer, pInfo->buffer);
+   VkMemoryRequirements &requirements = pMemoryRequirements->memoryRequirements;
+   requirements.size = align64(buffer->vk.size, 4);
+   requirements.alignment = buffer_alignment;
+   requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetBufferMemoryRequirements(VkDevice device, VkBuffer buffer,
+                                    VkMemoryRequirements *pMemoryRequirements)
+{
+   VkBufferMemoryRequirementsInfo2 info = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2,
+                                           nullptr, buffer};
+   VkMemoryRequirements2 requirements = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+   terakan_GetBufferMemoryRequirements2(device, &info, &requirements);
+   *pMemoryRequirements = requirements.memoryRequirements;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_BindBufferMemory2(VkDevice, uint32_t bindInfoCount, const VkBindBufferMemoryInfo *pBindInfos)
+{
+   for (uint32_t i = 0; i < bindInfoCount; i++) {
+      VK_FROM_HANDLE(terakan_buffer, buffer, pBindInfos[i].buffer);
+      VK_FROM_HANDLE(terakan_device_memory, memory, pBindInfos[i].memory);
+      buffer->memory = memory;
+      buffer->offset = pBindInfos[i].memoryOffset;
+   }
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_BindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
+                         VkDeviceSize memoryOffset)
+{
+   const VkBindBufferMemoryInfo info = {VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, nullptr,
+                                        buffer, memory, memoryOffset};
+   return terakan_BindBufferMemory2(device, 1, &info);
+}

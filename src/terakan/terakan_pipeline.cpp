@@ -1,0 +1,322 @@
+/* Compute pipelines: SPIR-V through Terakan's compiler, cached by Mesa's pipeline cache (and
+ * its on-disk cache), code uploaded into a buffer object the dispatch points SQ_PGM_START_LS
+ * at. The pipeline layout decides which hardware slot each buffer binding uses. */
+#include "terakan_private.h"
+
+#include <cstring>
+
+#include "util/blob.h"
+#include "util/mesa-sha1.h"
+#include "vk_shader_module.h"
+
+using terakan::compiler::BufferBinding;
+using terakan::compiler::ShaderBinary;
+
+/* ---- cache object: a serialized ShaderBinary under a SHA-1 key ---- */
+
+struct terakan_cached_binary {
+   struct vk_pipeline_cache_object base;
+   uint8_t key[20];
+   std::vector<uint8_t> bytes;
+};
+
+static bool cached_binary_serialize(struct vk_pipeline_cache_object *object, struct blob *blob)
+{
+   auto *cached = container_of(object, terakan_cached_binary, base);
+   blob_write_bytes(blob, cached->bytes.data(), cached->bytes.size());
+   return true;
+}
+
+static void cached_binary_destroy(struct vk_pipeline_cache_object *object)
+{
+   auto *cached = container_of(object, terakan_cached_binary, base);
+   struct vk_device *device = object->device;
+   vk_pipeline_cache_object_finish(&cached->base);
+   terakan_object_delete(&device->alloc, cached);
+}
+
+static struct vk_pipeline_cache_object *
+cached_binary_create(struct vk_device *device, const void *key, size_t key_size,
+                     std::vector<uint8_t> bytes);
+
+static struct vk_pipeline_cache_object *
+cached_binary_deserialize(struct vk_device *device, const void *key_data, size_t key_size,
+                          struct blob_reader *blob)
+{
+   const size_t size = blob->end - blob->current;
+   const uint8_t *data = static_cast<const uint8_t *>(blob_read_bytes(blob, size));
+   if (blob->overrun || key_size != 20)
+      return nullptr;
+   return cached_binary_create(device, key_data, key_size, std::vector<uint8_t>(data, data + size));
+}
+
+static const struct vk_pipeline_cache_object_ops cached_binary_ops = {
+   .serialize = cached_binary_serialize,
+   .deserialize = cached_binary_deserialize,
+   .destroy = cached_binary_destroy,
+};
+
+static struct vk_pipeline_cache_object *
+cached_binary_create(struct vk_device *device, const void *key, size_t key_size,
+                     std::vector<uint8_t> bytes)
+{
+   auto *cached = terakan_object_new<terakan_cached_binary>(&device->alloc,
+                                                            VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!cached)
+      return nullptr;
+   std::memcpy(cached->key, key, 20);
+   vk_pipeline_cache_object_init(device, &cached->base, &cached_binary_ops, cached->key, uint32_t(key_size));
+   cached->bytes = std::move(bytes);
+   cached->base.data_size = uint32_t(cached->bytes.size());
+   return &cached->base;
+}
+
+/* ---- slot assignment from the pipeline layout ---- */
+
+/* Storage buffers take RATs 0-7 in layout order (set, then binding); uniform buffers take
+ * fetch resources from 17 on. The compiler refuses a shader whose buffers fall beyond. */
+static std::vector<BufferBinding> buffer_bindings(const struct vk_pipeline_layout *layout)
+{
+   std::vector<BufferBinding> bindings;
+   unsigned storage_slot = 0, uniform_slot = terakan::compiler::first_uniform_buffer_slot;
+   for (uint32_t s = 0; s < layout->set_count; s++) {
+      if (!layout->set_layouts[s])
+         continue;
+      auto *set = container_of(layout->set_layouts[s], terakan_descriptor_set_layout, vk);
+      for (uint32_t b = 0; b < set->binding_count; b++) {
+         const terakan_descriptor_binding_layout &binding = set->bindings[b];
+         BufferBinding out;
+         out.set = s;
+         out.binding = binding.binding;
+         out.count = binding.count;
+         out.storage = binding.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+                       binding.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+         unsigned &next = out.storage ? storage_slot : uniform_slot;
+         out.first_slot = next;
+         next += binding.count;
+         bindings.push_back(out);
+      }
+   }
+   return bindings;
+}
+
+/* Where each slot the program uses gets its descriptor at dispatch. */
+static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBinding> &bindings,
+                          const struct vk_pipeline_layout *layout,
+                          std::vector<terakan_slot_source> &slots)
+{
+   auto source_of = [&](unsigned slot) -> terakan_slot_source * {
+      for (terakan_slot_source &s : slots)
+         if (s.slot == slot)
+            return &s;
+      for (const BufferBinding &b : bindings) {
+         if (slot < b.first_slot || slot >= b.first_slot + b.count)
+            continue;
+         auto *set = container_of(layout->set_layouts[b.set], terakan_descriptor_set_layout, vk);
+         const terakan_descriptor_binding_layout *binding = terakan_find_binding(set, b.binding);
+         terakan_slot_source source = {};
+         source.slot = slot;
+         source.set = b.set;
+         source.descriptor = binding->first_descriptor + (slot - b.first_slot);
+         source.dynamic = binding->first_dynamic < 0
+                             ? -1
+                             : binding->first_dynamic + int32_t(slot - b.first_slot);
+         slots.push_back(source);
+         return &slots.back();
+      }
+      return nullptr;
+   };
+   /* storage_buffers lists every buffer slot the program touches; the storage ones among
+    * them are written (or atomically updated) through their RAT. */
+   for (unsigned slot : binary.storage_buffers) {
+      terakan_slot_source *source = source_of(slot);
+      if (!source)
+         return false;
+      for (const BufferBinding &b : bindings)
+         if (b.storage && slot >= b.first_slot && slot < b.first_slot + b.count)
+            source->rat = true;
+   }
+   for (const terakan::compiler::FetchRecord &fetch : binary.fetches) {
+      if (fetch.binding == terakan::compiler::push_constant_fetch_resource)
+         continue;
+      terakan_slot_source *source = source_of(fetch.binding);
+      if (!source)
+         return false;
+      source->fetch = true;
+   }
+   return true;
+}
+
+static void compute_key(const struct terakan_physical_device *pdev,
+                        const struct vk_shader_module *module, const char *entry,
+                        const terakan::compiler::CompileOptions &options, uint8_t key[20])
+{
+   struct mesa_sha1 context;
+   _mesa_sha1_init(&context);
+   _mesa_sha1_update(&context, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
+   const uint32_t family = uint32_t(options.family);
+   _mesa_sha1_update(&context, &family, sizeof(family));
+   _mesa_sha1_update(&context, module->sha1, sizeof(module->sha1));
+   _mesa_sha1_update(&context, entry, strlen(entry) + 1);
+   for (const auto &spec : options.specialization) {
+      _mesa_sha1_update(&context, &spec.id, sizeof(spec.id));
+      _mesa_sha1_update(&context, &spec.bits, sizeof(spec.bits));
+      _mesa_sha1_update(&context, &spec.bytes, sizeof(spec.bytes));
+   }
+   for (const BufferBinding &b : options.buffer_bindings) {
+      const uint32_t words[5] = {b.set, b.binding, b.count, b.first_slot, b.storage};
+      _mesa_sha1_update(&context, words, sizeof(words));
+   }
+   _mesa_sha1_final(&context, key);
+}
+
+static void destroy_pipeline(terakan_device *device, terakan_pipeline *pipeline,
+                             const VkAllocationCallbacks *allocator)
+{
+   delete pipeline->code_bo;
+   vk_object_base_finish(&pipeline->base);
+   terakan_object_delete(allocator ? allocator : &device->vk.alloc, pipeline);
+}
+
+static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeline_cache *cache,
+                                        const VkComputePipelineCreateInfo *info,
+                                        const VkAllocationCallbacks *allocator,
+                                        VkPipeline *out)
+{
+   VK_FROM_HANDLE(vk_shader_module, module, info->stage.module);
+   VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
+   if (!module)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: a compute stage without a VkShaderModule is not supported");
+   if (module->nir)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: NIR shader modules are not supported");
+
+   terakan::compiler::CompileOptions options;
+   options.family = device->physical->pci->family;
+   options.debug = terakan::compiler::debug_options_from_environment();
+   options.buffer_bindings = buffer_bindings(layout);
+   if (const VkSpecializationInfo *spec = info->stage.pSpecializationInfo) {
+      for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
+         const VkSpecializationMapEntry &entry = spec->pMapEntries[i];
+         terakan::compiler::SpecializationConstant constant;
+         constant.id = entry.constantID;
+         constant.bytes = unsigned(entry.size);
+         if (entry.size > 8 || entry.offset + entry.size > spec->dataSize)
+            return vk_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+                             "terakan: specialization constant %u lies outside its data",
+                             entry.constantID);
+         std::memcpy(&constant.bits, static_cast<const uint8_t *>(spec->pData) + entry.offset,
+                     entry.size);
+         options.specialization.push_back(constant);
+      }
+   }
+
+   uint8_t key[20];
+   compute_key(device->physical, module, info->stage.pName, options, key);
+   if (!cache)
+      cache = device->internal_cache;
+
+   ShaderBinary binary;
+   bool have_binary = false;
+   bool cache_hit = false;
+   if (cache) {
+      struct vk_pipeline_cache_object *object =
+         vk_pipeline_cache_lookup_object(cache, key, sizeof(key), &cached_binary_ops, &cache_hit);
+      if (object) {
+         auto *cached = container_of(object, terakan_cached_binary, base);
+         have_binary = terakan::compiler::deserialize_binary(cached->bytes, binary);
+         vk_pipeline_cache_object_unref(object);
+      }
+   }
+   if (!have_binary) {
+      if (info->flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT_EXT)
+         return VK_PIPELINE_COMPILE_REQUIRED_EXT;
+      std::string error;
+      const std::span<const uint32_t> spirv(reinterpret_cast<const uint32_t *>(module->data),
+                                            module->size / 4);
+      if (!terakan::compiler::compile_compute(spirv, info->stage.pName, options, binary, error))
+         return vk_errorf(device, VK_ERROR_INVALID_SHADER_NV, "terakan: %s", error.c_str());
+      if (cache) {
+         struct vk_pipeline_cache_object *object =
+            cached_binary_create(&device->vk, key, sizeof(key),
+                                 terakan::compiler::serialize_binary(binary));
+         if (object)
+            vk_pipeline_cache_object_unref(vk_pipeline_cache_add_object(cache, object));
+      }
+   }
+
+   auto *pipeline = terakan_object_new<terakan_pipeline>(allocator ? allocator : &device->vk.alloc,
+                                                         VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pipeline)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   vk_object_base_init(&device->vk, &pipeline->base, VK_OBJECT_TYPE_PIPELINE);
+   if (!resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots)) {
+      destroy_pipeline(device, pipeline, allocator);
+      return vk_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+                       "terakan: the program uses a buffer slot its pipeline layout does not "
+                       "provide (a stale pipeline cache entry?)");
+   }
+
+   std::string error;
+   int error_number = 0;
+   pipeline->code_bo = terakan::winsys::RadeonBo::create(*device->radeon, binary.code.size() * 4,
+                                                         256, device->code_placement, error,
+                                                         error_number);
+   void *map = pipeline->code_bo ? pipeline->code_bo->map() : nullptr;
+   if (!map) {
+      destroy_pipeline(device, pipeline, allocator);
+      return terakan_bo_error(device, error_number ? error_number : ENOMEM,
+                              error.empty() ? "cannot map the shader code buffer" : error);
+   }
+   std::memcpy(map, binary.code.data(), binary.code.size() * 4);
+   pipeline->code_bo->unmap();
+   pipeline->binary = std::move(binary);
+   *out = terakan_pipeline_to_handle(pipeline);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateComputePipelines(VkDevice _device, VkPipelineCache pipelineCache, uint32_t count,
+                               const VkComputePipelineCreateInfo *pCreateInfos,
+                               const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(vk_pipeline_cache, cache, pipelineCache);
+   VkResult result = VK_SUCCESS;
+   uint32_t i = 0;
+   for (; i < count; i++) {
+      pPipelines[i] = VK_NULL_HANDLE;
+      const VkResult one = create_compute_pipeline(device, cache, &pCreateInfos[i], pAllocator,
+                                                   &pPipelines[i]);
+      if (one != VK_SUCCESS) {
+         result = one;
+         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT_EXT)
+            break;
+      }
+   }
+   for (i++; i < count; i++)
+      pPipelines[i] = VK_NULL_HANDLE;
+   return result;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache, uint32_t count,
+                                const VkGraphicsPipelineCreateInfo *, const VkAllocationCallbacks *,
+                                VkPipeline *pPipelines)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   for (uint32_t i = 0; i < count; i++)
+      pPipelines[i] = VK_NULL_HANDLE;
+   return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                    "terakan: graphics pipelines are not implemented yet");
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyPipeline(VkDevice _device, VkPipeline _pipeline, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_pipeline, pipeline, _pipeline);
+   if (pipeline)
+      destroy_pipeline(device, pipeline, pAllocator);
+}
