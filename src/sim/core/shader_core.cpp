@@ -65,6 +65,9 @@ struct Context {
    std::array<HostRange, 16> constant_buffers{};
    std::map<unsigned, HostRange> fetch_buffers;
    std::map<unsigned, HostRange> rat_buffers;
+   /* Bound resources whose memory is gone (registers left from an earlier submission): a
+    * fault only if the program uses them, as on hardware. */
+   std::map<unsigned, std::string> unusable_fetch_buffers, unusable_rats;
    unsigned gpr_storage = 0;
 };
 
@@ -745,6 +748,8 @@ private:
       const auto resource = ctx.dispatch.fetch_resources.find(buffer_id);
       if (resource == ctx.dispatch.fetch_resources.end())
          stop("CF %u: VFETCH from buffer %u, which is not bound", pc, buffer_id);
+      if (const auto bad = ctx.unusable_fetch_buffers.find(buffer_id); bad != ctx.unusable_fetch_buffers.end())
+         stop("CF %u: %s", pc, bad->second.c_str());
       const HostRange &host = ctx.fetch_buffers.at(buffer_id);
       const FetchResource &res = resource->second;
       const bool use_resource = instruction.get(vtx::use_const_fields);
@@ -818,6 +823,8 @@ private:
    void run_rat(const CfInstruction &cf)
    {
       const unsigned rat_id = cf.get(cf_export::rat_id);
+      if (const auto bad = ctx.unusable_rats.find(rat_id); bad != ctx.unusable_rats.end())
+         stop("CF %u: %s", pc, bad->second.c_str());
       const auto binding = ctx.rat_buffers.find(rat_id);
       if (binding == ctx.rat_buffers.end())
          stop("CF %u: RAT %u is not bound (CB_COLOR%u with the RAT bit)", pc, rat_id, rat_id);
@@ -901,7 +908,7 @@ DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &
       return result;
    }
 
-   Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, 0};
+   Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0};
    for (const AluClause &clause : program.alu_clauses)
       ctx.alu_clauses[clause.address] = &clause;
    for (const FetchClause &clause : program.fetch_clauses)
@@ -922,16 +929,24 @@ DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &
       }
       for (const auto &[id, resource] : dispatch.fetch_resources) {
          uint8_t *data = memory.resolve(resource.address, uint64_t(resource.size) + 1, error);
-         if (!data)
-            stop("fetch buffer %u at 0x%llx (%u bytes): %s", id,
-                 (unsigned long long)resource.address, resource.size + 1, error.c_str());
+         if (!data) {
+            char text[96];
+            std::snprintf(text, sizeof(text), "fetch buffer %u at 0x%llx (%u bytes): ", id,
+                          (unsigned long long)resource.address, resource.size + 1);
+            ctx.unusable_fetch_buffers[id] = text + error;
+            continue;
+         }
          ctx.fetch_buffers[id] = {data, uint64_t(resource.size) + 1};
       }
       for (const auto &[id, rat] : dispatch.rats) {
          uint8_t *data = memory.resolve(rat.address, rat.size_limit, error);
-         if (!data)
-            stop("RAT %u at 0x%llx (%llu bytes): %s", id, (unsigned long long)rat.address,
-                 (unsigned long long)rat.size_limit, error.c_str());
+         if (!data) {
+            char text[96];
+            std::snprintf(text, sizeof(text), "RAT %u at 0x%llx (%llu bytes): ", id,
+                          (unsigned long long)rat.address, (unsigned long long)rat.size_limit);
+            ctx.unusable_rats[id] = text + error;
+            continue;
+         }
          ctx.rat_buffers[id] = {data, rat.size_limit};
       }
 

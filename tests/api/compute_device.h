@@ -1,0 +1,68 @@
+/* A Vulkan device for API tests, chosen by name through the loader (Terakan on the simulator
+ * or lavapipe), with the Khronos validation layer counting every warning and error, and small
+ * helpers for host-visible buffers, descriptor sets and compute pipelines. Scenarios are
+ * written once against this class and run on both devices, so lavapipe is the oracle. */
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace terakan::test {
+
+std::vector<uint32_t> read_spirv(const std::string &name); /* from TERAKAN_API_SHADERS */
+
+class ComputeDevice {
+public:
+   explicit ComputeDevice(const char *device_name, bool validation = true);
+   ~ComputeDevice();
+   ComputeDevice(const ComputeDevice &) = delete;
+   ComputeDevice &operator=(const ComputeDevice &) = delete;
+
+   bool ok() const { return device != VK_NULL_HANDLE; }
+   std::string error;
+   unsigned validation_messages = 0;
+   std::string device_name;
+
+   VkInstance instance = VK_NULL_HANDLE;
+   VkPhysicalDevice physical = VK_NULL_HANDLE;
+   VkDevice device = VK_NULL_HANDLE;
+   VkQueue queue = VK_NULL_HANDLE;
+   uint32_t queue_family = 0;
+   VkCommandPool pool = VK_NULL_HANDLE;
+   bool timeline_semaphores = false;
+
+   struct Buffer {
+      VkBuffer buffer = VK_NULL_HANDLE;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      uint32_t *words = nullptr;
+      VkDeviceSize size = 0;
+   };
+   /* Host-visible, coherent, mapped for its lifetime. */
+   Buffer buffer(VkDeviceSize size, VkBufferUsageFlags usage = 0);
+   void destroy(Buffer &buffer);
+
+   struct Program {
+      std::vector<VkDescriptorSetLayout> set_layouts;
+      std::vector<std::vector<VkDescriptorType>> types;
+      VkPipelineLayout layout = VK_NULL_HANDLE;
+      VkPipeline pipeline = VK_NULL_HANDLE;
+      VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+   };
+   /* `sets[s]` lists the descriptor types of set s, binding 0 onwards. */
+   Program program(const std::string &shader, const std::vector<std::vector<VkDescriptorType>> &sets,
+                   uint32_t push_bytes, VkResult *result = nullptr);
+   void destroy(Program &program);
+   VkDescriptorSet descriptor_set(Program &program, uint32_t set,
+                                  const std::vector<VkDescriptorBufferInfo> &buffers);
+
+   VkCommandBuffer begin();
+   /* Ends, submits with an optional fence, and waits for the queue. */
+   VkResult submit_and_wait(VkCommandBuffer commands);
+
+   static void barrier(VkCommandBuffer commands);
+};
+
+} // namespace terakan::test
