@@ -9,6 +9,7 @@ build_dir=${1:-"$root/build"}
 "$root/scripts/fetch-mesa.sh"
 
 if [ ! -f "$build_dir/build.ninja" ]; then
+    # shellcheck disable=SC2086
     meson setup "$build_dir" "$root" --native-file "$root/scripts/native.ini" \
-        --wrap-mode=nodownload
+        --wrap-mode=nodownload ${TERAKAN_MESON_OPTIONS:-}
 fi

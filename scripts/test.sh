@@ -18,5 +18,25 @@ build_dir=${1:-"$root/build"}
 rm -f "$build_dir"/*.xml
 status=0
 meson test -C "$build_dir" --no-rebuild --print-errorlogs "$@" || status=$?
-/usr/bin/python3 "$root/scripts/test_summary.py" "$build_dir" || status=1
+
+# With TERAKAN_SANITIZERS=1: the API tests again in an AddressSanitizer/LeakSanitizer +
+# UndefinedBehaviorSanitizer build of Terakan's code (a second build folder; Mesa's libraries
+# are compiled again there, uninstrumented). Its results count in the summary like the others.
+# Not on by default yet: see docs/status.md.
+summary_dirs="$build_dir"
+if [ "${TERAKAN_SANITIZERS:-0}" = 1 ] && [ $# -eq 0 ]; then
+    sanitizer_dir="$build_dir-sanitizers"
+    if TERAKAN_MESON_OPTIONS="-Dsanitize=address,undefined" \
+        "$root/scripts/build.sh" "$sanitizer_dir" >"$sanitizer_dir-build.log" 2>&1; then
+        rm -f "$sanitizer_dir"/*.xml
+        meson test -C "$sanitizer_dir" --no-rebuild --print-errorlogs --suite api || status=$?
+        summary_dirs="$summary_dirs $sanitizer_dir"
+    else
+        cat "$sanitizer_dir-build.log" >&2
+        echo "terakan: the sanitizer build failed (log above)" >&2
+        status=1
+    fi
+fi
+# shellcheck disable=SC2086
+/usr/bin/python3 "$root/scripts/test_summary.py" $summary_dirs || status=1
 exit $status

@@ -3,19 +3,20 @@
 report meson has every 'gtest' protocol test write as <build>/<test name>.xml), every other
 registered test counts once. A GoogleTest binary that failed without reporting a failed case
 (a crash, a leak report, a bad exit) adds one failure. Prints "N passed, N failed[, N skipped]"
-as the last line and exits 1 if anything failed."""
+as the last line and exits 1 if anything failed. Takes one or more build folders."""
 import json
 import os
 import sys
 import xml.etree.ElementTree as ElementTree
 
-build_dir = sys.argv[1]
 passed = failed = skipped = 0
 
-with open(os.path.join(build_dir, 'meson-logs', 'testlog.json'), encoding='utf-8') as log:
-    runs = [json.loads(line) for line in log if line.strip()]
+runs = []
+for build_dir in sys.argv[1:]:  # several build folders (the sanitizer build) add up
+    with open(os.path.join(build_dir, 'meson-logs', 'testlog.json'), encoding='utf-8') as log:
+        runs += [(build_dir, json.loads(line)) for line in log if line.strip()]
 
-for run in runs:
+for build_dir, run in runs:
     ok = run['result'] in ('OK', 'EXPECTEDFAIL')
     short_name = run['name'].split(' / ')[-1]
     report = os.path.join(build_dir, short_name + '.xml')

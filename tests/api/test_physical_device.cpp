@@ -253,21 +253,31 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    VkDevice vk_device = VK_NULL_HANDLE;
    ASSERT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_SUCCESS);
 
-   /* Not implemented yet: each returns an error instead of calling through NULL. */
-   VkMemoryAllocateInfo allocate = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-   allocate.allocationSize = 4096;
-   VkDeviceMemory memory = VK_NULL_HANDLE;
-   EXPECT_EQ(vkAllocateMemory(vk_device, &allocate, nullptr, &memory),
+   /* Not implemented yet (images, queries, graphics pipelines): each returns an error
+    * instead of calling through NULL. */
+   VkImageCreateInfo image_info = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   image_info.imageType = VK_IMAGE_TYPE_2D;
+   image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+   image_info.extent = {16, 16, 1};
+   image_info.mipLevels = 1;
+   image_info.arrayLayers = 1;
+   image_info.samples = VK_SAMPLE_COUNT_1_BIT;
+   image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+   VkImage image = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
+
+   VkQueryPoolCreateInfo query_info = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+   query_info.queryType = VK_QUERY_TYPE_OCCLUSION;
+   query_info.queryCount = 1;
+   VkQueryPool query_pool = VK_NULL_HANDLE;
+   EXPECT_EQ(vkCreateQueryPool(vk_device, &query_info, nullptr, &query_pool),
              VK_ERROR_FEATURE_NOT_PRESENT);
 
-   VkFenceCreateInfo fence_info = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-   VkFence fence = VK_NULL_HANDLE;
-   EXPECT_EQ(vkCreateFence(vk_device, &fence_info, nullptr, &fence),
+   VkGraphicsPipelineCreateInfo graphics = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+   VkPipeline pipeline = reinterpret_cast<VkPipeline>(uint64_t(1));
+   EXPECT_EQ(vkCreateGraphicsPipelines(vk_device, VK_NULL_HANDLE, 1, &graphics, nullptr, &pipeline),
              VK_ERROR_FEATURE_NOT_PRESENT);
-
-   VkQueue queue = VK_NULL_HANDLE;
-   vkGetDeviceQueue(vk_device, 0, 0, &queue);
-   EXPECT_EQ(vkQueueSubmit(queue, 0, nullptr, VK_NULL_HANDLE), VK_ERROR_FEATURE_NOT_PRESENT);
+   EXPECT_EQ(pipeline, VkPipeline(VK_NULL_HANDLE));
 
    /* A command of an extension that is not enabled is not exposed at all. */
    EXPECT_EQ(vkGetDeviceProcAddr(vk_device, "vkCreateSwapchainKHR"), nullptr);
