@@ -103,7 +103,7 @@ struct SelectedProgram {
    std::vector<Node> nodes;
    bool uses_push_constants = false, uses_driver_constants = false;
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
-   std::vector<unsigned> storage_buffers;
+   std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
 
    unsigned new_value(int required_chan = -1)
    {

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 1;
+static constexpr uint32_t binary_layout_version = 2;
 
 std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
 {
@@ -24,8 +24,8 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, b.push_constant_bytes);
    blob_write_uint32(&blob, b.uses_driver_constants);
    blob_write_uint32(&blob, b.push_constants_fetched);
-   blob_write_uint32(&blob, uint32_t(b.storage_buffers.size()));
-   for (unsigned slot : b.storage_buffers)
+   blob_write_uint32(&blob, uint32_t(b.rat_slots.size()));
+   for (unsigned slot : b.rat_slots)
       blob_write_uint32(&blob, slot);
    blob_write_uint32(&blob, uint32_t(b.fetches.size()));
    for (const FetchRecord &f : b.fetches) {
@@ -62,11 +62,11 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
    b.push_constant_bytes = blob_read_uint32(&reader);
    b.uses_driver_constants = blob_read_uint32(&reader);
    b.push_constants_fetched = blob_read_uint32(&reader);
-   const uint32_t storage = blob_read_uint32(&reader);
-   if (reader.overrun || storage > data.size())
+   const uint32_t rats = blob_read_uint32(&reader);
+   if (reader.overrun || rats > data.size())
       return false;
-   for (uint32_t i = 0; i < storage; i++)
-      b.storage_buffers.push_back(blob_read_uint32(&reader));
+   for (uint32_t i = 0; i < rats; i++)
+      b.rat_slots.push_back(blob_read_uint32(&reader));
    const uint32_t fetches = blob_read_uint32(&reader);
    if (reader.overrun || fetches > data.size())
       return false;

@@ -98,7 +98,7 @@ struct ShaderBinary {
    unsigned push_constant_bytes = 0;
    bool uses_driver_constants = false;  /* constant buffer 1 must be bound */
    bool push_constants_fetched = false; /* fetch resource 16 must point at the push constants */
-   std::vector<unsigned> storage_buffers; /* bindings the program reads or writes */
+   std::vector<unsigned> rat_slots; /* buffer slots the program writes through RATs */
    std::vector<FetchRecord> fetches;
    ShaderStatistics statistics;
 };

@@ -522,7 +522,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
    binary.code = std::move(code);
    binary.gprs = allocation.gprs;
    binary.stack_entries = stack_needed;
-   binary.storage_buffers = selected.storage_buffers;
+   binary.rat_slots = selected.rat_slots;
    binary.uses_driver_constants = selected.uses_driver_constants;
    binary.push_constants_fetched = selected.push_constants_fetched;
    stats.dwords = unsigned(binary.code.size());

@@ -1116,12 +1116,13 @@ private:
                                     : intrinsic->dest.reg.reg->num_components;
    }
 
-   void note_buffer(unsigned binding)
+   /* A slot the program writes through its RAT (stores and atomics). */
+   void note_rat(unsigned slot)
    {
-      for (unsigned b : out.storage_buffers)
-         if (b == binding)
+      for (unsigned s : out.rat_slots)
+         if (s == slot)
             return;
-      out.storage_buffers.push_back(binding);
+      out.rat_slots.push_back(slot);
    }
 
    bool select_load_ssbo(nir_intrinsic_instr *intrinsic)
@@ -1129,7 +1130,6 @@ private:
       unsigned binding;
       if (!binding_of(intrinsic->src[0], binding))
          return false;
-      note_buffer(binding);
       uint32_t constant_offset = 0;
       unsigned address;
       const nir_src *offset_src = &intrinsic->src[1];
@@ -1214,7 +1214,7 @@ private:
       unsigned binding;
       if (!binding_of(intrinsic->src[0], binding))
          return false;
-      note_buffer(binding);
+      note_rat(binding);
       Operand offset, data;
       if (!operand(intrinsic->src[1], 0, offset) || !operand(intrinsic->src[2], 0, data))
          return false;
@@ -1233,7 +1233,7 @@ private:
       unsigned binding;
       if (!binding_of(intrinsic->src[1], binding))
          return false;
-      note_buffer(binding);
+      note_rat(binding);
       if (nir_src_bit_size(intrinsic->src[0]) != 32)
          return fail("only 32-bit storage buffer stores are supported");
       Operand offset;

@@ -94,7 +94,29 @@ constexpr uint32_t CP_SYNC = 1u << 31;
 constexpr uint32_t src_sel(uint32_t s) { return s << 29; } /* 0: memory, 2: the data dword */
 constexpr uint32_t dst_sel(uint32_t s) { return s << 20; } /* 0: memory */
 constexpr uint32_t max_bytes = (1u << 21) - 1;              /* command BYTE_COUNT field */
+constexpr uint32_t src_sel_of(uint32_t word1) { return (word1 >> 29) & 3; }
+constexpr uint32_t dst_sel_of(uint32_t word1) { return (word1 >> 20) & 3; }
+constexpr uint32_t byte_count_of(uint32_t command) { return command & max_bytes; }
+/* Command bits: source/destination address space is a register (SAS/DAS), and the register
+ * address does not increment (SAIC/DAIC). */
+constexpr uint32_t SAS = 1u << 26, DAS = 1u << 27, SAIC = 1u << 28, DAIC = 1u << 29;
 } // namespace cp_dma
+
+/* EVENT_WRITE_EOP word 2: DATA_SEL (1: low 32 bits of the data, 2: 64 bits, 3: the GPU clock). */
+constexpr uint32_t eop_data_sel(uint32_t sel) { return sel << 29; }
+
+/* The initiator word of DISPATCH_DIRECT/INDIRECT (VGT_DISPATCH_INITIATOR): COMPUTE_SHADER_EN. */
+constexpr uint32_t DISPATCH_INITIATOR_COMPUTE_SHADER_EN = 1;
+
+/* MEM_WRITE word 1: write only the low dword (DATA32). */
+constexpr uint32_t MEM_WRITE_DATA32 = 1u << 18;
+
+/* WAIT_REG_MEM word 0: FUNCTION (bits 0-2; 3 = equal) and MEM_SPACE (bit 4: memory, not a
+ * register). */
+namespace wait_reg_mem {
+constexpr uint32_t FUNCTION_EQUAL = 3, MEM_SPACE = 1u << 4;
+constexpr uint32_t function_of(uint32_t word0) { return word0 & 7; }
+} // namespace wait_reg_mem
 
 struct RegisterWindow {
    uint32_t start, end; /* byte register offsets, end exclusive */

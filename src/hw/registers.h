@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace terakan::hw::reg {
@@ -42,9 +43,25 @@ enum CbColorRegister : uint32_t { Base = 0, Pitch = 4, Slice = 8, View = 0xC, In
 constexpr uint32_t CB_COLOR_INFO_RAT = 1u << 26;
 constexpr uint32_t cb_color_info_format(uint32_t info) { return (info >> 2) & 0x3f; }
 
+/* A RAT over a buffer, as Mesa 22.3.6's r600 compute path programs it (evergreen_set_rat):
+ * CB_COLORn_INFO = COLOR_32 (format 0xD), NUMBER_UINT, linear, RAT; CB_COLORn_ATTRIB =
+ * non-displayable tiling order. */
+constexpr uint32_t rat_buffer_color_info = 0x04104134u;
+constexpr uint32_t rat_buffer_color_attrib = 0x10u;
+
 /* fetch resources: 8 dwords per slot; compute (LS) buffers start at slot 816 */
 constexpr unsigned compute_fetch_resource_base = 816;
 constexpr uint32_t resource_type(uint32_t word7) { return word7 >> 30; } /* 3: VALID_BUFFER */
+
+/* The SQ_VTX_CONSTANT_WORD0-7 of a buffer (Mesa 22.3.6 r600 evergreen_state.c layout): base
+ * address (the kernel adds the buffer object's), size - 1, stride in bits 8-18 of word 2 with
+ * the address's high byte in bits 0-7, the destination swizzle word r600 uses, VALID_BUFFER. */
+constexpr std::array<uint32_t, 8> buffer_fetch_resource(uint64_t address, uint32_t size,
+                                                        uint32_t stride)
+{
+   return {uint32_t(address), size ? size - 1 : 0, (stride << 8) | (uint32_t(address >> 32) & 0xff),
+           0x1A00u, 0, 0, 0, 3u << 30};
+}
 constexpr unsigned compute_loop_const = 160; /* SQ_LOOP_CONST for the LS/CS stage */
 
 } // namespace terakan::hw::reg

@@ -21,17 +21,6 @@ using terakan::winsys::RadeonBo;
 static constexpr size_t stream_headroom = 4096;
 static constexpr uint64_t upload_bo_size = 256 * 1024;
 
-/* CB_COLORn_INFO for a RAT over a buffer: COLOR_32 (format 0xD), NUMBER_UINT, linear, the
- * RAT bit; CB_COLORn_ATTRIB: non-displayable tiling order. The values Mesa's r600 driver
- * programs for compute buffers (evergreen_set_rat / evergreen_cs_set_constant_buffer). */
-static constexpr uint32_t rat_color_info = 0x04104134u;
-static constexpr uint32_t rat_color_attrib = 0x10u;
-
-/* SQ_VTX_CONSTANT words 2, 3 and 7 of a buffer fetch resource (stride in bits 8-18 of word 2,
- * destination swizzle in word 3, VALID_BUFFER in word 7). */
-static constexpr uint32_t fetch_word3 = 0x1A00u;
-static constexpr uint32_t fetch_word7_valid_buffer = 0xC0000000u;
-
 static void begin_stream(terakan_cmd_buffer *cmd)
 {
    cmd->streams.emplace_back();
@@ -227,14 +216,9 @@ static void emit_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, ui
    const uint32_t size = uint32_t(std::min<uint64_t>(range, UINT32_MAX));
    cs.packet(pm4::SET_RESOURCE, 9, true);
    cs.emit((reg::compute_fetch_resource_base + id) * 8);
-   cs.emit(uint32_t(offset));
-   cs.emit(size ? size - 1 : 0);
-   cs.emit((1u << 8) | (uint32_t(offset >> 32) & 0xff)); /* stride 1: byte addresses */
-   cs.emit(fetch_word3);
-   cs.emit(0);
-   cs.emit(0);
-   cs.emit(0);
-   cs.emit(fetch_word7_valid_buffer);
+   /* Stride 1: the compiler's fetches use byte addresses. */
+   for (uint32_t word : reg::buffer_fetch_resource(offset, size, 1))
+      cs.emit(word);
    cs.relocation(bo);
 }
 
@@ -244,7 +228,7 @@ static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offs
     * the buffer object; the RAT itself addresses the whole buffer from BASE. */
    const uint64_t elements = std::max<uint64_t>(range / 4, 1);
    cs.context_registers(reg::CB_COLOR0_BASE + id * reg::CB_COLOR_STRIDE,
-                        {uint32_t(offset >> 8), 0, 0, 0, rat_color_info, rat_color_attrib,
+                        {uint32_t(offset >> 8), 0, 0, 0, reg::rat_buffer_color_info, reg::rat_buffer_color_attrib,
                          uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))});
    cs.relocation(bo); /* BASE */
    cs.relocation(bo); /* ATTRIB */
@@ -336,7 +320,7 @@ terakan_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX, uint32_t 
    cs.emit(x);
    cs.emit(y);
    cs.emit(z);
-   cs.emit(1); /* VGT_DISPATCH_INITIATOR.COMPUTE_SHADER_EN */
+   cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -382,7 +366,7 @@ terakan_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkD
    emit_cp_dma(cs, &args, args_offset, 0, *driver_bo, driver_offset, 12, true);
    cs.packet(pm4::DISPATCH_INDIRECT, 2, true);
    cs.emit(uint32_t(args_offset));
-   cs.emit(1);
+   cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
    cs.relocation(args);
 }
 
@@ -406,15 +390,8 @@ static void emit_full_barrier(CommandStream &cs)
    cs.emit(10);          /* poll interval */
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdPipelineBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
-                           VkDependencyFlags, uint32_t, const VkMemoryBarrier *, uint32_t,
-                           const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *)
-{
-   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   emit_full_barrier(stream(cmd));
-}
-
+/* The Vulkan 1.0 forms (vkCmdSetEvent, vkCmdPipelineBarrier, vkCmdCopyBuffer, ...) reach these
+ * through the runtime's common wrappers. */
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdPipelineBarrier2(VkCommandBuffer commandBuffer, const VkDependencyInfo *)
 {
@@ -429,35 +406,34 @@ static void emit_event_write(terakan_cmd_buffer *cmd, VkEvent _event, uint32_t v
    emit_full_barrier(cs);
    cs.packet(pm4::MEM_WRITE, 4);
    cs.emit(0);
-   cs.emit(1u << 18); /* DATA32: write one dword */
+   cs.emit(pm4::MEM_WRITE_DATA32);
    cs.emit(value);
    cs.emit(0);
    cs.relocation(*event->bo);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags)
+terakan_CmdSetEvent2(VkCommandBuffer commandBuffer, VkEvent event, const VkDependencyInfo *)
 {
    emit_event_write(terakan_cmd_buffer_from_handle(commandBuffer), event, 1);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdResetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags)
+terakan_CmdResetEvent2(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags2)
 {
    emit_event_write(terakan_cmd_buffer_from_handle(commandBuffer), event, 0);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdWaitEvents(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent *pEvents,
-                      VkPipelineStageFlags, VkPipelineStageFlags, uint32_t, const VkMemoryBarrier *,
-                      uint32_t, const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *)
+terakan_CmdWaitEvents2(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent *pEvents,
+                       const VkDependencyInfo *)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    CommandStream &cs = stream(cmd);
    for (uint32_t i = 0; i < eventCount; i++) {
       VK_FROM_HANDLE(terakan_event, event, pEvents[i]);
       cs.packet(pm4::WAIT_REG_MEM, 6);
-      cs.emit(3 | (1u << 4)); /* FUNCTION equal, MEM_SPACE memory */
+      cs.emit(pm4::wait_reg_mem::FUNCTION_EQUAL | pm4::wait_reg_mem::MEM_SPACE);
       cs.emit(0);
       cs.emit(0);
       cs.emit(1);          /* reference */
@@ -480,18 +456,6 @@ static void copy_bytes(terakan_cmd_buffer *cmd, RadeonBo &src, uint64_t src_offs
       src_offset += bytes;
       dst_offset += bytes;
    }
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdCopyBuffer(VkCommandBuffer commandBuffer, VkBuffer srcBuffer, VkBuffer dstBuffer,
-                      uint32_t regionCount, const VkBufferCopy *pRegions)
-{
-   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   VK_FROM_HANDLE(terakan_buffer, src, srcBuffer);
-   VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
-   for (uint32_t i = 0; i < regionCount; i++)
-      copy_bytes(cmd, *src->memory->bo, src->offset + pRegions[i].srcOffset, *dst->memory->bo,
-                 dst->offset + pRegions[i].dstOffset, pRegions[i].size);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

@@ -39,7 +39,7 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
    fence.packet(terakan::hw::pm4::EVENT_WRITE_EOP, 5);
    fence.emit(terakan::hw::pm4::EVENT_CACHE_FLUSH_AND_INV_TS);
    fence.emit(0);
-   fence.emit(2u << 29); /* DATA_SEL: 64-bit data */
+   fence.emit(terakan::hw::pm4::eop_data_sel(2)); /* 64-bit data */
    fence.emit(uint32_t(sequence));
    fence.emit(uint32_t(sequence >> 32));
    fence.relocation(*queue->fence_bo);
@@ -54,18 +54,6 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
    for (uint32_t i = 0; i < submit->signal_count; i++) {
       const VkResult result = vk_sync_signal(&device->vk, submit->signals[i].sync,
                                              submit->signals[i].signal_value);
-      if (result != VK_SUCCESS)
-         return result;
-   }
-   return VK_SUCCESS;
-}
-
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_DeviceWaitIdle(VkDevice _device)
-{
-   VK_FROM_HANDLE(terakan_device, device, _device);
-   for (uint32_t q = 0; q < device->queue_count; q++) {
-      const VkResult result = vk_common_QueueWaitIdle(vk_queue_to_handle(&device->queues[q].vk));
       if (result != VK_SUCCESS)
          return result;
    }

@@ -153,17 +153,6 @@ terakan_GetBufferMemoryRequirements2(VkDevice _device, const VkBufferMemoryRequi
    requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_GetBufferMemoryRequirements(VkDevice device, VkBuffer buffer,
-                                    VkMemoryRequirements *pMemoryRequirements)
-{
-   VkBufferMemoryRequirementsInfo2 info = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2,
-                                           nullptr, buffer};
-   VkMemoryRequirements2 requirements = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
-   terakan_GetBufferMemoryRequirements2(device, &info, &requirements);
-   *pMemoryRequirements = requirements.memoryRequirements;
-}
-
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_BindBufferMemory2(VkDevice, uint32_t bindInfoCount, const VkBindBufferMemoryInfo *pBindInfos)
 {
@@ -174,13 +163,4 @@ terakan_BindBufferMemory2(VkDevice, uint32_t bindInfoCount, const VkBindBufferMe
       buffer->offset = pBindInfos[i].memoryOffset;
    }
    return VK_SUCCESS;
-}
-
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_BindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
-                         VkDeviceSize memoryOffset)
-{
-   const VkBindBufferMemoryInfo info = {VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, nullptr,
-                                        buffer, memory, memoryOffset};
-   return terakan_BindBufferMemory2(device, 1, &info);
 }

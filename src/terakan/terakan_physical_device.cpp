@@ -188,11 +188,10 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    pdev->vk.supported_sync_types = pdev->sync_types;
 
    /* The on-disk shader cache, keyed by this build and the family (MESA_SHADER_CACHE_*). */
-   char cache_name[32], build_hex[41] = "";
+   char cache_name[32], cache_id[2 * VK_UUID_SIZE + 1];
    snprintf(cache_name, sizeof(cache_name), "terakan_%s", pdev->family->name.data());
-   for (unsigned i = 0; i < 20; i++)
-      snprintf(build_hex + 2 * i, 3, "%02x", pdev->pipeline_cache_uuid[i % VK_UUID_SIZE]);
-   pdev->vk.disk_cache = disk_cache_create(cache_name, build_hex, 0);
+   disk_cache_format_hex_id(cache_id, pdev->pipeline_cache_uuid, 2 * VK_UUID_SIZE);
+   pdev->vk.disk_cache = disk_cache_create(cache_name, cache_id, 0);
 
    log_startup("terakan: using %s: %s", path, pdev->name);
    *out = &pdev->vk;

@@ -126,15 +126,11 @@ static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBi
       }
       return nullptr;
    };
-   /* storage_buffers lists every buffer slot the program touches; the storage ones among
-    * them are written (or atomically updated) through their RAT. */
-   for (unsigned slot : binary.storage_buffers) {
+   for (unsigned slot : binary.rat_slots) {
       terakan_slot_source *source = source_of(slot);
       if (!source)
          return false;
-      for (const BufferBinding &b : bindings)
-         if (b.storage && slot >= b.first_slot && slot < b.first_slot + b.count)
-            source->rat = true;
+      source->rat = true;
    }
    for (const terakan::compiler::FetchRecord &fetch : binary.fetches) {
       if (fetch.binding == terakan::compiler::push_constant_fetch_resource)

@@ -59,6 +59,7 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
       error = "vkCreateInstance failed (is the validation layer installed?)";
       return;
    }
+   validation_enabled = validation;
    uint32_t count = 0;
    vkEnumeratePhysicalDevices(instance, &count, nullptr);
    std::vector<VkPhysicalDevice> devices(count);
@@ -172,7 +173,7 @@ void ComputeDevice::destroy(Buffer &b)
    b = {};
 }
 
-ComputeDevice::Program ComputeDevice::program(const std::string &shader,
+ComputeDevice::Program ComputeDevice::program(const std::vector<uint32_t> &spirv,
                                               const std::vector<std::vector<VkDescriptorType>> &sets,
                                               uint32_t push_bytes, VkResult *result_out)
 {
@@ -200,7 +201,6 @@ ComputeDevice::Program ComputeDevice::program(const std::string &shader,
    layout_info.pPushConstantRanges = &range;
    vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout);
 
-   const std::vector<uint32_t> spirv = read_spirv(shader);
    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
    module_info.codeSize = spirv.size() * 4;
    module_info.pCode = spirv.data();

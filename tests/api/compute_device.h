@@ -52,8 +52,16 @@ public:
       VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
    };
    /* `sets[s]` lists the descriptor types of set s, binding 0 onwards. */
+   Program program(const std::vector<uint32_t> &spirv,
+                   const std::vector<std::vector<VkDescriptorType>> &sets, uint32_t push_bytes,
+                   VkResult *result = nullptr);
+   /* The same, with the SPIR-V of a shader of tests/api/shaders (read_spirv). */
    Program program(const std::string &shader, const std::vector<std::vector<VkDescriptorType>> &sets,
-                   uint32_t push_bytes, VkResult *result = nullptr);
+                   uint32_t push_bytes, VkResult *result = nullptr)
+   {
+      return program(read_spirv(shader), sets, push_bytes, result);
+   }
+   bool validation_enabled = false;
    void destroy(Program &program);
    VkDescriptorSet descriptor_set(Program &program, uint32_t set,
                                   const std::vector<VkDescriptorBufferInfo> &buffers);

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "../compiler/corpus.h"
-#include "../compiler/lavapipe_runner.h"
+#include "../compiler/vulkan_compute_runner.h"
 
 using namespace terakan::test;
 using namespace terakan::test::corpus_files;

@@ -27,16 +27,16 @@
 #include "core/host_memory.h"
 #include "core/shader_core.h"
 #include "corpus.h"
-#include "lavapipe_runner.h"
+#include "vulkan_compute_runner.h"
 
 using namespace terakan;
 using namespace terakan::test::corpus_files;
 
 namespace {
 
-test::LavapipeRunner &lavapipe()
+test::VulkanComputeRunner &lavapipe()
 {
-   static test::LavapipeRunner runner;
+   static test::VulkanComputeRunner runner("llvmpipe");
    return runner;
 }
 

@@ -44,7 +44,7 @@ struct IbBuilder {
    {
       ib.push_back(hw::pm4::packet3(hw::pm4::SET_RESOURCE, 8, true));
       ib.push_back(slot * 8);
-      const uint32_t words[8] = {offset, size - 1, stride << 8, 0x1A00, 0, 0, 0, 0xC0000000u};
+      const auto words = hw::reg::buffer_fetch_resource(offset, size, stride);
       ib.insert(ib.end(), std::begin(words), std::end(words));
    }
 };
@@ -84,7 +84,8 @@ inline IbBuilder build_dispatch(const DispatchSetup &s)
    b.context(reg::DB_DEPTH_CONTROL, {0});
    b.config(reg::VGT_COMPUTE_START_X, {0, 0, 0});
    /* RAT 0 over the global pool: CB_COLOR0 BASE..DIM, relocations for BASE and ATTRIB. */
-   b.context(reg::CB_COLOR0_BASE, {0, s.pool_size / 8 - 1, 0, 0, 0x04104134u, 0x10, s.pool_size - 1});
+   b.context(reg::CB_COLOR0_BASE, {0, s.pool_size / 8 - 1, 0, 0, reg::rat_buffer_color_info,
+                                   reg::rat_buffer_color_attrib, s.pool_size - 1});
    b.reloc(s.pool);
    b.reloc(s.pool);
    b.context(reg::CB_TARGET_MASK, {0xF});
@@ -101,9 +102,9 @@ inline IbBuilder build_dispatch(const DispatchSetup &s)
    b.context(reg::SPI_COMPUTE_INPUT_CNTL, {7});
    b.context(reg::SPI_COMPUTE_NUM_THREAD_X, {s.group[0], s.group[1], s.group[2]});
    b.context(reg::SQ_LDS_ALLOC, {s.lds_dwords});
-   b.packet(pm4::DISPATCH_DIRECT, {s.grid[0], s.grid[1], s.grid[2], 1}, true);
+   b.packet(pm4::DISPATCH_DIRECT, {s.grid[0], s.grid[1], s.grid[2], pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN}, true);
    /* The fence: EVENT_WRITE_EOP of 32-bit data 0x1234 (DATA_SEL 1). */
-   b.packet(pm4::EVENT_WRITE_EOP, {0x14 | (5 << 8), 0, 1u << 29, 0x1234, 0});
+   b.packet(pm4::EVENT_WRITE_EOP, {pm4::EVENT_CACHE_FLUSH_AND_INV_TS, 0, pm4::eop_data_sel(1), 0x1234, 0});
    b.reloc(s.fence);
    return b;
 }

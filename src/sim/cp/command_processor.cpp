@@ -97,20 +97,21 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       }
       case pm4::MEM_WRITE: {
          const uint64_t address = body[0] | (uint64_t(body[1] & 0xff) << 32);
-         const bool dword_only = body[1] & (1u << 18);
+         const bool dword_only = body[1] & pm4::MEM_WRITE_DATA32;
          const uint32_t data[2] = {body[2], body[3]};
          error = write_memory(address, data, dword_only ? 4 : 8, "MEM_WRITE");
          break;
       }
       case pm4::WAIT_REG_MEM: {
-         if (!(body[0] & 0x10))
+         if (!(body[0] & pm4::wait_reg_mem::MEM_SPACE))
             return "WAIT_REG_MEM on a register is not simulated";
          const uint64_t address = (body[1] & ~3u) | (uint64_t(body[2] & 0xff) << 32);
          uint32_t value = 0;
          std::string read_error;
          if (!memory.read(address, &value, 4, read_error))
             return "WAIT_REG_MEM reads " + read_error;
-         const uint32_t reference = body[3], mask = body[4], function = body[0] & 7;
+         const uint32_t reference = body[3], mask = body[4],
+                        function = pm4::wait_reg_mem::function_of(body[0]);
          const uint32_t v = value & mask;
          const bool passes = function == 0 || (function == 1 && v < reference) ||
                              (function == 2 && v <= reference) || (function == 3 && v == reference) ||
@@ -130,7 +131,8 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       }
       case pm4::CP_DMA: {
          const uint32_t info = body[1], command = body[4];
-         const uint32_t size = command & 0x1fffff, src_sel = (info >> 29) & 3;
+         const uint32_t size = pm4::cp_dma::byte_count_of(command),
+                        src_sel = pm4::cp_dma::src_sel_of(info);
          const uint64_t destination = body[2] | (uint64_t(body[3] & 0xff) << 32);
          std::vector<uint8_t> data(size);
          if (src_sel == 2) { /* fill with the data dword */
@@ -222,7 +224,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
    dispatch.load_thread_id = input & 1;
    dispatch.load_group_id = input & 2;
    dispatch.loop_count = loop_consts[reg::compute_loop_const] & 0xfff;
-   if (!(body[3] & 1))
+   if (!(body[3] & pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN))
       return "DISPATCH_DIRECT: VGT_DISPATCH_INITIATOR.COMPUTE_SHADER_EN is not set";
    if (dispatch.lds_dwords > (isa == IsaClass::Cayman ? 8160u : 8192u))
       return "DISPATCH_DIRECT: SQ_LDS_ALLOC asks for more than the LDS the stage has";

@@ -206,7 +206,7 @@ private:
       }
       case pm4::WAIT_REG_MEM:
          need_count(count, 5, "bad WAIT_REG_MEM");
-         if (ib[body] & 0x10) {
+         if (ib[body] & pm4::wait_reg_mem::MEM_SPACE) {
             const CsReloc &reloc = next_reloc(at);
             const uint64_t offset = reloc.gpu_address + (ib[body + 1] & ~3u) + (uint64_t(ib[body + 2] & 0xff) << 32);
             ib[body + 1] = (ib[body + 1] & 3) | (uint32_t(offset) & ~3u);
@@ -424,10 +424,10 @@ private:
    void cp_dma(uint32_t at, size_t body)
    {
       const uint32_t info = ib[body + 1], command = ib[body + 4];
-      const uint32_t src_sel = (info >> 29) & 3, dst_sel = (info >> 20) & 3;
-      const uint32_t size = command & 0x1fffff;
-      const bool sas = command >> 26 & 1, das = command >> 27 & 1, saic = command >> 28 & 1,
-                 daic = command >> 29 & 1;
+      const uint32_t src_sel = pm4::cp_dma::src_sel_of(info), dst_sel = pm4::cp_dma::dst_sel_of(info);
+      const uint32_t size = pm4::cp_dma::byte_count_of(command);
+      const bool sas = command & pm4::cp_dma::SAS, das = command & pm4::cp_dma::DAS,
+                 saic = command & pm4::cp_dma::SAIC, daic = command & pm4::cp_dma::DAIC;
       if ((src_sel != 0 || dst_sel != 0 || (das && dst_sel == 0) || (sas && src_sel == 0)) && size % 4)
          throw Failure{"CP DMA command requires dw count alignment"};
       if (sas || das || saic || daic)

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>

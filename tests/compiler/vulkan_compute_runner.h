@@ -1,6 +1,6 @@
-/* Runs a SPIR-V compute shader through the Vulkan loader (with the Khronos validation layer
- * when it is installed) on the first device whose name holds a given text, and returns its
- * buffers. On lavapipe ("llvmpipe") it is the oracle; on Terakan it is the thing tested. */
+/* Runs a SPIR-V compute job (the corpus ABI: buffers as set 0, 16 bytes of push constants)
+ * through the Vulkan loader with the Khronos validation layer, on the first device whose name
+ * holds a given text, and returns its buffers. On lavapipe ("llvmpipe") it is the oracle; on Terakan it is the thing tested. */
 #pragma once
 
 #include <array>
@@ -18,33 +18,27 @@ struct ComputeJob {
    std::array<uint32_t, 3> groups{1, 1, 1};
 };
 
-class LavapipeRunner {
+class VulkanComputeRunner {
 public:
-   explicit LavapipeRunner(const char *device_name = "llvmpipe");
-   ~LavapipeRunner();
-   LavapipeRunner(const LavapipeRunner &) = delete;
-   LavapipeRunner &operator=(const LavapipeRunner &) = delete;
+   explicit VulkanComputeRunner(const char *device_name);
+   ~VulkanComputeRunner();
+   VulkanComputeRunner(const VulkanComputeRunner &) = delete;
+   VulkanComputeRunner &operator=(const VulkanComputeRunner &) = delete;
 
-   bool available() const { return device_ != nullptr; }
+   bool available() const { return available_; }
    const std::string &error() const { return error_; }
    bool validation_enabled() const { return validation_; }
-   unsigned validation_messages() const { return validation_messages_; }
+   unsigned validation_messages() const; /* warnings and errors of the validation layer */
 
    /* Runs the job; on return `buffers` holds what the shader left in them. */
    bool run(const ComputeJob &job, std::vector<std::vector<uint32_t>> &buffers, std::string &error);
 
-   static void count_message(LavapipeRunner *runner, const char *message);
-
 private:
    struct State;
    State *state_ = nullptr;
-   void *device_ = nullptr;
+   bool available_ = false;
    std::string error_;
    bool validation_ = false;
-   unsigned validation_messages_ = 0;
 };
-
-/* The same runner for any device. */
-using VulkanComputeRunner = LavapipeRunner;
 
 } // namespace terakan::test
