@@ -19,12 +19,12 @@ rm -f "$build_dir"/*.xml
 status=0
 meson test -C "$build_dir" --no-rebuild --print-errorlogs "$@" || status=$?
 
-# With TERAKAN_SANITIZERS=1: the API tests again in an AddressSanitizer/LeakSanitizer +
-# UndefinedBehaviorSanitizer build of Terakan's code (a second build folder; Mesa's libraries
-# are compiled again there, uninstrumented). Its results count in the summary like the others.
-# Not on by default yet: see docs/status.md.
+# The API tests again in an AddressSanitizer/LeakSanitizer + UndefinedBehaviorSanitizer build
+# of Terakan's code (a second build folder, BUILD_DIR-sanitizers; Mesa's libraries are compiled
+# again there, uninstrumented). Its results count in the summary like the others.
+# TERAKAN_SKIP_SANITIZERS=1 leaves it out (while iterating); so do extra meson test arguments.
 summary_dirs="$build_dir"
-if [ "${TERAKAN_SANITIZERS:-0}" = 1 ] && [ $# -eq 0 ]; then
+if [ "${TERAKAN_SKIP_SANITIZERS:-0}" != 1 ] && [ $# -eq 0 ]; then
     sanitizer_dir="$build_dir-sanitizers"
     if TERAKAN_MESON_OPTIONS="-Dsanitize=address,undefined" \
         "$root/scripts/build.sh" "$sanitizer_dir" >"$sanitizer_dir-build.log" 2>&1; then

@@ -8,6 +8,17 @@
 
 #include "hw/pm4.h"
 
+static VkResult signal_all(terakan_device *device, struct vk_queue_submit *submit)
+{
+   for (uint32_t i = 0; i < submit->signal_count; i++) {
+      const VkResult result = vk_sync_signal(&device->vk, submit->signals[i].sync,
+                                             submit->signals[i].signal_value);
+      if (result != VK_SUCCESS)
+         return result;
+   }
+   return VK_SUCCESS;
+}
+
 static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_submit *submit)
 {
    terakan_queue *queue = container_of(vk_queue, terakan_queue, vk);
@@ -20,6 +31,12 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
       if (result != VK_SUCCESS)
          return result;
    }
+
+   /* Every earlier submission finished before its driver_submit returned, so a submission
+    * without command buffers (fences and semaphores only, vkQueueWaitIdle's) has nothing to
+    * wait for on the GPU. */
+   if (submit->command_buffer_count == 0)
+      return signal_all(device, submit);
 
    std::lock_guard<std::mutex> guard(*device->submit_lock);
    std::string error;
@@ -51,13 +68,7 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
       return vk_queue_set_lost(&queue->vk, "terakan: waiting for the GPU failed (%s); the GPU "
                                            "hung or was reset", strerror(wait_error));
 
-   for (uint32_t i = 0; i < submit->signal_count; i++) {
-      const VkResult result = vk_sync_signal(&device->vk, submit->signals[i].sync,
-                                             submit->signals[i].signal_value);
-      if (result != VK_SUCCESS)
-         return result;
-   }
-   return VK_SUCCESS;
+   return signal_all(device, submit);
 }
 
 static void finish_queue(terakan_queue *queue)
