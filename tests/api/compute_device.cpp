@@ -175,7 +175,8 @@ void ComputeDevice::destroy(Buffer &b)
 
 ComputeDevice::Program ComputeDevice::program(const std::vector<uint32_t> &spirv,
                                               const std::vector<std::vector<VkDescriptorType>> &sets,
-                                              uint32_t push_bytes, VkResult *result_out)
+                                              uint32_t push_bytes, VkResult *result_out,
+                                              const VkSpecializationInfo *specialization)
 {
    Program p;
    p.types = sets;
@@ -212,6 +213,7 @@ ComputeDevice::Program ComputeDevice::program(const std::vector<uint32_t> &spirv
       info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
       info.stage.module = module;
       info.stage.pName = "main";
+      info.stage.pSpecializationInfo = specialization;
       info.layout = p.layout;
       result = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
       vkDestroyShaderModule(device, module, nullptr);

@@ -54,12 +54,13 @@ public:
    /* `sets[s]` lists the descriptor types of set s, binding 0 onwards. */
    Program program(const std::vector<uint32_t> &spirv,
                    const std::vector<std::vector<VkDescriptorType>> &sets, uint32_t push_bytes,
-                   VkResult *result = nullptr);
+                   VkResult *result = nullptr, const VkSpecializationInfo *specialization = nullptr);
    /* The same, with the SPIR-V of a shader of tests/api/shaders (read_spirv). */
    Program program(const std::string &shader, const std::vector<std::vector<VkDescriptorType>> &sets,
-                   uint32_t push_bytes, VkResult *result = nullptr)
+                   uint32_t push_bytes, VkResult *result = nullptr,
+                   const VkSpecializationInfo *specialization = nullptr)
    {
-      return program(read_spirv(shader), sets, push_bytes, result);
+      return program(read_spirv(shader), sets, push_bytes, result, specialization);
    }
    bool validation_enabled = false;
    void destroy(Program &program);

@@ -375,6 +375,34 @@ TEST(ComputeCommands, EventsSetOnHostAndOnDevice)
    });
 }
 
+TEST(ComputeCommands, SpecializationConstants)
+{
+   expect_same_as_lavapipe([](ComputeDevice &gpu) {
+      auto data = gpu.buffer(1024);
+      for (uint32_t i = 0; i < 256; i++)
+         data.words[i] = i;
+      /* MUL = 5 (4 bytes), ADD = 1000 (4 bytes), workgroup width 32: data[i] = 5i + 1032. */
+      const uint32_t values[3] = {5, 1000, 32};
+      const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+      const VkSpecializationInfo specialization = {3, entries, sizeof(values), values};
+      VkResult result;
+      auto p = gpu.program("specialized", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 0, &result,
+                           &specialization);
+      EXPECT_EQ(result, VK_SUCCESS);
+      VkDescriptorSet set = gpu.descriptor_set(p, 0, {{data.buffer, 0, VK_WHOLE_SIZE}});
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+      vkCmdDispatch(commands, 8, 1, 1); /* 8 groups of 32 */
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      auto out = words_of(data);
+      gpu.destroy(p);
+      gpu.destroy(data);
+      return out;
+   });
+}
+
 TEST(ComputeCommands, ReusedCommandBufferAndPipelineCacheData)
 {
    ComputeDevice &gpu = terakan_gpu();
