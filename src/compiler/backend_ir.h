@@ -56,11 +56,46 @@ inline bool is_ordered_memory_op(const AluOp &op)
    return op.op->encoding == isa::AluEncoding::Lds || op.op->name == "GROUP_BARRIER";
 }
 
+/* A TEX instruction: reads its coordinates from one GPR and writes its results to one GPR.
+ * Every coordinate and result value belongs to a GPR group (ValueInfo::gpr_group) and has the
+ * channel of its position; no_value reads constant 0 / leaves that channel unwritten. */
+struct TextureFetch {
+   const isa::FetchOpInfo *op = nullptr;
+   std::array<unsigned, 4> coords{no_value, no_value, no_value, no_value};
+   std::array<unsigned, 4> results{no_value, no_value, no_value, no_value};
+   unsigned resource = 0, sampler = 0;
+   std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
+   int record = -1;                  /* SamplerRecord whose patch list holds this fetch */
+};
+
 struct FetchOp {
    unsigned dst = no_value;
    unsigned address = no_value; /* byte address value */
    unsigned binding = 0;
    uint32_t offset = 0;         /* constant byte offset added by the fetch unit */
+   TextureFetch texture;        /* texture.op set: a TEX instruction, not a VFETCH */
+
+   bool is_texture() const { return texture.op != nullptr; }
+   std::vector<unsigned> sources() const
+   {
+      if (!is_texture())
+         return {address};
+      std::vector<unsigned> list;
+      for (unsigned v : texture.coords)
+         if (v != no_value)
+            list.push_back(v);
+      return list;
+   }
+   std::vector<unsigned> results() const
+   {
+      if (!is_texture())
+         return {dst};
+      std::vector<unsigned> list;
+      for (unsigned v : texture.results)
+         if (v != no_value)
+            list.push_back(v);
+      return list;
+   }
 };
 
 /* A RAT operation: a store, or an atomic without return (`atomic` names the RAT_INST). */
@@ -94,6 +129,7 @@ struct ValueInfo {
    int fixed_chan = -1;
    int required_chan = -1;
    bool whole_program = false; /* a NIR register: its place is never given to another value */
+   int gpr_group = -1;         /* values of one group share a GPR (TEX sources and results) */
 };
 
 /* What instruction selection produces. */
@@ -104,6 +140,9 @@ struct SelectedProgram {
    bool uses_push_constants = false, uses_driver_constants = false;
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
+   std::vector<SamplerRecord> sampler_records; /* dword offsets filled in by the emitter */
+   std::vector<unsigned> texture_resources, samplers;
+   unsigned gpr_groups = 0;
 
    unsigned new_value(int required_chan = -1)
    {

@@ -52,6 +52,29 @@ const char *marker_name(NodeKind kind)
    }
 }
 
+std::string fetch_text(const FetchOp &fetch)
+{
+   std::ostringstream text;
+   if (!fetch.is_texture()) {
+      text << 'v' << fetch.dst << " = fetch buffer" << fetch.binding << "[v" << fetch.address
+           << " + " << fetch.offset << "]";
+      return text.str();
+   }
+   const TextureFetch &t = fetch.texture;
+   auto list = [&](const std::array<unsigned, 4> &values) {
+      text << '(';
+      for (unsigned c = 0; c < 4; c++)
+         text << (c ? "," : "") << (values[c] == no_value ? std::string("_") : "v" + std::to_string(values[c]));
+      text << ')';
+   };
+   list(t.results);
+   text << " = " << t.op->name << " resource" << t.resource << " sampler" << t.sampler << ' ';
+   list(t.coords);
+   if (t.record >= 0)
+      text << " record" << t.record;
+   return text.str();
+}
+
 } // namespace
 
 std::string print_selected(const SelectedProgram &program)
@@ -63,8 +86,7 @@ std::string print_selected(const SelectedProgram &program)
       switch (node.kind) {
       case NodeKind::Alu: text << alu_text(node.alu); break;
       case NodeKind::Fetch:
-         text << 'v' << node.fetch.dst << " = fetch buffer" << node.fetch.binding << "[v"
-              << node.fetch.address << " + " << node.fetch.offset << "]";
+         text << fetch_text(node.fetch);
          break;
       case NodeKind::Store:
          text << (node.store.atomic ? node.store.atomic : "store") << " rat" << node.store.binding
@@ -107,8 +129,7 @@ std::string print_scheduled(const ScheduledProgram &program)
       case ClauseKind::Fetch:
          text << "  fetch clause:";
          for (const FetchOp &fetch : clause.fetches)
-            text << " v" << fetch.dst << "=buffer" << fetch.binding << "[v" << fetch.address
-                 << "+" << fetch.offset << "]";
+            text << ' ' << fetch_text(fetch) << ';';
          text << '\n';
          break;
       case ClauseKind::Store:

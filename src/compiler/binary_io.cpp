@@ -6,7 +6,25 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 2;
+static constexpr uint32_t binary_layout_version = 3;
+
+template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
+{
+   blob_write_uint32(&blob, uint32_t(list.size()));
+   for (T value : list)
+      blob_write_uint32(&blob, uint32_t(value));
+}
+
+template <typename T>
+static bool read_list(struct blob_reader &reader, size_t limit, std::vector<T> &list)
+{
+   const uint32_t count = blob_read_uint32(&reader);
+   if (reader.overrun || count > limit)
+      return false;
+   for (uint32_t i = 0; i < count; i++)
+      list.push_back(T(blob_read_uint32(&reader)));
+   return !reader.overrun;
+}
 
 std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
 {
@@ -33,6 +51,17 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
       blob_write_uint32(&blob, f.binding);
       blob_write_uint32(&blob, uint32_t(f.sampler));
    }
+   blob_write_uint32(&blob, uint32_t(b.sampler_records.size()));
+   for (const SamplerRecord &r : b.sampler_records) {
+      blob_write_uint32(&blob, r.set);
+      blob_write_uint32(&blob, r.binding);
+      blob_write_uint32(&blob, r.element);
+      blob_write_uint32(&blob, r.bit);
+      blob_write_uint32(&blob, r.dynamic);
+      write_list(blob, r.tex_dword_offsets);
+   }
+   write_list(blob, b.texture_resources);
+   write_list(blob, b.samplers);
    blob_write_bytes(&blob, &b.statistics, sizeof(b.statistics));
    std::vector<uint8_t> bytes;
    if (!blob.out_of_memory)
@@ -77,6 +106,23 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       f.sampler = int(blob_read_uint32(&reader));
       b.fetches.push_back(f);
    }
+   const uint32_t records = blob_read_uint32(&reader);
+   if (reader.overrun || records > max_sampler_records)
+      return false;
+   for (uint32_t i = 0; i < records; i++) {
+      SamplerRecord r;
+      r.set = blob_read_uint32(&reader);
+      r.binding = blob_read_uint32(&reader);
+      r.element = blob_read_uint32(&reader);
+      r.bit = blob_read_uint32(&reader);
+      r.dynamic = blob_read_uint32(&reader) != 0;
+      if (!read_list(reader, data.size(), r.tex_dword_offsets))
+         return false;
+      b.sampler_records.push_back(std::move(r));
+   }
+   if (!read_list(reader, data.size(), b.texture_resources) ||
+       !read_list(reader, data.size(), b.samplers))
+      return false;
    blob_copy_bytes(&reader, &b.statistics, sizeof(b.statistics));
    return !reader.overrun && reader.current == reader.end;
 }

@@ -39,11 +39,11 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
    binary = {};
    const hw::IsaClass isa = hw::family_info(options.family).isa_class;
 
-   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options.specialization, options.debug, error);
+   SelectedProgram selected;
+   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options, selected.sampler_records, error);
    if (!shader)
       return false;
 
-   SelectedProgram selected;
    bool ok = select_program(shader, isa, options.buffer_bindings, selected, error);
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];

@@ -54,19 +54,63 @@ struct SpecializationConstant {
    unsigned bytes = 4; /* 1, 2, 4 or 8 */
 };
 
+/* How a sampler element's coordinates are chosen when the sampler is known at compile time
+ * (an immutable sampler). */
+enum class SamplerCoordinates : uint8_t { Unknown, Normalized, Unnormalized };
+
+/* Where the images and samplers of one descriptor binding live: element i of the binding is
+ * texture resource first_resource + i and/or sampler first_sampler + i. A combined
+ * image-sampler has both; a sampled image only a resource; a sampler only a sampler. */
+struct TextureBinding {
+   unsigned set = 0, binding = 0, count = 1;
+   bool has_image = false, has_sampler = false;
+   unsigned first_resource = 0, first_sampler = 0;
+   /* Per element; empty or Unknown: set at bind time. */
+   std::vector<SamplerCoordinates> immutable;
+};
+
+/* Hardware limits of the texture slots: compute resources 0-175 are shared with buffers, and
+ * a stage has 18 samplers. */
+inline constexpr unsigned max_texture_resource_slots = 176;
+inline constexpr unsigned max_sampler_slots = 18;
+/* Without a map (the corpus ABI), set 0 binding b is texture resource
+ * default_first_texture_resource + b and sampler b. */
+inline constexpr unsigned default_first_texture_resource = 32;
+/* The driver-constant dword (constant buffer 1) holding the mask of dynamically indexed
+ * samplers that need unnormalized coordinates; one bit per SamplerRecord with `dynamic`. */
+inline constexpr unsigned unnormalized_mask_constant = 3;
+inline constexpr unsigned max_sampler_records = 32;
+
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
    std::vector<SpecializationConstant> specialization;
    DebugOptions debug{};
    /* Empty: the corpus ABI (set 0 only, binding b is slot b; docs/compiler.md). */
    std::vector<BufferBinding> buffer_bindings;
+   std::vector<TextureBinding> texture_bindings;
+   /* The chip's sampler words can force unnormalized coordinates: every sample is compiled
+    * normalized and nothing is recorded or branched on. */
+   bool sampler_forces_unnormalized = false;
 };
 
 /* One fetch instruction of the program, for the driver: where it sits and what it reads. */
 struct FetchRecord {
    uint32_t dword_offset = 0; /* of its first word, from the start of the program */
-   unsigned binding = 0;
-   int sampler = -1;          /* -1: a buffer fetch, no sampler */
+   unsigned binding = 0;      /* buffer id or texture resource */
+   int sampler = -1;          /* -1: a buffer fetch or a sampler-less texture fetch */
+};
+
+/* A sampler element (set, binding, element) whose coordinate type is chosen at bind time.
+ * `dynamic`: reached through a run-time index; the program branches on bit `bit` of the
+ * driver's unnormalized mask (constant buffer 1, dword unnormalized_mask_constant).
+ * Otherwise the program was compiled normalized and `tex_dword_offsets` lists the TEX
+ * instructions whose COORD_TYPE_X/Y bits a variant clears when the bound sampler uses
+ * unnormalized coordinates; `bit` is the element's bit in the variant key. */
+struct SamplerRecord {
+   unsigned set = 0, binding = 0, element = 0;
+   unsigned bit = 0;
+   bool dynamic = false;
+   std::vector<uint32_t> tex_dword_offsets;
 };
 
 /* In the style of Mesa's shader-db reports. */
@@ -100,6 +144,9 @@ struct ShaderBinary {
    bool push_constants_fetched = false; /* fetch resource 16 must point at the push constants */
    std::vector<unsigned> rat_slots; /* buffer slots the program writes through RATs */
    std::vector<FetchRecord> fetches;
+   std::vector<SamplerRecord> sampler_records;
+   std::vector<unsigned> texture_resources; /* texture resource slots the program reads */
+   std::vector<unsigned> samplers;          /* sampler slots the program uses */
    ShaderStatistics statistics;
 };
 

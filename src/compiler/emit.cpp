@@ -141,6 +141,44 @@ bool choose_swizzles(std::vector<AluInstruction> &group, const std::vector<uint3
    return search(0);
 }
 
+/* TEX_WORD0-2 of a sample, texel load or size query. The coordinates and results sit in
+ * one GPR each, every value in the channel of its position (regalloc.cpp). */
+FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &allocation,
+                                hw::IsaClass isa)
+{
+   FetchInstruction instruction;
+   instruction.op = fetch.op;
+   instruction.set(tex::inst, fetch.op->opcode);
+   instruction.set(tex::inst_mod, fetch.op->modifier);
+   instruction.set(tex::resource_id, fetch.resource);
+   instruction.set(tex::sampler_id, fetch.sampler);
+   constexpr unsigned select_zero = 4, select_masked = 7;
+   unsigned src_gpr = 0, dst_gpr = 0;
+   const Field sources[] = {tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w};
+   const Field results[] = {tex::dst_sel_x, tex::dst_sel_y, tex::dst_sel_z, tex::dst_sel_w};
+   const Field coord_types[] = {tex::coord_type_x, tex::coord_type_y, tex::coord_type_z,
+                                tex::coord_type_w};
+   for (unsigned c = 0; c < 4; c++) {
+      if (fetch.coords[c] != no_value) {
+         src_gpr = allocation.location[fetch.coords[c]].gpr;
+         instruction.set(sources[c], allocation.location[fetch.coords[c]].chan);
+      } else {
+         instruction.set(sources[c], select_zero);
+      }
+      if (fetch.results[c] != no_value) {
+         dst_gpr = allocation.location[fetch.results[c]].gpr;
+         instruction.set(results[c], allocation.location[fetch.results[c]].chan);
+      } else {
+         instruction.set(results[c], select_masked);
+      }
+      instruction.set(coord_types[c], fetch.normalized[c] ? 1 : 0);
+   }
+   instruction.set(tex::src_gpr, src_gpr);
+   instruction.set(tex::dst_gpr, dst_gpr);
+   (void)isa;
+   return instruction;
+}
+
 } // namespace
 
 bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
@@ -148,6 +186,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
 {
    const hw::IsaClass isa = scheduled.isa;
    binary.isa = isa;
+   std::vector<SamplerRecord> records = selected.sampler_records;
 
    /* Groups with their swizzles; a group whose reads cannot be arranged is split. */
    struct EncodedGroup {
@@ -432,6 +471,17 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          cf.set(cf::barrier, 1);
          uint32_t dword = clause_address[c] * 2;
          for (const FetchOp &fetch : clause.fetches) {
+            if (fetch.is_texture()) {
+               const FetchInstruction instruction = encode_texture(fetch.texture, allocation, isa);
+               const TextureFetch &t = fetch.texture;
+               const bool samples = (t.op->flags & FetchFlag::Sample) != 0;
+               binary.fetches.push_back({dword, t.resource, samples ? int(t.sampler) : -1});
+               if (t.record >= 0)
+                  records[t.record].tex_dword_offsets.push_back(dword);
+               put(dword, instruction.words);
+               dword += 4;
+               continue;
+            }
             FetchInstruction instruction;
             const Location src = allocation.location[fetch.address];
             const Location dst = allocation.location[fetch.dst];
@@ -520,6 +570,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
    }
 
    binary.code = std::move(code);
+   binary.sampler_records = std::move(records);
+   binary.texture_resources = selected.texture_resources;
+   binary.samplers = selected.samplers;
    binary.gprs = allocation.gprs;
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;

@@ -3,6 +3,7 @@
  * shader is scalarized (the VLIW packer makes the parallelism, not vec4 instructions), and
  * simple if/else is flattened into selects. */
 #include "nir_frontend.h"
+#include "texture_lowering.h"
 
 #include <cstdio>
 
@@ -86,12 +87,32 @@ void optimize(nir_shader *shader)
    } while (progress && ++rounds < 64);
 }
 
+bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
+                         std::vector<SamplerRecord> *records, std::string *error)
+{
+   bool has_textures = false;
+   nir_foreach_function(function, shader) {
+      if (!function->impl)
+         continue;
+      nir_foreach_block(block, function->impl) {
+         nir_foreach_instr(instr, block)
+            has_textures |= instr->type == nir_instr_type_tex;
+      }
+   }
+   if (!has_textures)
+      return false;
+   lower_textures(shader, *options, *records, *error);
+   return true;
+}
+
 } // namespace
 
 nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *entry,
-                                 std::span<const SpecializationConstant> specialization,
-                                 const DebugOptions &debug, std::string &error)
+                                 const CompileOptions &options,
+                                 std::vector<SamplerRecord> &sampler_records, std::string &error)
 {
+   const auto &specialization = options.specialization;
+   const DebugOptions &debug = options.debug;
    glsl_type_singleton_init_or_ref();
 
    spirv_to_nir_options spirv_options = {};
@@ -172,6 +193,16 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    /* Local arrays still indexed at run time after unrolling become selects over direct
     * accesses (there is no scratch path in the compiler yet); then they live in registers. */
    NIR_PASS_V(shader, nir_lower_indirect_derefs, nir_var_function_temp, 64);
+   optimize(shader);
+   /* Samples name constant slots from here on (texture_lowering.h). */
+   NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);
+   if (!error.empty()) {
+      release_nir(shader);
+      return nullptr;
+   }
+   NIR_PASS_V(shader, nir_opt_dce);
+   /* The branches it made merge whole sample results; the backend keeps scalar registers. */
+   NIR_PASS_V(shader, nir_lower_phis_to_scalar, true);
    optimize(shader);
 
    nir_lower_idiv_options idiv = {};

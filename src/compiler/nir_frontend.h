@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "compiler.h"
 #include "compiler/nir/nir.h"
@@ -13,8 +14,8 @@ namespace terakan::compiler {
 /* Returns nullptr with `error` set when the module cannot be translated. The shader holds a
  * reference on Mesa's GLSL type singleton until release_nir(). */
 nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *entry,
-                                 std::span<const SpecializationConstant> specialization,
-                                 const DebugOptions &debug, std::string &error);
+                                 const CompileOptions &options,
+                                 std::vector<SamplerRecord> &sampler_records, std::string &error);
 void release_nir(nir_shader *shader);
 
 } // namespace terakan::compiler

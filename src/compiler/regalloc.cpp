@@ -92,14 +92,18 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
          const int end = point + int(clause.fetches.size()) - 1;
          std::vector<unsigned> sources;
          for (FetchOp &fetch : clause.fetches) {
-            use(fetch.address, end);
-            sources.push_back(fetch.address);
+            for (unsigned v : fetch.sources()) {
+               use(v, end);
+               sources.push_back(v);
+            }
          }
          for (FetchOp &fetch : clause.fetches) {
-            interval[fetch.dst].def = point;
-            interval[fetch.dst].last_use = std::max(interval[fetch.dst].last_use, point);
-            avoid_gprs_of[fetch.dst] = sources;
-            order.push_back(fetch.dst);
+            for (unsigned v : fetch.results()) {
+               interval[v].def = point;
+               interval[v].last_use = std::max(interval[v].last_use, point);
+               avoid_gprs_of[v] = sources;
+               order.push_back(v);
+            }
             point++;
          }
          break;
@@ -135,6 +139,53 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
    allocation.location.assign(count, {});
    allocation.gprs = 2; /* R0 and R1 are written by the hardware at wave start */
    std::vector<bool> placed(count, false);
+
+   /* Members of a GPR group (a TEX instruction's coordinates or results), by group. */
+   std::vector<std::vector<unsigned>> groups;
+   for (size_t v = 0; v < count; v++) {
+      const int group = selected.values[v].gpr_group;
+      if (group < 0)
+         continue;
+      if (groups.size() <= size_t(group))
+         groups.resize(group + 1);
+      groups[group].push_back(unsigned(v));
+   }
+   auto channel_free = [&](unsigned g, unsigned c, unsigned v) {
+      const int def = interval[v].def;
+      return busy[g][c] < def || (busy[g][c] == def && holder_def[g][c] < def);
+   };
+   /* The whole group is placed when its first member comes up: one GPR whose channels are
+    * free from each member's definition on (members have their channel fixed). */
+   auto place_group = [&](unsigned first) -> bool {
+      const std::vector<unsigned> &members = groups[selected.values[first].gpr_group];
+      std::set<unsigned> avoid;
+      for (unsigned m : members)
+         for (unsigned source : avoid_gprs_of[m])
+            if (placed[source])
+               avoid.insert(allocation.location[source].gpr);
+      for (unsigned g = 0; g < max_gprs; g++) {
+         if (avoid.count(g))
+            continue;
+         bool fits = true;
+         for (unsigned m : members)
+            fits = fits && channel_free(g, unsigned(selected.values[m].required_chan), m);
+         if (!fits)
+            continue;
+         for (unsigned m : members) {
+            const unsigned c = unsigned(selected.values[m].required_chan);
+            placed[m] = true;
+            allocation.location[m] = {g, c};
+            busy[g][c] = std::max(busy[g][c], interval[m].last_use);
+            holder_def[g][c] = interval[m].def;
+         }
+         allocation.gprs = std::max(allocation.gprs, g + 1);
+         return true;
+      }
+      error = "the shader needs more than " + std::to_string(max_gprs) +
+              " registers; spilling is not implemented yet";
+      return false;
+   };
+
    for (unsigned v : order) {
       if (placed[v])
          continue;
@@ -146,6 +197,11 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
             info.whole_program ? std::numeric_limits<int>::max()
                                : std::max(busy[info.fixed_gpr][info.fixed_chan], interval[v].last_use);
          allocation.gprs = std::max(allocation.gprs, unsigned(info.fixed_gpr) + 1);
+         continue;
+      }
+      if (info.gpr_group >= 0) {
+         if (!place_group(v))
+            return false;
          continue;
       }
       std::set<unsigned> avoid;

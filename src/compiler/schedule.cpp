@@ -200,10 +200,16 @@ private:
             continue;
          if (node.kind == NodeKind::Store)
             break; /* loads stay below earlier stores */
-         if (node.kind != NodeKind::Fetch || !available[node.fetch.address] || !ordered(i))
+         if (node.kind != NodeKind::Fetch || !ordered(i))
+            continue;
+         bool ready = true;
+         for (unsigned v : node.fetch.sources())
+            ready = ready && available[v];
+         if (!ready)
             continue;
          clause.fetches.push_back(node.fetch);
-         defined.push_back(node.fetch.dst);
+         for (unsigned v : node.fetch.results())
+            defined.push_back(v);
          placed.push_back(i);
       }
       for (size_t i : placed)

@@ -2,6 +2,7 @@
  * Every NIR operation this file does not know is refused with its name; nothing is guessed. */
 #include "select.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -490,7 +491,10 @@ private:
          if (node.alu.dst != no_value && is_register(node.alu.dst))
             writes.push_back(node.alu.dst);
          break;
-      case NodeKind::Fetch: read(node.fetch.address); break;
+      case NodeKind::Fetch:
+         for (unsigned v : node.fetch.sources())
+            read(v);
+         break;
       case NodeKind::Store: read(node.store.data); read(node.store.index); break;
       case NodeKind::If: read(node.condition); break;
       default: break;
@@ -664,11 +668,134 @@ private:
                      "supported by the compiler yet");
       }
       case nir_instr_type_tex:
-         return fail("texture and image operations are not supported by the compiler yet");
+         return select_tex(nir_instr_as_tex(instr));
       default:
          return fail(std::string("NIR instruction type ") + std::to_string(instr->type) +
                      " is not supported by the compiler yet");
       }
+   }
+
+   /* A sample, texel load or size query: one TEX instruction reading its coordinates from one
+    * GPR (x, y, z as the dimension needs; the array layer after the coordinates; the LOD in w)
+    * and writing its results to one GPR. texture_lowering.cpp named the slots and chose the
+    * coordinate type (the backend1 source). */
+   bool select_tex(nir_tex_instr *tex)
+   {
+      if (!tex->dest.is_ssa)
+         return fail("internal: a texture result in a NIR register");
+      if (!check_def(tex->dest.ssa))
+         return false;
+      if (tex->is_shadow)
+         return fail("depth-comparison sampling is not supported by the compiler yet");
+      const char *name = nullptr;
+      switch (tex->op) {
+      case nir_texop_txl: name = "SAMPLE_L"; break;
+      case nir_texop_txf: name = "LD"; break;
+      case nir_texop_txs:
+      case nir_texop_query_levels: name = "GET_TEXTURE_RESINFO"; break;
+      case nir_texop_tex:
+         return fail("sampling with an implicit level of detail needs derivatives, which a "
+                     "compute shader does not have");
+      default:
+         return fail("texture operation " + std::to_string(tex->op) +
+                     " (nir_texop) is not supported by the compiler yet; compute shaders may "
+                     "use textureLod, texelFetch, textureSize and textureQueryLevels");
+      }
+      switch (tex->sampler_dim) {
+      case GLSL_SAMPLER_DIM_1D:
+      case GLSL_SAMPLER_DIM_2D:
+      case GLSL_SAMPLER_DIM_3D:
+         break;
+      case GLSL_SAMPLER_DIM_CUBE:
+         return fail("cube images are not supported by the compiler yet");
+      case GLSL_SAMPLER_DIM_BUF:
+         return fail("texel buffers are not supported by the compiler yet");
+      default:
+         return fail("this image dimension is not supported by the compiler yet");
+      }
+
+      unsigned mode = 0;
+      int coord = -1, lod = -1;
+      for (unsigned i = 0; i < tex->num_srcs; i++) {
+         switch (tex->src[i].src_type) {
+         case nir_tex_src_coord: coord = int(i); break;
+         case nir_tex_src_lod: lod = int(i); break;
+         case nir_tex_src_backend1:
+            if (!nir_src_is_const(tex->src[i].src))
+               return fail("internal: a run-time coordinate choice");
+            mode = unsigned(nir_src_as_uint(tex->src[i].src));
+            break;
+         case nir_tex_src_offset:
+            return fail("texel offsets are not supported by the compiler yet");
+         default:
+            return fail(std::string("a texture operation source of type ") +
+                        std::to_string(tex->src[i].src_type) + " is not supported by the compiler yet");
+         }
+      }
+
+      TextureFetch fetch;
+      fetch.op = isa::find_fetch_op(name);
+      fetch.resource = tex->texture_index;
+      fetch.sampler = tex->sampler_index;
+      const bool sample = tex->op == nir_texop_txl;
+      const unsigned sources_group = out.gpr_groups++;
+      auto put = [&](unsigned channel, Operand value) {
+         const unsigned v = emit("MOV", {value}, int(channel));
+         out.values[v].gpr_group = int(sources_group);
+         fetch.coords[channel] = v;
+      };
+      if (coord >= 0) {
+         for (unsigned c = 0; c < tex->coord_components; c++) {
+            Operand o;
+            if (!operand(tex->src[coord].src, c, o))
+               return false;
+            const bool layer = tex->is_array && c == tex->coord_components - 1;
+            /* The layer is the nearest integer (Vulkan's rule); it is given unnormalized. */
+            if (layer && sample)
+               o = Operand::of_value(emit("RNDNE", {o}));
+            put(c, o);
+            fetch.normalized[c] = sample && !layer && mode != 1;
+         }
+      }
+      if (lod >= 0) {
+         Operand o;
+         if (!operand(tex->src[lod].src, 0, o))
+            return false;
+         put(tex->op == nir_texop_txs ? 0 : 3, o);
+      } else if (tex->op == nir_texop_txs || tex->op == nir_texop_query_levels) {
+         put(0, Operand::literal(0));
+      }
+      if (mode >= 2) {
+         fetch.record = int(mode - 2);
+         if (fetch.record >= int(out.sampler_records.size()))
+            return fail("internal: a sample names an unknown sampler record");
+      }
+
+      const unsigned results_group = out.gpr_groups++;
+      auto &result = defs[tex->dest.ssa.index];
+      for (unsigned c = 0; c < tex->dest.ssa.num_components; c++) {
+         const unsigned channel = tex->op == nir_texop_query_levels ? 3 : c;
+         const unsigned v = out.new_value(int(channel));
+         out.values[v].gpr_group = int(results_group);
+         fetch.results[channel] = v;
+         result.push_back(Operand::of_value(v));
+      }
+      note_slot(out.texture_resources, fetch.resource);
+      if (sample)
+         note_slot(out.samplers, fetch.sampler);
+
+      Node node;
+      node.kind = NodeKind::Fetch;
+      node.fetch.texture = fetch;
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return true;
+   }
+
+   static void note_slot(std::vector<unsigned> &list, unsigned slot)
+   {
+      if (std::find(list.begin(), list.end(), slot) == list.end())
+         list.push_back(slot);
    }
 
    /* A NIR register written by an ALU instruction: compute the value as for an SSA result,
@@ -962,6 +1089,16 @@ private:
          for (unsigned c = 0; c < dest_components(intrinsic); c++)
             result().push_back(Operand::kcache(1, c));
          return true;
+      case nir_intrinsic_load_kernel_input: {
+         /* The driver's constants (texture_lowering.cpp reads the unnormalized mask here). */
+         if (!nir_src_is_const(intrinsic->src[0]))
+            return fail("internal: driver constants indexed at run time");
+         const unsigned byte = nir_intrinsic_base(intrinsic) + unsigned(nir_src_as_uint(intrinsic->src[0]));
+         out.uses_driver_constants = true;
+         for (unsigned c = 0; c < dest_components(intrinsic); c++)
+            result().push_back(Operand::kcache(1, byte / 4 + c));
+         return true;
+      }
       case nir_intrinsic_load_push_constant: {
          if (!nir_src_is_const(intrinsic->src[0])) {
             /* Indexed at run time: the kcache cannot be indexed without AR, so these loads
@@ -1288,7 +1425,10 @@ static void remove_dead_operations(SelectedProgram &program)
                if (node.alu.src[s].is_value())
                   use(node.alu.src[s].value);
             break;
-         case NodeKind::Fetch: use(node.fetch.address); break;
+         case NodeKind::Fetch:
+            for (unsigned v : node.fetch.sources())
+               use(v);
+            break;
          case NodeKind::Store: use(node.store.data); use(node.store.index); break;
          case NodeKind::If: use(node.condition); break;
          default: break;
@@ -1301,10 +1441,17 @@ static void remove_dead_operations(SelectedProgram &program)
          unsigned result = no_value;
          if (node.kind == NodeKind::Alu && !is_ordered_memory_op(node.alu))
             result = node.alu.dst;
-         else if (node.kind == NodeKind::Fetch)
+         else if (node.kind == NodeKind::Fetch && !node.fetch.is_texture())
             result = node.fetch.dst;
          if (result != no_value && !program.values[result].whole_program && uses[result] == 0)
             continue;
+         if (node.kind == NodeKind::Fetch && node.fetch.is_texture()) {
+            bool used = false;
+            for (unsigned v : node.fetch.results())
+               used |= uses[v] != 0;
+            if (!used)
+               continue;
+         }
          moved[i] = int(kept.size());
          kept.push_back(node);
       }
