@@ -1,8 +1,11 @@
 /* The simulator tests' kernels (kernels/compute.ll), compiled by llc-14 once per CPU. */
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -22,7 +25,10 @@ inline const std::vector<isa::ElfFunction> &compiled_kernels(const std::string &
       return found->second;
    const char *path = std::getenv("TERAKAN_SIM_KERNELS");
    const char *llc = std::getenv("TERAKAN_LLC");
-   const std::string object = ::testing::TempDir() + "terakan-sim-kernels-" + cpu + ".o";
+   /* One object per process: the sim tests (and other build folders' runs) compile the same
+    * corpus in parallel, and a shared name let one truncate the file another was reading. */
+   const std::string object = ::testing::TempDir() + "terakan-sim-kernels-" + cpu + "-" +
+                              std::to_string(getpid()) + ".o";
    const std::string command = std::string(llc ? llc : "llc-14") + " -march=r600 -mcpu=" + cpu +
                                " -filetype=obj '" + (path ? path : "compute.ll") + "' -o '" +
                                object + "'";
@@ -30,6 +36,7 @@ inline const std::vector<isa::ElfFunction> &compiled_kernels(const std::string &
    std::ifstream file(object, std::ios::binary);
    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
                                     std::istreambuf_iterator<char>());
+   std::remove(object.c_str());
    std::vector<isa::ElfFunction> functions;
    std::string error;
    EXPECT_TRUE(isa::read_elf_functions(bytes, functions, error)) << error;

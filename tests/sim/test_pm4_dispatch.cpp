@@ -256,7 +256,8 @@ TEST(Pm4Refusals, TextureResource)
                      for (uint32_t w : {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0x80000000u})
                         b.ib.push_back(w);
                   }),
-                  "texture resources are not simulated yet");
+                  /* A texture needs two relocations (base and mip): none follow. */
+                  "bad SET_RESOURCE (tex)");
 }
 
 TEST(Pm4Refusals, WaitForever)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/chips.h"
+#include "hw/texture.h"
 
 namespace terakan::sim {
 
@@ -36,6 +37,20 @@ struct RatBinding {
    uint64_t size_limit = 0; /* bytes the kernel validated (BO size from the base) */
 };
 
+/* A texture resource (SET_RESOURCE, type VALID_TEXTURE), decoded from its 8 words. Its memory
+ * is located when a TEX instruction first uses it. */
+struct TextureBinding {
+   std::array<uint32_t, 8> words{};
+   hw::TextureResource resource;
+};
+
+/* A sampler (SET_SAMPLER), with the TD_CS border colour written for its index, if any. */
+struct SamplerBinding {
+   std::array<uint32_t, 3> words{};
+   hw::Sampler sampler;
+   std::array<float, 4> border{0, 0, 0, 0};
+};
+
 struct ComputeDispatch {
    hw::IsaClass isa = hw::IsaClass::Cayman;
    unsigned wave_size = 64;
@@ -52,6 +67,8 @@ struct ComputeDispatch {
    std::array<ConstantBuffer, 16> constant_buffers{};
    std::map<unsigned, FetchResource> fetch_resources; /* by buffer id (slot - 816) */
    std::map<unsigned, RatBinding> rats;               /* by RAT id */
+   std::map<unsigned, TextureBinding> textures;       /* by resource id (slot - 816) */
+   std::map<unsigned, SamplerBinding> samplers;       /* by sampler id (slot - 90) */
 };
 
 struct DispatchStatistics {

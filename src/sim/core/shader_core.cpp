@@ -13,6 +13,7 @@
 #include <map>
 
 #include "alu_semantics.h"
+#include "texture_unit.h"
 #include "compiler/isa/bundle_rules.h"
 #include "compiler/isa/stack.h"
 #include "compiler/isa/disassembler.h"
@@ -69,6 +70,8 @@ struct Context {
     * fault only if the program uses them, as on hardware. */
    std::map<unsigned, std::string> unusable_fetch_buffers, unusable_rats;
    unsigned gpr_storage = 0;
+   /* Texture resources located in memory at their first use (a fault only when used). */
+   std::map<unsigned, TextureView> texture_views;
 };
 
 constexpr unsigned clause_temporary_first = 124; /* SQ_GPR_RESOURCE_MGMT_1.NUM_CLAUSE_TEMP_GPRS = 4 */
@@ -724,14 +727,113 @@ private:
        * same clause writes is undefined (Mesa splits clauses to avoid it). */
       std::vector<bool> written(size_t(ctx.gpr_storage) + 4, false);
       for (const FetchInstruction &instruction : found->second->instructions) {
-         if (instruction.op->name != "VFETCH")
-            stop("CF %u: fetch %s is not simulated yet", pc, std::string(instruction.op->name).c_str());
-         const unsigned src = instruction.get(vtx::src_gpr), dst = instruction.get(vtx::dst_gpr);
+         const std::string name(instruction.op->name);
+         const bool is_vfetch = name == "VFETCH";
+         if (!is_vfetch && instruction.format != WordFormat::Tex)
+            stop("CF %u: fetch %s is not simulated yet", pc, name.c_str());
+         const unsigned src = is_vfetch ? instruction.get(vtx::src_gpr) : instruction.get(tex::src_gpr);
+         const unsigned dst = is_vfetch ? instruction.get(vtx::dst_gpr) : instruction.get(tex::dst_gpr);
          if (src < written.size() && written[src])
-            stop("CF %u: VFETCH reads R%u, written by an earlier fetch of the same clause", pc, src);
-         execute_vfetch(instruction);
+            stop("CF %u: %s reads R%u, written by an earlier fetch of the same clause", pc, name.c_str(), src);
+         if (is_vfetch)
+            execute_vfetch(instruction);
+         else
+            execute_tex(instruction);
          if (dst < written.size())
             written[dst] = true;
+      }
+   }
+
+   const TextureView &texture_view(unsigned resource_id, const char *name)
+   {
+      if (const auto found = ctx.texture_views.find(resource_id); found != ctx.texture_views.end())
+         return found->second;
+      const auto binding = ctx.dispatch.textures.find(resource_id);
+      if (binding == ctx.dispatch.textures.end()) {
+         if (ctx.dispatch.fetch_resources.count(resource_id))
+            stop("CF %u: %s from resource %u, which holds a buffer, not a texture", pc, name, resource_id);
+         stop("CF %u: %s from resource %u, which is not bound (no VALID_TEXTURE in slot %u)", pc, name,
+              resource_id, resource_id + hw::compute_texture_resource_base);
+      }
+      TextureView view;
+      std::string error;
+      if (!prepare_texture_view(binding->second.resource, ctx.memory, view, error))
+         stop("CF %u: %s from texture %u: %s", pc, name, resource_id, error.c_str());
+      return ctx.texture_views.emplace(resource_id, std::move(view)).first->second;
+   }
+
+   /* SAMPLE, SAMPLE_L, SAMPLE_LZ, LD, GET_TEXTURE_RESINFO (docs/sim-semantics.md, Textures). */
+   void execute_tex(const FetchInstruction &instruction)
+   {
+      const std::string name(instruction.op->name);
+      TexRequest request;
+      if (name == "SAMPLE") request.op = TexOp::Sample;
+      else if (name == "SAMPLE_L") request.op = TexOp::SampleL;
+      else if (name == "SAMPLE_LZ") request.op = TexOp::SampleLZ;
+      else if (name == "LD") request.op = TexOp::Ld;
+      else if (name == "GET_TEXTURE_RESINFO") request.op = TexOp::ResInfo;
+      else
+         stop("CF %u: %s is not simulated", pc, name.c_str());
+      if (instruction.get(tex::inst_mod))
+         stop("CF %u: %s with INST_MOD %u is not simulated", pc, name.c_str(), instruction.get(tex::inst_mod));
+      if (instruction.get(tex::src_rel) || instruction.get(tex::dst_rel))
+         stop("CF %u: relative TEX registers are not simulated", pc);
+      if (instruction.get(tex::resource_index_mode) || instruction.get(tex::sampler_index_mode))
+         stop("CF %u: indexed TEX resources or samplers are not simulated", pc);
+      if (instruction.get(tex::alt_const))
+         stop("CF %u: TEX with ALT_CONST is not simulated", pc);
+      if (instruction.get(tex::lod_bias))
+         stop("CF %u: TEX LOD_BIAS is not simulated", pc);
+      const unsigned resource_id = instruction.get(tex::resource_id);
+      const unsigned sampler_id = instruction.get(tex::sampler_id);
+      const TextureView &view = texture_view(resource_id, name.c_str());
+      static const SamplerBinding unbound_sampler{};
+      const SamplerBinding *sampler = &unbound_sampler;
+      if (request.op != TexOp::Ld && request.op != TexOp::ResInfo) {
+         const auto found = ctx.dispatch.samplers.find(sampler_id);
+         if (found == ctx.dispatch.samplers.end())
+            stop("CF %u: %s with sampler %u, beyond the %u compute samplers", pc, name.c_str(), sampler_id,
+                 hw::compute_sampler_count);
+         sampler = &found->second;
+      }
+      const Field src_sels[] = {tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w};
+      const Field dst_sels[] = {tex::dst_sel_x, tex::dst_sel_y, tex::dst_sel_z, tex::dst_sel_w};
+      const Field coord_types[] = {tex::coord_type_x, tex::coord_type_y, tex::coord_type_z, tex::coord_type_w};
+      for (unsigned c = 0; c < 4; c++)
+         request.normalized[c] = instruction.get(coord_types[c]);
+      const Field offsets[] = {tex::offset_x, tex::offset_y, tex::offset_z};
+      for (unsigned a = 0; a < 3; a++) {
+         const int raw = int(instruction.get(offsets[a]));
+         request.offset_halves[a] = raw & 0x10 ? raw - 32 : raw; /* 5-bit signed, half texels */
+      }
+      const unsigned src = instruction.get(tex::src_gpr), dst = instruction.get(tex::dst_gpr);
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         ctx.statistics.fetches++;
+         for (unsigned c = 0; c < 4; c++) {
+            const unsigned sel = instruction.get(src_sels[c]);
+            if (sel < 4)
+               request.source[c] = gpr_at(src, sel, lane, "TEX reads");
+            else if (sel == 4)
+               request.source[c] = 0;
+            else if (sel == 5)
+               request.source[c] = as_bits(1.0f);
+            else
+               stop("CF %u: %s SRC_SEL %u is not defined", pc, name.c_str(), sel);
+         }
+         std::array<uint32_t, 4> result{};
+         std::string error;
+         if (!texture_execute(view, sampler->sampler, sampler->border, request, result, error))
+            stop("CF %u: %s from texture %u: %s", pc, name.c_str(), resource_id, error.c_str());
+         for (unsigned c = 0; c < 4; c++) {
+            const unsigned sel = instruction.get(dst_sels[c]);
+            if (sel == 7)
+               continue;
+            if (sel == 6)
+               stop("CF %u: %s DST_SEL 6 is not defined", pc, name.c_str());
+            gpr_at(dst, c, lane, "TEX writes") = sel < 4 ? result[sel] : sel == 4 ? 0u : as_bits(1.0f);
+         }
       }
    }
 
@@ -908,7 +1010,7 @@ DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &
       return result;
    }
 
-   Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0};
+   Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}};
    for (const AluClause &clause : program.alu_clauses)
       ctx.alu_clauses[clause.address] = &clause;
    for (const FetchClause &clause : program.fetch_clauses)

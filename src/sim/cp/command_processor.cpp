@@ -18,7 +18,8 @@ CommandProcessor::CommandProcessor(Family family_, GpuMemory &memory_)
       * LLVM R600Processors.td). */
      wave_size(family_ == Family::Cedar || family_ == Family::Palm ? 32 : 64), memory(memory_),
      resources((pm4::resource_window.end - pm4::resource_window.start) / 4, 0),
-     loop_consts((pm4::loop_const_window.end - pm4::loop_const_window.start) / 4, 0)
+     loop_consts((pm4::loop_const_window.end - pm4::loop_const_window.start) / 4, 0),
+     samplers((pm4::sampler_window.end - pm4::sampler_window.start) / 4, 0)
 {
 }
 
@@ -64,12 +65,12 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       case pm4::DEALLOC_STATE:
       case pm4::SET_ALU_CONST:
       case pm4::SET_BOOL_CONST:
-      case pm4::SET_SAMPLER:
       case pm4::SET_CTL_CONST:
          break;
       case pm4::CLEAR_STATE:
          context_compute.clear();
          context_graphics.clear();
+         compute_border_colours.clear();
          break;
       case pm4::EVENT_WRITE:
          if (count == 2) {
@@ -156,16 +157,27 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
                            : pm4::compute_bit(header) ? context_compute
                                                       : context_graphics;
          for (uint32_t i = 0; i < count; i++) {
-            registers[start + 4 * i] = body[1 + i];
+            const uint32_t reg = start + 4 * i;
+            registers[reg] = body[1 + i];
             if (trace >= TraceLevel::Packets)
-               std::fprintf(stderr, "terakan-sim:   0x%05x = 0x%08x\n", start + 4 * i, body[1 + i]);
+               std::fprintf(stderr, "terakan-sim:   0x%05x = 0x%08x\n", reg, body[1 + i]);
+            /* The border colour registers of the compute stage: INDEX names the sampler (within
+             * the stage), RED..ALPHA are its colour as floats (Mesa evergreen_emit_sampler_states
+             * writes all five in one packet). */
+            if (is_config && reg > TD_CS_BORDER_COLOR_INDEX && reg <= TD_CS_BORDER_COLOR_ALPHA) {
+               const unsigned index = get(config, TD_CS_BORDER_COLOR_INDEX);
+               float value;
+               std::memcpy(&value, &body[1 + i], 4);
+               compute_border_colours[index][(reg - TD_CS_BORDER_COLOR_RED) / 4] = value;
+            }
          }
          break;
       }
       case pm4::SET_RESOURCE:
+      case pm4::SET_SAMPLER:
       case pm4::SET_LOOP_CONST: {
          const bool is_resource = opcode == pm4::SET_RESOURCE;
-         auto &window = is_resource ? resources : loop_consts;
+         auto &window = is_resource ? resources : opcode == pm4::SET_SAMPLER ? samplers : loop_consts;
          for (uint32_t i = 0; i < count; i++)
             window[body[0] + i] = body[1 + i];
          break;
@@ -260,6 +272,25 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
       resource.srf_mode = (words[2] >> 29) & 1;
       resource.endian_swap = (words[2] >> 30) & 3;
       dispatch.fetch_resources[id] = resource;
+   }
+   /* Texture resources share the compute slots with buffers (type VALID_TEXTURE in word 7). */
+   for (unsigned id = 0; id < 176; id++) {
+      const uint32_t *words = &resources[(compute_texture_resource_base + id) * 8];
+      if (reg::resource_type(words[7]) != texture_resource_type_valid_texture)
+         continue;
+      TextureBinding binding;
+      std::copy(words, words + 8, binding.words.begin());
+      binding.resource = decode_texture_resource(binding.words);
+      dispatch.textures[id] = binding;
+   }
+   for (unsigned id = 0; id < compute_sampler_count; id++) {
+      const uint32_t *words = &samplers[(compute_sampler_base + id) * 3];
+      SamplerBinding binding;
+      std::copy(words, words + 3, binding.words.begin());
+      binding.sampler = decode_sampler(binding.words, isa);
+      if (const auto colour = compute_border_colours.find(id); colour != compute_border_colours.end())
+         binding.border = colour->second;
+      dispatch.samplers[id] = binding;
    }
    const uint32_t target_mask = get(ctx, reg::CB_TARGET_MASK);
    for (unsigned n = 0; n < 8; n++) {

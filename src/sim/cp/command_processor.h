@@ -39,6 +39,9 @@ private:
    std::map<uint32_t, uint32_t> context_compute, context_graphics;
    std::vector<uint32_t> resources;   /* the SET_RESOURCE window, in dwords */
    std::vector<uint32_t> loop_consts; /* the SET_LOOP_CONST window */
+   std::vector<uint32_t> samplers;    /* the SET_SAMPLER window, in dwords */
+   /* TD_CS_SAMPLER*_BORDER_COLOR: the colour written for each compute sampler index. */
+   std::map<unsigned, std::array<float, 4>> compute_border_colours;
 
    uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
    std::string dispatch(std::span<const uint32_t> body);

@@ -1,5 +1,6 @@
 #include "cs_checker.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdarg>
 #include <cstdio>
@@ -7,6 +8,8 @@
 
 #include "hw/pm4.h"
 #include "hw/registers.h"
+#include "hw/surface.h"
+#include "hw/texture.h"
 
 namespace terakan::sim {
 
@@ -44,6 +47,9 @@ bool is_safe_register(uint32_t reg, IsaClass isa)
       reg::SPI_COMPUTE_NUM_THREAD_X, reg::SPI_COMPUTE_NUM_THREAD_Y, reg::SPI_COMPUTE_NUM_THREAD_Z,
       reg::SQ_PGM_RESOURCES_LS, reg::SQ_PGM_RESOURCES_2_LS, reg::SQ_LDS_ALLOC,
       reg::SQ_LDS_ALLOC_PS, reg::VGT_GS_MODE, reg::VGT_SHADER_STAGES_EN, reg::SX_SURFACE_SYNC,
+      /* TD_CS_SAMPLER0_BORDER_COLOR_INDEX..ALPHA (reg_srcs/evergreen and reg_srcs/cayman). */
+      TD_CS_BORDER_COLOR_INDEX, TD_CS_BORDER_COLOR_RED, TD_CS_BORDER_COLOR_GREEN,
+      TD_CS_BORDER_COLOR_BLUE, TD_CS_BORDER_COLOR_ALPHA,
    };
    if (common.count(reg))
       return true;
@@ -414,10 +420,138 @@ private:
          const uint64_t address = reloc.gpu_address + offset;
          ib[words] = uint32_t(address);
          ib[words + 2] = (ib[words + 2] & 0xffffff00) | (uint32_t(address >> 32) & 0xff);
-      } else if (type == 2) {
-         throw Failure{"SET_RESOURCE: texture resources are not simulated yet"};
+      } else if (type == texture_resource_type_valid_texture) {
+         texture_resource(at, words);
       } else {
          throw Failure{"bad SET_RESOURCE"};
+      }
+   }
+
+   /* A texture resource: two relocations (base, then mip) and evergreen_cs_track_validate_texture. */
+   void texture_resource(uint32_t at, size_t words)
+   {
+      const CsReloc *base_reloc;
+      try {
+         base_reloc = &next_reloc(at);
+      } catch (Failure &inner) {
+         throw Failure{inner.message + "; bad SET_RESOURCE (tex)"};
+      }
+      if (!options.keep_tiling_flags) {
+         /* The buffer's tiling flags are ORed into ARRAY_MODE (MACRO -> 2D, MICRO -> 1D). */
+         const uint32_t mode = base_reloc->tiling_flags & 1 ? 4 : base_reloc->tiling_flags & 2 ? 2 : 0;
+         ib[words + 1] |= mode << 28;
+         if (base_reloc->tiling_flags & 1)
+            throw Failure{"SET_RESOURCE (tex): macro-tiled buffers (RADEON_TILING_MACRO) are not simulated"};
+      }
+      const uint32_t dim = ib[words] & 7;
+      const CsReloc *mip_reloc = nullptr;
+      const bool msaa = dim == unsigned(TextureDim::Dim2DMsaa) || dim == unsigned(TextureDim::Dim2DArrayMsaa);
+      if (msaa && ib[words + 3] == 0 && !next_is_nop()) {
+         mip_reloc = nullptr; /* MSAA without FMASK: no mip relocation */
+      } else {
+         try {
+            mip_reloc = &next_reloc(at);
+         } catch (Failure &inner) {
+            throw Failure{inner.message + "; bad SET_RESOURCE (tex)"};
+         }
+      }
+      validate_texture(words, *base_reloc, mip_reloc);
+      ib[words + 2] += uint32_t(base_reloc->gpu_address >> 8);
+      if (mip_reloc)
+         ib[words + 3] += uint32_t(mip_reloc->gpu_address >> 8);
+   }
+
+   bool next_is_nop() const
+   {
+      return idx < ib.size() && pm4::type_of(ib[idx]) == 3 && pm4::opcode_of(ib[idx]) == pm4::NOP;
+   }
+
+   /* The kernel's evergreen_cs_track_validate_texture, on the words before relocation. */
+   void validate_texture(size_t words, const CsReloc &texture, const CsReloc *mipmap)
+   {
+      std::array<uint32_t, 8> w;
+      for (unsigned i = 0; i < 8; i++)
+         w[i] = ib[words + i];
+      const TextureResource r = decode_texture_resource(w);
+      unsigned llevel = r.last_level;
+      const unsigned mslice = r.last_array + 1;
+      unsigned depth = r.depth;
+      unsigned nsamples = 1;
+      const unsigned bpe = format_bytes_per_element(r.format);
+      const unsigned block = format_block_dimension(r.format);
+      if (!format_is_valid_texture(r.format, Family::Cayman))
+         throw Failure{format("evergreen_cs_track_validate_texture: texture invalid format %u", unsigned(r.format))};
+      switch (r.dim) {
+      case TextureDim::Dim1D: case TextureDim::Dim2D: case TextureDim::Cube:
+      case TextureDim::Dim1DArray: case TextureDim::Dim2DArray:
+         depth = 1;
+         break;
+      case TextureDim::Dim2DMsaa: case TextureDim::Dim2DArrayMsaa:
+         nsamples = 1u << llevel;
+         llevel = 0;
+         depth = 1;
+         break;
+      case TextureDim::Dim3D:
+         break;
+      }
+      if (nsamples > 1)
+         throw Failure{"SET_RESOURCE (tex): multisampled textures are not simulated"};
+      const ArrayMode mode = r.array_mode;
+      if (mode == ArrayMode::Tiled2DThin1)
+         throw Failure{"SET_RESOURCE (tex): 2D-tiled textures (ARRAY_2D_TILED_THIN1) are not simulated"};
+      SurfaceAlignment align;
+      std::string error;
+      if (!surface_alignment(mode, bpe, align, error))
+         throw Failure{format("evergreen_surface_check: texture invalid array mode %u", unsigned(mode))};
+
+      const uint64_t nbx = ((uint64_t(r.pitch)) + block - 1) / block; /* (PITCH + 1) * 8 texels, in blocks */
+      uint64_t nby = (uint64_t(r.height) + block - 1) / block;
+      nby = (nby + align.height - 1) / align.height * align.height;
+      if (nbx % align.pitch)
+         throw Failure{format("evergreen_surface_check: texture pitch %llu invalid must be aligned with %u "
+                              "(texture invalid 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x)",
+                              (unsigned long long)nbx, align.pitch, w[0], w[1], w[4], w[5], w[6], w[7])};
+      uint64_t layer_size = nbx * nby * bpe * nsamples;
+      uint64_t toffset = uint64_t(w[2]) << 8, moffset = uint64_t(w[3]) << 8;
+      if (toffset % align.base)
+         throw Failure{format("evergreen_cs_track_validate_texture: texture bo base %llu not aligned with %llu",
+                              (unsigned long long)toffset, (unsigned long long)align.base)};
+      if (moffset % align.base)
+         throw Failure{format("evergreen_cs_track_validate_texture: mipmap bo base %llu not aligned with %llu",
+                              (unsigned long long)moffset, (unsigned long long)align.base)};
+      toffset += layer_size * (r.dim == TextureDim::Dim3D ? depth : mslice);
+      if (toffset > texture.size)
+         throw Failure{format("evergreen_cs_track_validate_texture: texture bo too small (layer size %llu, "
+                              "offset %llu, max layer %u, depth %u, bo size %llu) (%llu %llu)",
+                              (unsigned long long)layer_size, (unsigned long long)(uint64_t(w[2]) << 8), mslice,
+                              depth, (unsigned long long)texture.size, (unsigned long long)nbx,
+                              (unsigned long long)nby)};
+      if (!mipmap) {
+         if (llevel)
+            throw Failure{"evergreen_cs_track_validate_texture: got NULL MIP_ADDRESS relocation"};
+         return;
+      }
+      for (unsigned i = 1; i <= llevel; i++) {
+         /* r600_mip_minify: levels after the first round up to a power of two. */
+         auto minify = [i](unsigned size) {
+            uint64_t value = std::max(1u, size >> i), pow2 = 1;
+            while (pow2 < value)
+               pow2 <<= 1;
+            return pow2;
+         };
+         const uint64_t wl = minify(r.width), hl = minify(r.height), dl = minify(depth);
+         uint64_t bx = (wl + block - 1) / block, by = (hl + block - 1) / block;
+         bx = (bx + align.pitch - 1) / align.pitch * align.pitch;
+         by = (by + align.height - 1) / align.height * align.height;
+         layer_size = bx * by * bpe * nsamples;
+         moffset += layer_size * (r.dim == TextureDim::Dim3D ? dl : mslice);
+         if (moffset > mipmap->size)
+            throw Failure{format("evergreen_cs_track_validate_texture: mipmap [%u] bo too small (layer size "
+                                 "%llu, offset %llu, coffset %llu, max layer %u, depth %llu, bo size %llu) "
+                                 "level0 (%u %u %u)",
+                                 i, (unsigned long long)layer_size, (unsigned long long)(uint64_t(w[3]) << 8),
+                                 (unsigned long long)moffset, mslice, (unsigned long long)dl,
+                                 (unsigned long long)mipmap->size, r.width, r.height, depth)};
       }
    }
 

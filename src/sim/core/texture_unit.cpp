@@ -1,0 +1,656 @@
+/* The texture unit. Rules and sources: docs/sim-semantics.md, "Textures". */
+#include "texture_unit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "hw/surface.h"
+
+namespace terakan::sim {
+
+using namespace hw;
+
+namespace {
+
+uint32_t bits_of(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+float float_of(uint32_t u)
+{
+   float f;
+   std::memcpy(&f, &u, 4);
+   return f;
+}
+
+unsigned minify(unsigned size, unsigned level)
+{
+   return std::max(1u, size >> level);
+}
+
+/* A decoded texel: floats, or integers (NUM_FORMAT_ALL = INT). */
+struct Texel {
+   std::array<float, 4> f{};
+   std::array<uint32_t, 4> i{};
+};
+
+enum class Kind { Int, Half, Float, R11G11B10Float };
+
+struct Layout {
+   Kind kind;
+   unsigned count;
+   std::array<unsigned, 4> widths; /* from the lowest bits up */
+};
+
+/* Component layouts of the formats the texture unit decodes (x in the lowest bits; FMT_*
+ * names list packed widths from the top, see hw/texture.h). */
+bool format_layout(TextureFormat format, Layout &out)
+{
+   switch (format) {
+   case Fmt8: out = {Kind::Int, 1, {8}}; return true;
+   case Fmt8_8: out = {Kind::Int, 2, {8, 8}}; return true;
+   case Fmt8_8_8_8: out = {Kind::Int, 4, {8, 8, 8, 8}}; return true;
+   case Fmt16: out = {Kind::Int, 1, {16}}; return true;
+   case Fmt16_16: out = {Kind::Int, 2, {16, 16}}; return true;
+   case Fmt16_16_16_16: out = {Kind::Int, 4, {16, 16, 16, 16}}; return true;
+   case Fmt32: out = {Kind::Int, 1, {32}}; return true;
+   case Fmt32_32: out = {Kind::Int, 2, {32, 32}}; return true;
+   case Fmt32_32_32_32: out = {Kind::Int, 4, {32, 32, 32, 32}}; return true;
+   case Fmt4_4: out = {Kind::Int, 2, {4, 4}}; return true;
+   case Fmt3_3_2: out = {Kind::Int, 3, {2, 3, 3}}; return true;
+   case Fmt5_6_5: out = {Kind::Int, 3, {5, 6, 5}}; return true;
+   case Fmt6_5_5: out = {Kind::Int, 3, {5, 5, 6}}; return true;
+   case Fmt1_5_5_5: out = {Kind::Int, 4, {5, 5, 5, 1}}; return true;
+   case Fmt5_5_5_1: out = {Kind::Int, 4, {1, 5, 5, 5}}; return true;
+   case Fmt4_4_4_4: out = {Kind::Int, 4, {4, 4, 4, 4}}; return true;
+   case Fmt2_10_10_10: out = {Kind::Int, 4, {10, 10, 10, 2}}; return true;
+   case Fmt10_10_10_2: out = {Kind::Int, 4, {2, 10, 10, 10}}; return true;
+   case Fmt16Float: out = {Kind::Half, 1, {16}}; return true;
+   case Fmt16_16Float: out = {Kind::Half, 2, {16, 16}}; return true;
+   case Fmt16_16_16_16Float: out = {Kind::Half, 4, {16, 16, 16, 16}}; return true;
+   case Fmt32Float: out = {Kind::Float, 1, {32}}; return true;
+   case Fmt32_32Float: out = {Kind::Float, 2, {32, 32}}; return true;
+   case Fmt32_32_32_32Float: out = {Kind::Float, 4, {32, 32, 32, 32}}; return true;
+   case Fmt10_11_11Float: out = {Kind::R11G11B10Float, 3, {11, 11, 10}}; return true;
+   default: return false;
+   }
+}
+
+uint32_t extract_bits(const uint8_t *element, unsigned first_bit, unsigned width)
+{
+   uint64_t value = 0;
+   const unsigned first_byte = first_bit / 8, last_byte = (first_bit + width - 1) / 8;
+   for (unsigned b = first_byte; b <= last_byte; b++)
+      value |= uint64_t(element[b]) << (8 * (b - first_byte));
+   value >>= first_bit % 8;
+   return uint32_t(value & (width == 32 ? 0xffffffffull : ((1ull << width) - 1)));
+}
+
+/* Unsigned small floats of R11G11B10F: 5-bit exponent (bias 15), 6 or 5 mantissa bits. */
+float small_float(uint32_t bits, unsigned mantissa_bits)
+{
+   const uint32_t exponent = bits >> mantissa_bits, mantissa = bits & ((1u << mantissa_bits) - 1);
+   const float m = float(mantissa) / float(1u << mantissa_bits);
+   if (exponent == 0)
+      return std::ldexp(m, -14);
+   if (exponent == 31)
+      return mantissa ? NAN : INFINITY;
+   return std::ldexp(1.0f + m, int(exponent) - 15);
+}
+
+bool is_integer_result(const TextureResource &r, const Layout &layout)
+{
+   return layout.kind == Kind::Int && r.num_format == NumFormat::Int;
+}
+
+/* Converts one stored texel to four values, before the resource's DST_SEL. */
+Texel decode_texel(const TextureResource &r, const Layout &layout, const uint8_t *element, bool degamma)
+{
+   Texel t;
+   const bool integer = is_integer_result(r, layout);
+   unsigned bit = 0;
+   for (unsigned c = 0; c < 4; c++) {
+      if (c >= layout.count) {
+         /* Components the format lacks read as 0, alpha as 1 (derived, see the docs). */
+         t.f[c] = c == 3 ? 1.0f : 0.0f;
+         t.i[c] = c == 3 ? 1u : 0u;
+         continue;
+      }
+      const unsigned width = layout.widths[c];
+      const uint32_t raw = extract_bits(element, bit, width);
+      bit += width;
+      switch (layout.kind) {
+      case Kind::Float:
+         t.f[c] = float_of(raw);
+         break;
+      case Kind::Half:
+         t.f[c] = half_to_float(uint16_t(raw));
+         break;
+      case Kind::R11G11B10Float:
+         t.f[c] = small_float(raw, width == 11 ? 6 : 5);
+         break;
+      case Kind::Int: {
+         const bool is_signed = r.format_signed[c];
+         int64_t value = raw;
+         if (is_signed && width < 64 && (raw >> (width - 1)) & 1)
+            value = int64_t(raw) - (int64_t(1) << width);
+         if (integer) {
+            t.i[c] = uint32_t(value);
+         } else if (r.num_format == NumFormat::Scaled) {
+            t.f[c] = float(value);
+         } else if (!is_signed) {
+            t.f[c] = float(double(raw) / double((uint64_t(1) << width) - 1));
+         } else if (r.srf_mode_no_zero) {
+            /* SRF_MODE_NO_ZERO: (2c + 1) / (2^b - 1), no exact zero (OpenGL 2 rule). */
+            t.f[c] = float((2.0 * double(value) + 1.0) / double((uint64_t(1) << width) - 1));
+         } else {
+            /* ZERO_CLAMP_MINUS_ONE: c / (2^(b-1) - 1), the most negative value clamped to -1. */
+            t.f[c] = float(std::max(double(value) / double((uint64_t(1) << (width - 1)) - 1), -1.0));
+         }
+         break;
+      }
+      }
+   }
+   if (degamma && !integer)
+      for (unsigned c = 0; c < 3; c++)
+         t.f[c] = srgb_to_linear(t.f[c]);
+   return t;
+}
+
+struct Failure {
+   std::string message;
+};
+
+[[noreturn]] void fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void fail(const char *format, ...)
+{
+   char buffer[384];
+   va_list args;
+   va_start(args, format);
+   std::vsnprintf(buffer, sizeof(buffer), format, args);
+   va_end(args);
+   throw Failure{buffer};
+}
+
+/* One axis of a lookup: the texel(s) to read and the weight of the second. `border` marks a
+ * texel that is outside the image and reads as the border colour. */
+struct AxisTaps {
+   int i0 = 0, i1 = 0;
+   bool border0 = false, border1 = false;
+   float weight = 0.0f; /* of i1 */
+};
+
+int mirror_index(int i) { return i >= 0 ? i : -1 - i; }
+
+/* The integer wrap of the non-half-border modes: a texel index to an index in [0, n), or
+ * border. */
+int wrap_index(int i, int n, ClampMode mode, bool &border)
+{
+   border = false;
+   switch (mode) {
+   case ClampMode::Wrap:
+      return ((i % n) + n) % n;
+   case ClampMode::Mirror: {
+      const int t = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return t < n ? t : 2 * n - 1 - t;
+   }
+   case ClampMode::ClampLastTexel:
+      return std::clamp(i, 0, n - 1);
+   case ClampMode::MirrorOnceLastTexel:
+      return std::clamp(mirror_index(i), 0, n - 1);
+   case ClampMode::ClampBorder:
+      border = i < 0 || i >= n;
+      return i;
+   case ClampMode::MirrorOnceBorder:
+      i = mirror_index(i);
+      border = i >= n;
+      return i;
+   default:
+      return i; /* half-border modes are handled on the coordinate */
+   }
+}
+
+int floor_to_int(float u)
+{
+   const float f = std::floor(u);
+   /* Keep far-away coordinates finite; they wrap or clamp the same. */
+   return int(std::clamp(f, -1.0e9f, 1.0e9f));
+}
+
+AxisTaps axis_taps(float u, int n, ClampMode mode, bool linear)
+{
+   AxisTaps taps;
+   const bool half_border = mode == ClampMode::ClampHalfBorder || mode == ClampMode::MirrorOnceHalfBorder;
+   if (half_border) {
+      /* The coordinate is clamped to the image's edge, so a bilinear footprint reaches half a
+       * texel into the border (GL_CLAMP, which Mesa r600 maps to these modes). */
+      if (mode == ClampMode::MirrorOnceHalfBorder)
+         u = std::fabs(u);
+      u = std::clamp(u, 0.0f, float(n));
+      if (!linear) {
+         taps.i0 = std::min(floor_to_int(u), n - 1);
+         return taps;
+      }
+      const float v = u - 0.5f;
+      taps.i0 = floor_to_int(v);
+      taps.i1 = taps.i0 + 1;
+      taps.weight = v - std::floor(v);
+      taps.border0 = taps.i0 < 0 || taps.i0 >= n;
+      taps.border1 = taps.i1 < 0 || taps.i1 >= n;
+      return taps;
+   }
+   if (!linear) {
+      taps.i0 = wrap_index(floor_to_int(u), n, mode, taps.border0);
+      return taps;
+   }
+   const float v = u - 0.5f;
+   const int i0 = floor_to_int(v);
+   taps.weight = v - std::floor(v);
+   taps.i0 = wrap_index(i0, n, mode, taps.border0);
+   taps.i1 = wrap_index(i0 + 1, n, mode, taps.border1);
+   return taps;
+}
+
+class Lookup {
+public:
+   Lookup(const TextureView &view, const Sampler &sampler, const std::array<float, 4> &register_border)
+      : view(view), r(view.resource), sampler(sampler), register_border(register_border)
+   {
+      if (!format_layout(r.format, layout))
+         fail("texture data format %u is not simulated", unsigned(r.format));
+      if (view.block_dim != 1)
+         fail("block-compressed texture formats are not simulated");
+      integer = is_integer_result(r, layout);
+      degamma = r.force_degamma || sampler.force_degamma;
+   }
+
+   Texel fetch(unsigned level, int x, int y, int slice) const
+   {
+      const TextureView::Level &l = view.levels[level];
+      const uint64_t offset = surface_level_texel_offset(l.mode, l.pitch, l.aligned_height, view.bytes_per_element,
+                                                         r.non_disp_tiling_order, unsigned(x), unsigned(y),
+                                                         unsigned(slice));
+      if (offset + view.bytes_per_element > l.size)
+         fail("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
+      return decode_texel(r, layout, l.data + offset, degamma);
+   }
+
+   Texel border_texel() const
+   {
+      Texel t;
+      std::array<float, 4> colour{};
+      switch (sampler.border) {
+      case BorderColor::TransparentBlack: colour = {0, 0, 0, 0}; break;
+      case BorderColor::OpaqueBlack: colour = {0, 0, 0, 1}; break;
+      case BorderColor::OpaqueWhite: colour = {1, 1, 1, 1}; break;
+      case BorderColor::Register:
+         if (integer)
+            fail("a register border colour with an integer format is not simulated");
+         colour = register_border;
+         break;
+      }
+      for (unsigned c = 0; c < 4; c++) {
+         t.f[c] = colour[c];
+         t.i[c] = uint32_t(colour[c]);
+      }
+      return t;
+   }
+
+   /* One level, filtered in x/y (and z for 3D). Coordinates are in texels of that level. */
+   Texel sample_level(unsigned level, const std::array<float, 3> &u, int slice, bool linear, bool linear_z) const
+   {
+      const TextureView::Level &l = view.levels[level];
+      const bool is_3d = r.dim == TextureDim::Dim3D;
+      const bool is_1d = r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray;
+      const AxisTaps tx = axis_taps(u[0], int(l.width), sampler.clamp[0], linear);
+      AxisTaps ty, tz;
+      if (!is_1d)
+         ty = axis_taps(u[1], int(l.height), sampler.clamp[1], linear);
+      if (is_3d)
+         tz = axis_taps(u[2], int(l.depth), sampler.clamp[2], linear_z);
+      else
+         tz.i0 = slice;
+      auto tap = [&](bool xi, bool yi, bool zi) {
+         const bool border = (xi ? tx.border1 : tx.border0) || (yi ? ty.border1 : ty.border0) ||
+                             (zi ? tz.border1 : tz.border0);
+         if (border)
+            return border_texel();
+         return fetch(level, xi ? tx.i1 : tx.i0, yi ? ty.i1 : ty.i0, zi ? tz.i1 : tz.i0);
+      };
+      const unsigned nx = linear ? 2 : 1, ny = linear && !is_1d ? 2 : 1, nz = is_3d && linear_z ? 2 : 1;
+      if (integer && (nx * ny * nz) > 1)
+         fail("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+      Texel sum;
+      for (unsigned z = 0; z < nz; z++)
+         for (unsigned y = 0; y < ny; y++)
+            for (unsigned x = 0; x < nx; x++) {
+               const float w = (nx == 2 ? (x ? tx.weight : 1.0f - tx.weight) : 1.0f) *
+                               (ny == 2 ? (y ? ty.weight : 1.0f - ty.weight) : 1.0f) *
+                               (nz == 2 ? (z ? tz.weight : 1.0f - tz.weight) : 1.0f);
+               const Texel t = tap(x, y, z);
+               if (nx * ny * nz == 1)
+                  return t;
+               for (unsigned c = 0; c < 4; c++)
+                  sum.f[c] += w * t.f[c];
+            }
+      return sum;
+   }
+
+   std::array<uint32_t, 4> swizzle(const Texel &t) const
+   {
+      std::array<uint32_t, 4> out{};
+      for (unsigned c = 0; c < 4; c++) {
+         switch (r.dst_sel[c]) {
+         case Select::X: case Select::Y: case Select::Z: case Select::W: {
+            const unsigned s = unsigned(r.dst_sel[c]);
+            out[c] = integer ? t.i[s] : bits_of(t.f[s]);
+            break;
+         }
+         case Select::Zero: out[c] = 0; break;
+         case Select::One: out[c] = integer ? 1u : bits_of(1.0f); break;
+         default: fail("resource DST_SEL %u is not defined", unsigned(r.dst_sel[c]));
+         }
+      }
+      return out;
+   }
+
+   bool integer = false;
+
+private:
+   const TextureView &view;
+   const TextureResource &r;
+   const Sampler &sampler;
+   const std::array<float, 4> &register_border;
+   Layout layout{};
+   bool degamma = false;
+};
+
+bool is_array(TextureDim dim)
+{
+   return dim == TextureDim::Dim1DArray || dim == TextureDim::Dim2DArray;
+}
+
+/* The coordinate channel holding the array layer: y for 1D arrays, z for 2D arrays. */
+unsigned layer_channel(TextureDim dim)
+{
+   return dim == TextureDim::Dim1DArray ? 1 : 2;
+}
+
+/* Array slice a layer coordinate selects: BASE_ARRAY + the layer clamped to the view. */
+int select_layer(const TextureResource &r, float value, bool normalized)
+{
+   if (normalized)
+      fail("array layer coordinate with COORD_TYPE normalized is not simulated (the layer must be "
+           "unnormalized, as Mesa's r600 compiler emits it)");
+   if (!(value == std::nearbyint(value)))
+      fail("array layer coordinate %g is not an integer: the hardware's rounding is not known "
+           "(round it with RNDNE before the TEX, as Mesa does)",
+           double(value));
+   const int last = int(r.last_array) - int(r.base_array);
+   return int(r.base_array) + std::clamp(int(std::clamp(value, -1.0e9f, 1.0e9f)), 0, last);
+}
+
+void check_dim(const TextureResource &r)
+{
+   switch (r.dim) {
+   case TextureDim::Dim1D: case TextureDim::Dim2D: case TextureDim::Dim3D:
+   case TextureDim::Dim1DArray: case TextureDim::Dim2DArray:
+      break;
+   case TextureDim::Cube:
+      fail("cube textures are not simulated yet");
+   default:
+      fail("multisampled textures (SQ_TEX_DIM %u) are not simulated", unsigned(r.dim));
+   }
+   if (r.base_level > r.last_level)
+      fail("BASE_LEVEL %u is above LAST_LEVEL %u", r.base_level, r.last_level);
+   if (is_array(r.dim) && r.base_array > r.last_array)
+      fail("BASE_ARRAY %u is above LAST_ARRAY %u", r.base_array, r.last_array);
+}
+
+std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampler,
+                                   const std::array<float, 4> &register_border, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   Lookup lookup(view, sampler, register_border);
+   if (sampler.chroma_key)
+      fail("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
+   if (sampler.mc_coord_truncate)
+      fail("sampler MC_COORD_TRUNCATE is not simulated");
+   if (sampler.depth_compare != 0)
+      fail("depth-compare samplers are not simulated (SAMPLE_C is needed for them)");
+
+   /* LOD: no derivatives in compute, so SAMPLE uses LOD 0 like SAMPLE_LZ; SAMPLE_L takes it
+    * from the w source. The sampler's bias is added to all three, then min/max LOD clamp. */
+   float lod = q.op == TexOp::SampleL ? float_of(q.source[3]) : 0.0f;
+   lod += sampler.lod_bias;
+   lod = std::clamp(lod, sampler.min_lod, std::max(sampler.min_lod, sampler.max_lod));
+   const TexFilter xy_filter = lod <= 0.0f ? sampler.mag_filter : sampler.min_filter;
+   const bool linear = xy_filter == TexFilter::Bilinear || xy_filter == TexFilter::AnisoBilinear;
+   const bool linear_z = sampler.z_filter == MipFilter::None ? linear : sampler.z_filter == MipFilter::Linear;
+
+   const unsigned q_levels = r.last_level - r.base_level;
+   const float d = std::clamp(lod, 0.0f, float(q_levels));
+   unsigned level0 = r.base_level, level1 = r.base_level;
+   float level_weight = 0.0f;
+   switch (sampler.mip_filter) {
+   case MipFilter::None:
+      break;
+   case MipFilter::Point:
+      level0 = level1 = r.base_level + unsigned(std::ceil(d + 0.5f) - 1.0f);
+      break;
+   case MipFilter::Linear:
+      level0 = r.base_level + unsigned(std::floor(d));
+      level1 = std::min(level0 + 1, r.last_level);
+      level_weight = d - std::floor(d);
+      break;
+   default:
+      fail("sampler MIP_FILTER 3 is not defined");
+   }
+   if (lookup.integer && level_weight != 0.0f)
+      fail("linear mip filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+
+   /* FORCE_UNNORMALIZED (Cayman/Aruba sampler WORD0 bit 25) makes x and y unnormalized
+    * whatever COORD_TYPE says. */
+   std::array<bool, 3> normalized = {q.normalized[0], q.normalized[1], q.normalized[2]};
+   if (sampler.force_unnormalized)
+      normalized[0] = normalized[1] = false;
+
+   int slice = int(r.base_array);
+   if (is_array(r.dim)) {
+      const unsigned channel = layer_channel(r.dim);
+      slice = select_layer(r, float_of(q.source[channel]), q.normalized[channel]);
+   }
+   const unsigned spatial = r.dim == TextureDim::Dim3D ? 3
+                            : (r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray) ? 1 : 2;
+
+   auto level_coords = [&](unsigned level) {
+      const TextureView::Level &l = view.levels[level];
+      const unsigned sizes[3] = {l.width, l.height, l.depth};
+      std::array<float, 3> u{};
+      for (unsigned a = 0; a < spatial; a++) {
+         const float s = float_of(q.source[a]);
+         u[a] = (normalized[a] ? s * float(sizes[a]) : s) + float(q.offset_halves[a]) * 0.5f;
+      }
+      return u;
+   };
+   Texel t = lookup.sample_level(level0, level_coords(level0), slice, linear, linear_z);
+   if (level_weight != 0.0f) {
+      const Texel t1 = lookup.sample_level(level1, level_coords(level1), slice, linear, linear_z);
+      for (unsigned c = 0; c < 4; c++)
+         t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
+   }
+   return lookup.swizzle(t);
+}
+
+std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   static const std::array<float, 4> no_border{};
+   Lookup lookup(view, sampler, no_border);
+   const int lod = int32_t(q.source[3]);
+   Texel zero;
+   zero.f = {0, 0, 0, 0};
+   zero.i = {0, 0, 0, 0};
+   if (lod < 0 || unsigned(lod) > r.last_level - r.base_level)
+      return lookup.swizzle(zero);
+   const unsigned level = r.base_level + unsigned(lod);
+   const TextureView::Level &l = view.levels[level];
+   int coord[3] = {0, 0, 0};
+   const unsigned spatial = r.dim == TextureDim::Dim3D ? 3
+                            : (r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray) ? 1 : 2;
+   const unsigned sizes[3] = {l.width, l.height, l.depth};
+   for (unsigned a = 0; a < spatial; a++) {
+      if (q.offset_halves[a] % 2)
+         fail("LD with a half-texel offset has no defined result");
+      coord[a] = int32_t(q.source[a]) + q.offset_halves[a] / 2;
+      if (coord[a] < 0 || unsigned(coord[a]) >= sizes[a])
+         return lookup.swizzle(zero);
+   }
+   int slice = r.dim == TextureDim::Dim3D ? coord[2] : int(r.base_array);
+   if (is_array(r.dim)) {
+      const int layer = int32_t(q.source[layer_channel(r.dim)]);
+      if (layer < 0 || layer > int(r.last_array) - int(r.base_array))
+         return lookup.swizzle(zero);
+      slice = int(r.base_array) + layer;
+   }
+   return lookup.swizzle(lookup.fetch(level, coord[0], coord[1], slice));
+}
+
+std::array<uint32_t, 4> run_resinfo(const TextureView &view, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   const int lod = int32_t(q.source[0]);
+   if (lod < 0 || unsigned(lod) > r.last_level - r.base_level)
+      return {0, 0, 0, r.last_level - r.base_level + 1};
+   const unsigned level = r.base_level + unsigned(lod);
+   const uint32_t width = minify(r.width, level);
+   uint32_t height = minify(r.height, level), depth = 1;
+   switch (r.dim) {
+   case TextureDim::Dim1D: height = 1; break;
+   case TextureDim::Dim1DArray: height = r.depth; break;
+   case TextureDim::Dim3D: depth = minify(r.depth, level); break;
+   case TextureDim::Dim2DArray: depth = r.depth; break;
+   default: break;
+   }
+   return {width, height, depth, r.last_level - r.base_level + 1};
+}
+
+} // namespace
+
+float srgb_to_linear(float c)
+{
+   /* The sRGB EOTF (IEC 61966-2-1), as Vulkan's sRGB formats define it. */
+   if (c <= 0.04045f)
+      return c / 12.92f;
+   return float(std::pow((double(c) + 0.055) / 1.055, 2.4));
+}
+
+float half_to_float(uint16_t h)
+{
+   const uint32_t sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+   float value;
+   if (exponent == 0)
+      value = std::ldexp(float(mantissa), -24);
+   else if (exponent == 31)
+      value = mantissa ? NAN : INFINITY;
+   else
+      value = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+   return sign ? -value : value;
+}
+
+bool prepare_texture_view(const TextureResource &r, GpuMemory &memory, TextureView &view, std::string &error)
+{
+   view = {};
+   view.resource = r;
+   view.bytes_per_element = format_bytes_per_element(r.format);
+   view.block_dim = format_block_dimension(r.format);
+   if (!view.bytes_per_element) {
+      error = "texture data format " + std::to_string(unsigned(r.format)) + " is not a texture format";
+      return false;
+   }
+   const bool is_3d = r.dim == TextureDim::Dim3D;
+   /* Slices in memory, as the kernel's checker counts them (LAST_ARRAY + 1 for every
+    * non-3D dimension): a 2D view of one layer of an array keeps BASE_ARRAY/LAST_ARRAY. */
+   view.layers = is_3d ? 1 : r.last_array + 1;
+
+   SurfaceDescription desc;
+   desc.width = r.width;
+   desc.height = r.height;
+   desc.depth = is_3d ? r.depth : 1;
+   desc.layers = is_3d ? 1 : view.layers;
+   desc.levels = r.last_level + 1;
+   desc.bytes_per_element = view.bytes_per_element;
+   desc.block_dim = view.block_dim;
+   desc.is_3d = is_3d;
+   desc.mode = r.array_mode;
+   desc.non_displayable_order = r.non_disp_tiling_order;
+   SurfaceLayout layout;
+   if (!compute_surface_layout(Family::Cayman, desc, layout, error))
+      return false;
+
+   for (unsigned level = 0; level <= r.last_level; level++) {
+      const SurfaceLevel &s = layout.levels[level];
+      TextureView::Level l;
+      l.width = s.width;
+      l.height = s.height;
+      l.depth = s.depth;
+      l.mode = s.mode;
+      l.aligned_height = s.aligned_height;
+      l.pitch = s.pitch;
+      uint64_t address = r.mip_address + (s.offset - layout.mip_offset);
+      if (level == 0) {
+         /* Level 0 uses the resource's PITCH (in texels; the kernel counts it in blocks). */
+         l.pitch = r.pitch / view.block_dim;
+         address = r.base_address;
+      }
+      /* Only the layers the resource names must be in memory (the kernel checks LAST_ARRAY + 1);
+       * the power-of-two reservation only places the next level. */
+      l.size = uint64_t(l.pitch) * l.aligned_height * view.bytes_per_element * (is_3d ? s.slices : view.layers);
+      std::string resolve_error;
+      uint8_t *data = memory.resolve(address, l.size, resolve_error);
+      if (!data) {
+         char text[160];
+         std::snprintf(text, sizeof(text), "texture level %u at 0x%llx (%llu bytes, from %s): ", level,
+                       (unsigned long long)address, (unsigned long long)l.size,
+                       level == 0 ? "BASE_ADDRESS" : "MIP_ADDRESS");
+         error = text + resolve_error;
+         return false;
+      }
+      l.data = data;
+      view.levels.push_back(l);
+   }
+   return true;
+}
+
+bool texture_execute(const TextureView &view, const Sampler &sampler, const std::array<float, 4> &register_border,
+                     const TexRequest &request, std::array<uint32_t, 4> &result, std::string &error)
+{
+   try {
+      check_dim(view.resource);
+      switch (request.op) {
+      case TexOp::Sample:
+      case TexOp::SampleL:
+      case TexOp::SampleLZ:
+         result = run_sample(view, sampler, register_border, request);
+         break;
+      case TexOp::Ld:
+         result = run_ld(view, sampler, request);
+         break;
+      case TexOp::ResInfo:
+         result = run_resinfo(view, request);
+         break;
+      }
+   } catch (const Failure &failure) {
+      error = failure.message;
+      return false;
+   }
+   return true;
+}
+
+} // namespace terakan::sim

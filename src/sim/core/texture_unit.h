@@ -1,0 +1,60 @@
+/* The texture unit: what a TEX clause instruction (SAMPLE, SAMPLE_L, SAMPLE_LZ, LD,
+ * GET_TEXTURE_RESINFO) returns for one lane, given the texture resource, the sampler and the
+ * coordinates. Addressing goes through src/hw/surface, so the driver, the checker and this
+ * agree on where every texel lives. docs/sim-semantics.md ("Textures") lists the rules, their
+ * sources, and which are derived. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/gpu_memory.h"
+#include "hw/chips.h"
+#include "hw/texture.h"
+
+namespace terakan::sim {
+
+/* A texture resource with its levels located in memory. */
+struct TextureView {
+   hw::TextureResource resource;
+   unsigned bytes_per_element = 0;
+   unsigned block_dim = 1;
+   struct Level {
+      const uint8_t *data = nullptr; /* host bytes of the level */
+      uint64_t size = 0;
+      unsigned width = 1, height = 1, depth = 1; /* texels (depth: 3D only) */
+      unsigned pitch = 0, aligned_height = 0;    /* elements */
+      hw::ArrayMode mode = hw::ArrayMode::LinearAligned;
+   };
+   std::vector<Level> levels; /* absolute level numbers 0..LAST_LEVEL */
+   unsigned layers = 1;       /* array slices in memory (LAST_ARRAY + 1), 1 for 1D/2D/3D */
+};
+
+/* Locates every level of `resource` (level 0 at BASE_ADDRESS, levels 1.. packed from
+ * MIP_ADDRESS) and checks that each lies inside one buffer. */
+bool prepare_texture_view(const hw::TextureResource &resource, GpuMemory &memory, TextureView &view,
+                          std::string &error);
+
+enum class TexOp { Sample, SampleL, SampleLZ, Ld, ResInfo };
+
+struct TexRequest {
+   TexOp op = TexOp::Sample;
+   std::array<uint32_t, 4> source{}; /* the four selected source values (raw bits) */
+   std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
+   std::array<int, 3> offset_halves{}; /* OFFSET_X/Y/Z: signed, in half texels */
+};
+
+/* The four values after the resource's DST_SEL (raw bits: floats, or integers for
+ * NUM_FORMAT_ALL = INT and for LD/RESINFO counts). Returns false with `error` for what is not
+ * simulated or has no defined result. */
+bool texture_execute(const TextureView &view, const hw::Sampler &sampler,
+                     const std::array<float, 4> &register_border, const TexRequest &request,
+                     std::array<uint32_t, 4> &result, std::string &error);
+
+/* Helpers the tests use to compute expectations independently of the filtering code. */
+float srgb_to_linear(float c);
+float half_to_float(uint16_t h);
+
+} // namespace terakan::sim

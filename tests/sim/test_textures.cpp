@@ -1,0 +1,1074 @@
+/* Textures: the shared resource/sampler words (src/hw/texture), the surface layout
+ * (src/hw/surface) against hand-computed layouts, the kernel checker's texture rules, and the
+ * shader core's TEX instructions on small textures. Every expected value is computed here from
+ * the rules (docs/sim-semantics.md, "Textures"), not read back from the simulator. */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "compiler/isa/words.h"
+#include "core/shader_core.h"
+#include "hw/surface.h"
+#include "hw/texture.h"
+#include "pm4_harness.h"
+
+using namespace terakan;
+using namespace terakan::hw;
+using terakan::test::TestMemory;
+
+namespace {
+
+/* ---------------------------------------------------------------- words */
+
+TEST(TextureWords, ResourceFieldsLandWhereTheHeadersSay)
+{
+   TextureResource r;
+   r.dim = TextureDim::Dim2DArray;
+   r.pitch = 128;
+   r.width = 100;
+   r.height = 50;
+   r.depth = 6;
+   r.array_mode = ArrayMode::Tiled1DThin1;
+   r.base_address = 0x12345600;
+   r.mip_address = 0xABCDEF00;
+   r.format = Fmt16_16_16_16Float;
+   r.num_format = NumFormat::Int;
+   r.format_signed[1] = true;
+   r.force_degamma = true;
+   r.dst_sel[0] = Select::W;
+   r.dst_sel[3] = Select::One;
+   r.base_level = 2;
+   r.last_level = 5;
+   r.base_array = 1;
+   r.last_array = 5;
+   const auto w = encode_texture_resource(r);
+   EXPECT_EQ(w[0] & 7, 5u);                   /* DIM */
+   EXPECT_EQ((w[0] >> 6) & 0xfff, 128u / 8 - 1); /* PITCH */
+   EXPECT_EQ(w[0] >> 18, 99u);                /* TEX_WIDTH */
+   EXPECT_EQ(w[1] & 0x3fff, 49u);             /* TEX_HEIGHT */
+   EXPECT_EQ((w[1] >> 14) & 0x1fff, 5u);      /* TEX_DEPTH */
+   EXPECT_EQ(w[1] >> 28, 2u);                 /* ARRAY_MODE */
+   EXPECT_EQ(w[2], 0x123456u);
+   EXPECT_EQ(w[3], 0xABCDEFu);
+   EXPECT_EQ(w[4] & 0xff, 1u << 2);           /* FORMAT_COMP_Y signed */
+   EXPECT_EQ((w[4] >> 8) & 3, 1u);            /* NUM_FORMAT_ALL INT */
+   EXPECT_EQ((w[4] >> 11) & 1, 1u);           /* FORCE_DEGAMMA */
+   EXPECT_EQ((w[4] >> 16) & 7, 3u);           /* DST_SEL_X = W */
+   EXPECT_EQ((w[4] >> 25) & 7, 5u);           /* DST_SEL_W = 1 */
+   EXPECT_EQ(w[4] >> 28, 2u);                 /* BASE_LEVEL */
+   EXPECT_EQ(w[5] & 0xf, 5u);                 /* LAST_LEVEL */
+   EXPECT_EQ((w[5] >> 4) & 0x1fff, 1u);       /* BASE_ARRAY */
+   EXPECT_EQ((w[5] >> 17) & 0x1fff, 5u);      /* LAST_ARRAY */
+   EXPECT_EQ(w[7] & 0x3f, 0x20u);             /* DATA_FORMAT */
+   EXPECT_EQ(w[7] >> 30, 2u);                 /* TYPE = VALID_TEXTURE */
+
+   const TextureResource d = decode_texture_resource(w);
+   EXPECT_EQ(encode_texture_resource(d), w);
+   EXPECT_EQ(d.width, 100u);
+   EXPECT_EQ(d.depth, 6u);
+   EXPECT_EQ(d.base_address, 0x12345600u);
+   EXPECT_EQ(d.dst_sel[0], Select::W);
+}
+
+TEST(TextureWords, SamplerFieldsAndLodFixedPoint)
+{
+   Sampler s;
+   s.clamp[0] = ClampMode::MirrorOnceBorder;
+   s.clamp[1] = ClampMode::ClampLastTexel;
+   s.clamp[2] = ClampMode::Mirror;
+   s.mag_filter = TexFilter::Bilinear;
+   s.min_filter = TexFilter::Point;
+   s.mip_filter = MipFilter::Linear;
+   s.border = BorderColor::OpaqueWhite;
+   s.min_lod = 1.5f;
+   s.max_lod = 3.25f;
+   s.lod_bias = -2.5f;
+   s.truncate_coord = true;
+   s.force_unnormalized = true;
+   const auto w = encode_sampler(s, IsaClass::Cayman);
+   EXPECT_EQ(w[0] & 7, 7u);
+   EXPECT_EQ((w[0] >> 3) & 7, 2u);
+   EXPECT_EQ((w[0] >> 6) & 7, 1u);
+   EXPECT_EQ((w[0] >> 9) & 3, 1u);
+   EXPECT_EQ((w[0] >> 15) & 3, 2u);
+   EXPECT_EQ((w[0] >> 20) & 3, 2u);
+   EXPECT_EQ((w[0] >> 25) & 1, 1u);            /* FORCE_UNNORMALIZED */
+   EXPECT_EQ(w[1] & 0xfff, 0x180u);            /* 1.5 in 4.8 */
+   EXPECT_EQ((w[1] >> 12) & 0xfff, 0x340u);    /* 3.25 */
+   EXPECT_EQ(w[2] & 0x3fff, 0x4000u - 0x280u); /* -2.5 in signed 6.8 */
+   EXPECT_EQ((w[2] >> 28) & 1, 1u);
+   EXPECT_EQ(w[2] >> 31, 1u);                  /* TYPE, as Mesa sets it */
+   const Sampler d = decode_sampler(w, IsaClass::Cayman);
+   EXPECT_EQ(d.lod_bias, -2.5f);
+   EXPECT_EQ(d.max_lod, 3.25f);
+   EXPECT_TRUE(d.force_unnormalized);
+   EXPECT_EQ(encode_sampler(d, IsaClass::Cayman), w);
+}
+
+TEST(TextureWords, ForceUnnormalizedIsCaymanOnly)
+{
+   EXPECT_TRUE(sampler_has_force_unnormalized(Family::Cayman));
+   EXPECT_TRUE(sampler_has_force_unnormalized(Family::Aruba));
+   for (Family f : {Family::Cypress, Family::Barts, Family::Turks, Family::Caicos, Family::Juniper, Family::Sumo})
+      EXPECT_FALSE(sampler_has_force_unnormalized(f));
+   /* On Evergreen-class chips bit 25 is CHROMA_KEY's low bit. */
+   const std::array<uint32_t, 3> words = {1u << 25, 0, 0};
+   const Sampler evergreen = decode_sampler(words, IsaClass::Evergreen);
+   EXPECT_FALSE(evergreen.force_unnormalized);
+   EXPECT_EQ(evergreen.chroma_key, 1u);
+   EXPECT_TRUE(decode_sampler(words, IsaClass::Cayman).force_unnormalized);
+   Sampler s;
+   s.force_unnormalized = true;
+   EXPECT_DEBUG_DEATH(encode_sampler(s, IsaClass::Evergreen), "Cayman/Aruba only");
+}
+
+TEST(TextureWords, FormatSizesFollowTheKernelTable)
+{
+   EXPECT_EQ(format_bytes_per_element(Fmt8), 1u);
+   EXPECT_EQ(format_bytes_per_element(Fmt5_6_5), 2u);
+   EXPECT_EQ(format_bytes_per_element(Fmt8_8_8_8), 4u);
+   EXPECT_EQ(format_bytes_per_element(Fmt32_32Float), 8u);
+   EXPECT_EQ(format_bytes_per_element(Fmt32_32_32_32), 16u);
+   EXPECT_EQ(format_bytes_per_element(FmtBC1), 8u);
+   EXPECT_EQ(format_block_dimension(FmtBC3), 4u);
+   EXPECT_FALSE(format_is_valid_texture(TextureFormat(4), Family::Cayman));
+   EXPECT_FALSE(format_is_valid_texture(TextureFormat(0x21), Family::Cypress));
+   EXPECT_TRUE(format_is_valid_texture(FmtBC7, Family::Cedar));
+}
+
+/* ---------------------------------------------------------------- layout */
+
+TEST(SurfaceLayout, LinearAlignedMipChain)
+{
+   SurfaceDescription d;
+   d.width = 100, d.height = 50, d.levels = 3, d.bytes_per_element = 4;
+   d.mode = ArrayMode::LinearAligned;
+   SurfaceLayout l;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, l, error)) << error;
+   /* Pitch multiple of max(64, 256 / 4) = 64. Level 0: 128 x 50. Level 1: 50 -> 64 (power of
+    * two), 25 -> 32 rows. Level 2: 25 -> 32 -> pitch 64, 12 -> 16 rows. */
+   ASSERT_EQ(l.levels.size(), 3u);
+   EXPECT_EQ(l.levels[0].pitch, 128u);
+   EXPECT_EQ(l.levels[0].aligned_height, 50u);
+   EXPECT_EQ(l.levels[1].pitch, 64u);
+   EXPECT_EQ(l.levels[1].aligned_height, 32u);
+   EXPECT_EQ(l.levels[1].offset, 128u * 50 * 4);
+   EXPECT_EQ(l.mip_offset, 25600u);
+   EXPECT_EQ(l.levels[2].pitch, 64u);
+   EXPECT_EQ(l.levels[2].aligned_height, 16u);
+   EXPECT_EQ(l.levels[2].offset, 25600u + 64 * 32 * 4);
+   EXPECT_EQ(l.size, 25600u + 8192 + 4096);
+   EXPECT_EQ(l.levels[1].width, 50u); /* the level's own size stays unrounded */
+   EXPECT_EQ(l.alignment, 256u);
+   EXPECT_EQ(surface_texel_offset(l, d, 1, 3, 2, 0), 25600u + (2 * 64 + 3) * 4);
+}
+
+TEST(SurfaceLayout, OneByteLinearPitchIsAGroup)
+{
+   SurfaceDescription d;
+   d.width = 10, d.height = 3, d.layers = 4, d.bytes_per_element = 1;
+   SurfaceLayout l;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Barts, d, l, error));
+   EXPECT_EQ(l.levels[0].pitch, 256u); /* max(64, 256 / 1) */
+   EXPECT_EQ(l.size, 256u * 3 * 4);
+   EXPECT_EQ(surface_texel_offset(l, d, 0, 5, 1, 2), 256u * 3 * 2 + 256 + 5);
+}
+
+TEST(SurfaceLayout, ArrayLevelsReserveAPowerOfTwoOfLayers)
+{
+   SurfaceDescription d;
+   d.width = 64, d.height = 8, d.layers = 3, d.levels = 2, d.bytes_per_element = 4;
+   SurfaceLayout l;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, l, error));
+   EXPECT_EQ(l.levels[0].slices, 4u);
+   EXPECT_EQ(l.mip_offset, 64u * 8 * 4 * 4); /* after 4 slices of level 0, not 3 */
+   EXPECT_EQ(l.levels[1].offset, l.mip_offset);
+   EXPECT_EQ(surface_texel_offset(l, d, 1, 0, 0, 2), l.mip_offset + 2 * (64 * 4 * 4));
+}
+
+TEST(SurfaceLayout, Tiled1DAlignmentAndMicroTileOrder)
+{
+   SurfaceDescription d;
+   d.width = 100, d.height = 50, d.levels = 2, d.bytes_per_element = 4;
+   d.mode = ArrayMode::Tiled1DThin1;
+   SurfaceLayout l;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Cypress, d, l, error)) << error;
+   /* Pitch multiple of max(8, 256 / (8 * 4)) = 8; height multiple of 8. */
+   EXPECT_EQ(l.levels[0].pitch, 104u);
+   EXPECT_EQ(l.levels[0].aligned_height, 56u);
+   EXPECT_EQ(l.mip_offset, 104u * 56 * 4); /* 23296, already 256-aligned */
+   EXPECT_EQ(l.levels[1].pitch, 64u);      /* 50 -> 64 */
+   EXPECT_EQ(l.levels[1].aligned_height, 32u);
+   /* 32-bit displayable order: index bits x0 x1 y0 x2 y1 y2 (low to high). (3, 2): x0=1 x1=1
+    * y1=1 -> 1 + 2 + 16 = 19. */
+   EXPECT_EQ(surface_texel_offset(l, d, 0, 3, 2, 0), 19u * 4);
+   /* (9, 10): tile row 1 of 13 tiles, tile column 1 -> tile 14; inside (1, 2) -> 1 + 16 = 17. */
+   EXPECT_EQ(surface_texel_offset(l, d, 0, 9, 10, 0), 14u * 256 + 17 * 4);
+   /* 8-bit: x0 x1 x2 y1 y0 y2. (5, 1): 1 + 4 + y0 at bit 4 = 16 -> 21. */
+   EXPECT_EQ(surface_level_texel_offset(ArrayMode::Tiled1DThin1, 32, 8, 1, false, 5, 1, 0), 21u);
+   /* Non-displayable: x0 y0 x1 y1 x2 y2. (5, 1) -> 1 + 2 + 16 = 19. */
+   EXPECT_EQ(surface_level_texel_offset(ArrayMode::Tiled1DThin1, 32, 8, 1, true, 5, 1, 0), 19u);
+}
+
+TEST(SurfaceLayout, ThreeDLevelsStoreTheirRoundedDepth)
+{
+   SurfaceDescription d;
+   d.width = 64, d.height = 4, d.depth = 5, d.levels = 2, d.bytes_per_element = 4, d.is_3d = true;
+   SurfaceLayout l;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, l, error));
+   EXPECT_EQ(l.levels[0].slices, 5u);
+   EXPECT_EQ(l.levels[1].slices, 2u); /* 5 >> 1 = 2 */
+   EXPECT_EQ(l.levels[1].offset, 64u * 4 * 4 * 5);
+}
+
+TEST(SurfaceLayout, TwoDTiledIsRefusedWithAMessage)
+{
+   SurfaceDescription d;
+   d.mode = ArrayMode::Tiled2DThin1;
+   SurfaceLayout l;
+   std::string error;
+   EXPECT_FALSE(compute_surface_layout(Family::Cayman, d, l, error));
+   EXPECT_NE(error.find("2D tiled"), std::string::npos);
+}
+
+/* ---------------------------------------------------------------- checker */
+
+struct CheckerCase {
+   std::vector<uint32_t> ib;
+   std::vector<sim::CsReloc> relocs{{0x100000, 0x10000, 0}, {0x200000, 0x10000, 0}};
+};
+
+std::string check(CheckerCase &c)
+{
+   sim::CsCheckOptions options;
+   options.isa = IsaClass::Cayman;
+   options.keep_tiling_flags = true;
+   return sim::check_and_patch(c.ib, c.relocs, options);
+}
+
+void texture_packet(CheckerCase &c, const TextureResource &r, std::initializer_list<unsigned> relocs)
+{
+   c.ib.push_back(pm4::packet3(pm4::SET_RESOURCE, 8, true));
+   c.ib.push_back(compute_texture_resource_base * 8);
+   for (uint32_t w : encode_texture_resource(r))
+      c.ib.push_back(w);
+   for (unsigned reloc : relocs) {
+      c.ib.push_back(pm4::packet3(pm4::NOP, 0));
+      c.ib.push_back(reloc * 4);
+   }
+}
+
+TextureResource small_texture()
+{
+   TextureResource r;
+   r.dim = TextureDim::Dim2D;
+   r.width = 64, r.height = 64, r.pitch = 64;
+   r.format = Fmt8_8_8_8;
+   r.last_level = 0;
+   return r;
+}
+
+TEST(TextureChecker, AcceptsAndPatchesBothAddresses)
+{
+   CheckerCase c;
+   TextureResource r = small_texture();
+   r.base_address = 0x100;
+   r.last_level = 2; /* 32x32 + 16x16 texels of mips: 4096 + 1024 bytes at mip offset 0 */
+   texture_packet(c, r, {0, 1});
+   ASSERT_EQ(check(c), "");
+   EXPECT_EQ(c.ib[2 + 2], (0x100000u + 0x100) >> 8);
+   EXPECT_EQ(c.ib[2 + 3], 0x200000u >> 8);
+}
+
+TEST(TextureChecker, TooBigForItsBuffer)
+{
+   CheckerCase c;
+   TextureResource r = small_texture();
+   r.height = 65; /* 64 * 65 * 4 = 16640 > 16384... with the offset below */
+   r.base_address = 0x100;
+   texture_packet(c, r, {0, 1});
+   c.relocs[0].size = 64 * 64 * 4;
+   EXPECT_NE(check(c).find("texture bo too small"), std::string::npos) << check(c);
+}
+
+TEST(TextureChecker, MipChainTooBigForItsBuffer)
+{
+   CheckerCase c;
+   TextureResource r = small_texture();
+   r.last_level = 1;
+   r.mip_address = 0x1000;
+   texture_packet(c, r, {0, 1});
+   c.relocs[1].size = 0x1000 + 32 * 32 * 4 - 4;
+   EXPECT_NE(check(c).find("mipmap [1] bo too small"), std::string::npos) << check(c);
+}
+
+TEST(TextureChecker, NeedsTheMipRelocation)
+{
+   CheckerCase c;
+   texture_packet(c, small_texture(), {0});
+   EXPECT_NE(check(c).find("bad SET_RESOURCE (tex)"), std::string::npos) << check(c);
+}
+
+TEST(TextureChecker, LinearAlignedPitch)
+{
+   CheckerCase c;
+   TextureResource r = small_texture();
+   r.pitch = 72; /* not a multiple of 64 */
+   r.width = 70;
+   texture_packet(c, r, {0, 1});
+   EXPECT_NE(check(c).find("pitch 72 invalid must be aligned with 64"), std::string::npos) << check(c);
+   /* 1D tiled only needs a multiple of 8 for 4-byte texels, but a height of 8. */
+   CheckerCase tiled;
+   r.array_mode = ArrayMode::Tiled1DThin1;
+   texture_packet(tiled, r, {0, 1});
+   EXPECT_EQ(check(tiled), "");
+}
+
+TEST(TextureChecker, BadFormatAndBaseAlignment)
+{
+   CheckerCase c;
+   TextureResource r = small_texture();
+   r.format = TextureFormat(4);
+   texture_packet(c, r, {0, 1});
+   EXPECT_NE(check(c).find("texture invalid format 4"), std::string::npos) << check(c);
+   /* The mip address must be group (256-byte) aligned too; the words hold address >> 8, so a
+    * misaligned one cannot even be written: LINEAR_GENERAL only needs the element size. */
+   CheckerCase mode;
+   r = small_texture();
+   r.array_mode = ArrayMode(3);
+   texture_packet(mode, r, {0, 1});
+   EXPECT_NE(check(mode).find("invalid array mode 3"), std::string::npos) << check(mode);
+}
+
+TEST(TextureChecker, SamplerCountMultipleOfThree)
+{
+   CheckerCase c;
+   c.ib = {pm4::packet3(pm4::SET_SAMPLER, 4, true), compute_sampler_base * 3, 0, 0, 0, 0};
+   EXPECT_EQ(check(c), "bad SET_SAMPLER");
+   CheckerCase ok;
+   ok.ib = {pm4::packet3(pm4::SET_SAMPLER, 3, true), compute_sampler_base * 3, 0, 0, 0};
+   EXPECT_EQ(check(ok), "");
+}
+
+/* ---------------------------------------------------------------- shader core */
+
+constexpr unsigned texture_id = 2, sampler_id = 3;
+constexpr uint64_t code_address = 0x10000, coords_address = 0x20000, index_address = 0x30000,
+                   output_address = 0x40000, texture_address = 0x100000, mip_address = 0x200000;
+
+uint32_t bits(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+float as_float(uint32_t u)
+{
+   float f;
+   std::memcpy(&f, &u, 4);
+   return f;
+}
+
+struct TexOptions {
+   std::string op = "SAMPLE_LZ";
+   unsigned coord_normalized_mask = 0xf; /* COORD_TYPE_X..W */
+   std::array<unsigned, 4> src_sel{0, 1, 2, 3};
+   std::array<unsigned, 4> dst_sel{0, 1, 2, 3};
+   std::array<int, 3> offset_halves{0, 0, 0};
+};
+
+uint32_t opcode_of(const std::string &op)
+{
+   if (op == "SAMPLE") return 0x10;
+   if (op == "SAMPLE_L") return 0x11;
+   if (op == "SAMPLE_LZ") return 0x13;
+   if (op == "LD") return 0x03;
+   if (op == "GET_TEXTURE_RESINFO") return 0x04;
+   return 0x12; /* SAMPLE_LB: not simulated */
+}
+
+/* The program: a TEX clause of two VFETCHes (R2 = coordinates[thread], R4.x = thread * 4),
+ * a TEX clause with the instruction under test (R2 -> R3), a RAT STORE_RAW of R3 at R4.x,
+ * then the end. */
+std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
+{
+   using namespace terakan::isa;
+   std::vector<uint32_t> p(20, 0);
+   auto cf = [&](unsigned slot, uint32_t inst, uint32_t addr, uint32_t count) {
+      std::array<uint32_t, 2> w{};
+      cf::addr.set(w, addr);
+      cf::count.set(w, count - 1);
+      cf::inst.set(w, inst);
+      cf::barrier.set(w, 1);
+      p[slot * 2] = w[0], p[slot * 2 + 1] = w[1];
+   };
+   cf(0, 0x01, 4, 2);
+   cf(1, 0x01, 8, 1);
+   std::array<uint32_t, 2> rat{};
+   cf_export::rat_id.set(rat, 0);
+   cf_export::rat_inst.set(rat, 2); /* STORE_RAW */
+   cf_export::type.set(rat, 1);
+   cf_export::rw_gpr.set(rat, 3);
+   cf_export::index_gpr.set(rat, 4);
+   cf_export::elem_size.set(rat, 3);
+   cf_export::comp_mask.set(rat, 0xf);
+   cf_export::inst.set(rat, 0x56);
+   cf_export::barrier.set(rat, 1);
+   if (isa == IsaClass::Evergreen)
+      cf_export::end_of_program.set(rat, 1);
+   p[4] = rat[0], p[5] = rat[1];
+   if (isa == IsaClass::Cayman) {
+      std::array<uint32_t, 2> end{};
+      cf::inst.set(end, 0x20);
+      cf::barrier.set(end, 1);
+      p[6] = end[0], p[7] = end[1];
+   }
+   auto vfetch = [&](unsigned at, unsigned buffer, unsigned dst, unsigned format, unsigned num_format,
+                     std::array<unsigned, 4> sel) {
+      std::array<uint32_t, 4> w{};
+      vtx::fetch_type.set(w, 2);
+      vtx::buffer_id.set(w, buffer);
+      if (isa == IsaClass::Evergreen)
+         vtx::mega_fetch_count.set(w, 15);
+      vtx::dst_gpr.set(w, dst);
+      vtx::dst_sel_x.set(w, sel[0]);
+      vtx::dst_sel_y.set(w, sel[1]);
+      vtx::dst_sel_z.set(w, sel[2]);
+      vtx::dst_sel_w.set(w, sel[3]);
+      vtx::data_format.set(w, format);
+      vtx::num_format_all.set(w, num_format);
+      if (isa == IsaClass::Evergreen)
+         vtx::mega_fetch.set(w, 1);
+      std::copy(w.begin(), w.end(), p.begin() + at);
+   };
+   vfetch(8, 0, 2, 35, 2, {0, 1, 2, 3});
+   vfetch(12, 1, 4, 13, 1, {0, 7, 7, 7});
+   std::array<uint32_t, 4> t{};
+   tex::inst.set(t, opcode_of(o.op));
+   tex::resource_id.set(t, texture_id); /* buffers 0 and 1 hold coordinates and indices */
+   tex::src_gpr.set(t, 2);
+   tex::dst_gpr.set(t, 3);
+   tex::dst_sel_x.set(t, o.dst_sel[0]);
+   tex::dst_sel_y.set(t, o.dst_sel[1]);
+   tex::dst_sel_z.set(t, o.dst_sel[2]);
+   tex::dst_sel_w.set(t, o.dst_sel[3]);
+   tex::coord_type_x.set(t, o.coord_normalized_mask & 1);
+   tex::coord_type_y.set(t, (o.coord_normalized_mask >> 1) & 1);
+   tex::coord_type_z.set(t, (o.coord_normalized_mask >> 2) & 1);
+   tex::coord_type_w.set(t, (o.coord_normalized_mask >> 3) & 1);
+   tex::offset_x.set(t, uint32_t(o.offset_halves[0]) & 31);
+   tex::offset_y.set(t, uint32_t(o.offset_halves[1]) & 31);
+   tex::offset_z.set(t, uint32_t(o.offset_halves[2]) & 31);
+   tex::sampler_id.set(t, sampler_id);
+   tex::src_sel_x.set(t, o.src_sel[0]);
+   tex::src_sel_y.set(t, o.src_sel[1]);
+   tex::src_sel_z.set(t, o.src_sel[2]);
+   tex::src_sel_w.set(t, o.src_sel[3]);
+   std::copy(t.begin(), t.end(), p.begin() + 16);
+   return p;
+}
+
+/* One dispatch: one thread per coordinate; returns each thread's four result dwords. */
+struct TexRun {
+   IsaClass isa = IsaClass::Cayman;
+   TextureResource resource = small_texture();
+   Sampler sampler;
+   std::array<float, 4> border{};
+   std::vector<uint8_t> level0, mips; /* texture bytes at texture_address and mip_address */
+   TexOptions options;
+   std::string error;
+
+   std::vector<std::array<uint32_t, 4>> run(const std::vector<std::array<uint32_t, 4>> &coords)
+   {
+      TestMemory memory;
+      const unsigned n = unsigned(coords.size());
+      const auto program = tex_program(isa, options);
+      auto &code = memory.add(code_address, 256);
+      std::memcpy(code.bytes.data(), program.data(), program.size() * 4);
+      auto &c = memory.add(coords_address, n * 16);
+      std::memcpy(c.bytes.data(), coords.data(), n * 16);
+      auto &idx = memory.add(index_address, n * 4);
+      for (uint32_t i = 0; i < n; i++)
+         std::memcpy(idx.bytes.data() + 4 * i, &(const uint32_t &)(i * 4), 4);
+      memory.add(output_address, n * 16);
+      memory.add(texture_address, std::max<size_t>(level0.size(), 256)).bytes = level0.empty() ? std::vector<uint8_t>(256) : level0;
+      if (!mips.empty())
+         memory.add(mip_address, mips.size()).bytes = mips;
+
+      sim::ComputeDispatch d;
+      d.isa = isa;
+      d.program = program;
+      d.program_address = code_address;
+      d.num_gprs = 5;
+      d.stack_size = 1;
+      d.group_size = {n, 1, 1};
+      d.fetch_resources[0] = {coords_address, n * 16 - 1, 16, 35, 2, 0, 0, 0, {0, 1, 2, 3}};
+      d.fetch_resources[1] = {index_address, n * 4 - 1, 4, 13, 1, 0, 0, 0, {0, 1, 2, 3}};
+      d.rats[0] = {output_address, 0xD, n * 16u};
+      TextureResource r = resource;
+      r.base_address = texture_address;
+      if (!mips.empty())
+         r.mip_address = mip_address;
+      sim::TextureBinding binding;
+      binding.words = encode_texture_resource(r);
+      binding.resource = decode_texture_resource(binding.words);
+      d.textures[texture_id] = binding;
+      sim::SamplerBinding s;
+      s.words = encode_sampler(sampler, isa);
+      s.sampler = decode_sampler(s.words, isa);
+      s.border = border;
+      d.samplers[sampler_id] = s;
+      const sim::DispatchResult result = sim::run_compute_dispatch(d, memory);
+      error = result.error;
+      std::vector<std::array<uint32_t, 4>> out(n);
+      if (result.ok)
+         for (const auto &b : memory.buffers)
+            if (b.address == output_address)
+               std::memcpy(out.data(), b.bytes.data(), n * 16);
+      return out;
+   }
+
+   std::vector<std::array<float, 4>> sample(const std::vector<std::array<float, 4>> &coords)
+   {
+      std::vector<std::array<uint32_t, 4>> raw;
+      for (const auto &c : coords)
+         raw.push_back({bits(c[0]), bits(c[1]), bits(c[2]), bits(c[3])});
+      std::vector<std::array<float, 4>> out;
+      for (const auto &r : run(raw))
+         out.push_back({as_float(r[0]), as_float(r[1]), as_float(r[2]), as_float(r[3])});
+      return out;
+   }
+};
+
+/* A linear-aligned RGBA8 texture whose texel (x, y) holds (x * 16 + 1, y * 16 + 2, 100, 255). */
+std::vector<uint8_t> rgba_texture(unsigned w, unsigned h, unsigned pitch)
+{
+   std::vector<uint8_t> bytes(size_t(pitch) * h * 4);
+   for (unsigned y = 0; y < h; y++)
+      for (unsigned x = 0; x < w; x++) {
+         uint8_t *t = &bytes[(size_t(y) * pitch + x) * 4];
+         t[0] = uint8_t(x * 16 + 1), t[1] = uint8_t(y * 16 + 2), t[2] = 100, t[3] = 255;
+      }
+   return bytes;
+}
+
+TexRun rgba_run(unsigned w = 4, unsigned h = 4)
+{
+   TexRun run;
+   run.resource.width = w, run.resource.height = h, run.resource.pitch = 64;
+   run.level0 = rgba_texture(w, h, 64);
+   return run;
+}
+
+float red(int x) { return float(x * 16 + 1) / 255.0f; }
+float green(int y) { return float(y * 16 + 2) / 255.0f; }
+
+TEST(TexSample, NearestNormalizedAndUnnormalized)
+{
+   TexRun run = rgba_run();
+   auto out = run.sample({{(2 + 0.5f) / 4, (1 + 0.5f) / 4, 0, 0}, {0.99f, 0.01f, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], red(2));
+   EXPECT_FLOAT_EQ(out[0][1], green(1));
+   EXPECT_FLOAT_EQ(out[0][2], 100 / 255.0f);
+   EXPECT_FLOAT_EQ(out[0][3], 1.0f);
+   EXPECT_FLOAT_EQ(out[1][0], red(3));
+   EXPECT_FLOAT_EQ(out[1][1], green(0));
+   run.options.coord_normalized_mask = 0; /* texel space */
+   out = run.sample({{2.5f, 3.9f, 0, 0}, {0.2f, 1.0f, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], red(2));
+   EXPECT_FLOAT_EQ(out[0][1], green(3));
+   EXPECT_FLOAT_EQ(out[1][0], red(0));
+   EXPECT_FLOAT_EQ(out[1][1], green(1));
+}
+
+TEST(TexSample, Bilinear)
+{
+   TexRun run = rgba_run();
+   run.sampler.mag_filter = run.sampler.min_filter = TexFilter::Bilinear;
+   run.sampler.clamp[0] = run.sampler.clamp[1] = ClampMode::ClampLastTexel;
+   const float u = 0.3f, v = 0.55f;
+   auto out = run.sample({{u, v, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   /* Texel space 1.2, 2.2 -> x between texels 0 and 1 at 0.7, y between 1 and 2 at 0.7. */
+   const double a = double(u) * 4 - 0.5 - 0, b = double(v) * 4 - 0.5 - 1;
+   const double expected_r = (1 - a) * red(0) + a * red(1);
+   const double expected_g = (1 - b) * green(1) + b * green(2);
+   EXPECT_NEAR(out[0][0], expected_r, 1e-6);
+   EXPECT_NEAR(out[0][1], expected_g, 1e-6);
+   EXPECT_NEAR(out[0][2], 100 / 255.0, 1e-6);
+}
+
+/* Expected texel index (or -1 for border) for nearest sampling at texel coordinate u of a
+ * 4-texel axis, written out by hand per mode. */
+struct ClampCase {
+   ClampMode mode;
+   std::array<int, 4> expected; /* at u = -0.5, 4.5, 9.5, -5.5 */
+};
+
+TEST(TexSample, EveryClampModeNearest)
+{
+   const ClampCase cases[] = {
+      {ClampMode::Wrap, {3, 0, 1, 2}},
+      {ClampMode::Mirror, {0, 3, 1, 2}},
+      {ClampMode::ClampLastTexel, {0, 3, 3, 0}},
+      {ClampMode::MirrorOnceLastTexel, {0, 3, 3, 3}},
+      {ClampMode::ClampHalfBorder, {0, 3, 3, 0}},
+      {ClampMode::MirrorOnceHalfBorder, {0, 3, 3, 3}},
+      {ClampMode::ClampBorder, {-1, -1, -1, -1}},
+      {ClampMode::MirrorOnceBorder, {0, -1, -1, -1}},
+   };
+   for (const ClampCase &c : cases) {
+      TexRun run = rgba_run();
+      run.sampler.clamp[0] = c.mode;
+      run.sampler.border = BorderColor::OpaqueWhite;
+      run.options.coord_normalized_mask = 0;
+      auto out = run.sample({{-0.5f, 0.5f, 0, 0}, {4.5f, 0.5f, 0, 0}, {9.5f, 0.5f, 0, 0}, {-5.5f, 0.5f, 0, 0}});
+      ASSERT_EQ(run.error, "");
+      for (unsigned i = 0; i < 4; i++) {
+         const int e = c.expected[i];
+         EXPECT_FLOAT_EQ(out[i][0], e < 0 ? 1.0f : red(e)) << "mode " << int(c.mode) << " case " << i;
+         EXPECT_FLOAT_EQ(out[i][1], e < 0 ? 1.0f : green(0)) << "mode " << int(c.mode) << " case " << i;
+      }
+   }
+}
+
+TEST(TexSample, HalfBorderAndBorderWithBilinear)
+{
+   /* At u = -1 texels: half border clamps the coordinate to the edge (half border, half texel
+    * 0); full border reads two border texels. */
+   for (ClampMode mode : {ClampMode::ClampHalfBorder, ClampMode::ClampBorder}) {
+      TexRun run = rgba_run();
+      run.sampler.mag_filter = run.sampler.min_filter = TexFilter::Bilinear;
+      run.sampler.clamp[0] = mode;
+      run.sampler.clamp[1] = ClampMode::ClampLastTexel;
+      run.sampler.border = BorderColor::OpaqueWhite;
+      run.options.coord_normalized_mask = 0;
+      auto out = run.sample({{-1.0f, 0.5f, 0, 0}});
+      ASSERT_EQ(run.error, "");
+      const float expected = mode == ClampMode::ClampHalfBorder ? 0.5f * 1.0f + 0.5f * red(0) : 1.0f;
+      EXPECT_NEAR(out[0][0], expected, 1e-6) << int(mode);
+   }
+}
+
+TEST(TexSample, BorderColours)
+{
+   const std::pair<BorderColor, std::array<float, 4>> cases[] = {
+      {BorderColor::TransparentBlack, {0, 0, 0, 0}},
+      {BorderColor::OpaqueBlack, {0, 0, 0, 1}},
+      {BorderColor::OpaqueWhite, {1, 1, 1, 1}},
+      {BorderColor::Register, {0.25f, 0.5f, 0.75f, 0.125f}},
+   };
+   for (const auto &[type, colour] : cases) {
+      TexRun run = rgba_run();
+      run.sampler.clamp[0] = run.sampler.clamp[1] = ClampMode::ClampBorder;
+      run.sampler.border = type;
+      run.border = {0.25f, 0.5f, 0.75f, 0.125f};
+      auto out = run.sample({{1.5f, 0.5f, 0, 0}});
+      ASSERT_EQ(run.error, "");
+      for (unsigned c = 0; c < 4; c++)
+         EXPECT_EQ(out[0][c], colour[c]) << int(type) << " channel " << c;
+   }
+}
+
+/* Three levels (4x4, 2x2, 1x1), each one colour: level L has red = (L + 1) * 50. */
+TexRun mip_run()
+{
+   TexRun run;
+   run.resource.width = 4, run.resource.height = 4, run.resource.pitch = 64;
+   run.resource.format = Fmt8;
+   run.resource.last_level = 2;
+   run.resource.dst_sel[1] = run.resource.dst_sel[2] = Select::Zero;
+   run.resource.dst_sel[3] = Select::One;
+   /* Fmt8: pitch multiple of 256; level 0 at the base; levels 1 (2x2) and 2 (1x1) from MIP_ADDRESS. */
+   run.resource.pitch = 256;
+   run.level0.assign(256 * 4, 50);
+   run.mips.assign(256 * 2 + 256 * 1, 0);
+   std::fill(run.mips.begin(), run.mips.begin() + 512, 100);
+   std::fill(run.mips.begin() + 512, run.mips.end(), 150);
+   run.options.op = "SAMPLE_L";
+   return run;
+}
+
+float level_value(int level) { return float((level + 1) * 50) / 255.0f; }
+
+TEST(TexSample, LodSelectionWithMips)
+{
+   TexRun run = mip_run();
+   run.sampler.mip_filter = MipFilter::Point;
+   auto out = run.sample({{0.5f, 0.5f, 0, 0.0f}, {0.5f, 0.5f, 0, 1.0f}, {0.5f, 0.5f, 0, 2.0f},
+                          {0.5f, 0.5f, 0, 0.4f}, {0.5f, 0.5f, 0, 0.6f}, {0.5f, 0.5f, 0, 7.0f},
+                          {0.5f, 0.5f, 0, 1.5f}});
+   ASSERT_EQ(run.error, "");
+   const int expected[] = {0, 1, 2, 0, 1, 2, 1}; /* 1.5 rounds down (Vulkan's nearest rule) */
+   for (unsigned i = 0; i < 7; i++)
+      EXPECT_FLOAT_EQ(out[i][0], level_value(expected[i])) << i;
+   EXPECT_FLOAT_EQ(out[0][3], 1.0f);
+
+   run.sampler.mip_filter = MipFilter::Linear;
+   out = run.sample({{0.5f, 0.5f, 0, 0.25f}, {0.5f, 0.5f, 0, 1.5f}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_NEAR(out[0][0], 0.75 * level_value(0) + 0.25 * level_value(1), 1e-6);
+   EXPECT_NEAR(out[1][0], 0.5 * level_value(1) + 0.5 * level_value(2), 1e-6);
+
+   /* min LOD, bias, base level, no mip filter. */
+   run.sampler.mip_filter = MipFilter::Point;
+   run.sampler.min_lod = 1.0f;
+   out = run.sample({{0.5f, 0.5f, 0, 0.0f}});
+   EXPECT_FLOAT_EQ(out[0][0], level_value(1));
+   run.sampler.min_lod = 0.0f;
+   run.sampler.max_lod = 1.0f;
+   run.sampler.lod_bias = 5.0f;
+   out = run.sample({{0.5f, 0.5f, 0, 0.0f}});
+   EXPECT_FLOAT_EQ(out[0][0], level_value(1));
+   run.sampler = {};
+   run.sampler.mip_filter = MipFilter::Point;
+   run.resource.base_level = 1;
+   out = run.sample({{0.5f, 0.5f, 0, 0.0f}, {0.5f, 0.5f, 0, 1.0f}});
+   EXPECT_FLOAT_EQ(out[0][0], level_value(1));
+   EXPECT_FLOAT_EQ(out[1][0], level_value(2));
+   run.resource.base_level = 0;
+   run.sampler.mip_filter = MipFilter::None;
+   out = run.sample({{0.5f, 0.5f, 0, 2.0f}});
+   EXPECT_FLOAT_EQ(out[0][0], level_value(0));
+}
+
+TEST(TexSample, MagnificationVersusMinificationFilter)
+{
+   TexRun run = rgba_run();
+   run.options.op = "SAMPLE_L";
+   run.sampler.mag_filter = TexFilter::Point;
+   run.sampler.min_filter = TexFilter::Bilinear;
+   run.sampler.clamp[0] = run.sampler.clamp[1] = ClampMode::ClampLastTexel;
+   auto out = run.sample({{0.25f, 0.125f, 0, 0.0f}, {0.25f, 0.125f, 0, 0.5f}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], red(1)); /* LOD 0: magnification, point */
+   EXPECT_NEAR(out[1][0], 0.5 * red(0) + 0.5 * red(1), 1e-6); /* LOD 0.5: minification, bilinear */
+}
+
+TEST(TexSample, OneDThreeDAndArrays)
+{
+   /* 1D: 8 texels of Fmt8 with value 10 * x. */
+   TexRun one;
+   one.resource.dim = TextureDim::Dim1D;
+   one.resource.format = Fmt8;
+   one.resource.width = 8, one.resource.height = 1, one.resource.pitch = 256;
+   one.level0.assign(256, 0);
+   for (unsigned x = 0; x < 8; x++)
+      one.level0[x] = uint8_t(10 * x);
+   auto out = one.sample({{(5 + 0.5f) / 8, 123.0f, 0, 0}});
+   ASSERT_EQ(one.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], 50 / 255.0f);
+
+   /* 1D array: 3 layers of 8 texels, value 10 * x + layer; the layer comes from y. */
+   TexRun array1;
+   array1.resource = one.resource;
+   array1.resource.dim = TextureDim::Dim1DArray;
+   array1.resource.depth = 3, array1.resource.last_array = 2;
+   array1.level0.assign(256 * 3, 0);
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned x = 0; x < 8; x++)
+         array1.level0[256 * l + x] = uint8_t(10 * x + l);
+   array1.options.coord_normalized_mask = 0x1; /* layer unnormalized */
+   out = array1.sample({{(2 + 0.5f) / 8, 1.0f, 0, 0}, {(2 + 0.5f) / 8, 7.0f, 0, 0}, {(2 + 0.5f) / 8, -3.0f, 0, 0}});
+   ASSERT_EQ(array1.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], 21 / 255.0f);
+   EXPECT_FLOAT_EQ(out[1][0], 22 / 255.0f); /* clamped to the last layer */
+   EXPECT_FLOAT_EQ(out[2][0], 20 / 255.0f);
+   out = array1.sample({{0.5f, 1.5f, 0, 0}});
+   EXPECT_NE(array1.error.find("not an integer"), std::string::npos) << array1.error;
+
+   /* 2D array with BASE_ARRAY 1: layer 0 of the view is slice 1. Layer from z. */
+   TexRun array2 = rgba_run();
+   array2.resource.dim = TextureDim::Dim2DArray;
+   array2.resource.depth = 3, array2.resource.base_array = 1, array2.resource.last_array = 2;
+   array2.level0.resize(64 * 4 * 4 * 3);
+   for (unsigned l = 1; l < 3; l++)
+      for (unsigned i = 0; i < 64 * 4; i++)
+         array2.level0[64 * 4 * 4 * l + i * 4 + 2] = uint8_t(200 + l);
+   array2.options.coord_normalized_mask = 0x3;
+   out = array2.sample({{0.1f, 0.1f, 0.0f, 0}, {0.1f, 0.1f, 1.0f, 0}, {0.1f, 0.1f, 9.0f, 0}});
+   ASSERT_EQ(array2.error, "");
+   EXPECT_FLOAT_EQ(out[0][2], 201 / 255.0f);
+   EXPECT_FLOAT_EQ(out[1][2], 202 / 255.0f);
+   EXPECT_FLOAT_EQ(out[2][2], 202 / 255.0f);
+   array2.options.coord_normalized_mask = 0x7;
+   array2.sample({{0.1f, 0.1f, 0.0f, 0}});
+   EXPECT_NE(array2.error.find("COORD_TYPE normalized"), std::string::npos) << array2.error;
+
+   /* 3D 2x2x2 of Fmt8 (pitch 256): value = 10 + x + 2y + 4z; trilinear at the centre is the
+    * mean of all eight. */
+   TexRun three;
+   three.resource.dim = TextureDim::Dim3D;
+   three.resource.format = Fmt8;
+   three.resource.width = three.resource.height = three.resource.depth = 2;
+   three.resource.pitch = 256;
+   three.level0.assign(256 * 2 * 2, 0);
+   for (unsigned z = 0; z < 2; z++)
+      for (unsigned y = 0; y < 2; y++)
+         for (unsigned x = 0; x < 2; x++)
+            three.level0[256 * 2 * z + 256 * y + x] = uint8_t(10 + x + 2 * y + 4 * z);
+   out = three.sample({{0.75f, 0.25f, 0.75f, 0}});
+   ASSERT_EQ(three.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], (10 + 1 + 0 + 4) / 255.0f);
+   three.sampler.mag_filter = three.sampler.min_filter = TexFilter::Bilinear;
+   three.sampler.clamp[0] = three.sampler.clamp[1] = three.sampler.clamp[2] = ClampMode::ClampLastTexel;
+   out = three.sample({{0.5f, 0.5f, 0.5f, 0}});
+   EXPECT_NEAR(out[0][0], (10 + 0.5 + 1 + 2) / 255.0, 1e-6);
+}
+
+struct FormatCase {
+   const char *name;
+   TextureFormat format;
+   NumFormat num;
+   bool is_signed;
+   std::vector<uint8_t> bytes; /* texel 0 */
+   std::array<uint32_t, 4> expected;
+   bool degamma = false;
+};
+
+TEST(TexSample, FormatDecode)
+{
+   auto f = [](float v) { return bits(v); };
+   const float srgb_128 = float(std::pow((128 / 255.0 + 0.055) / 1.055, 2.4));
+   const FormatCase cases[] = {
+      {"8 unorm", Fmt8, NumFormat::Norm, false, {51}, {f(0.2f), 0, 0, f(1.0f)}},
+      {"8888 snorm", Fmt8_8_8_8, NumFormat::Norm, true, {0x80, 0x81, 0x7f, 0x00}, {f(-1.0f), f(-1.0f), f(1.0f), 0}},
+      {"8888 uint", Fmt8_8_8_8, NumFormat::Int, false, {200, 1, 2, 3}, {200, 1, 2, 3}},
+      {"16 sint", Fmt16, NumFormat::Int, true, {0xfe, 0xff}, {0xfffffffe, 0, 0, 1}},
+      {"16 unorm", Fmt16, NumFormat::Norm, false, {0xff, 0xff}, {f(1.0f), 0, 0, f(1.0f)}},
+      {"16_16 scaled", Fmt16_16, NumFormat::Scaled, true, {0xfb, 0xff, 7, 0}, {f(-5.0f), f(7.0f), 0, f(1.0f)}},
+      {"16 float", Fmt16Float, NumFormat::Norm, false, {0x00, 0x3e}, {f(1.5f), 0, 0, f(1.0f)}},
+      {"32 float", Fmt32Float, NumFormat::Norm, false, {0x00, 0x00, 0x20, 0xc1}, {f(-10.0f), 0, 0, f(1.0f)}},
+      {"32_32 uint", Fmt32_32, NumFormat::Int, false, {1, 2, 3, 4, 5, 6, 7, 8}, {0x04030201, 0x08070605, 0, 1}},
+      /* 5_6_5: x in bits 0-4 = 31, y bits 5-10 = 0, z bits 11-15 = 16. */
+      {"565", Fmt5_6_5, NumFormat::Norm, false, {0x1f, 0x80}, {f(1.0f), 0, f(16 / 31.0f), f(1.0f)}},
+      /* 2_10_10_10: x bits 0-9 = 1023, w bits 30-31 = 1. */
+      {"2_10_10_10", Fmt2_10_10_10, NumFormat::Norm, false, {0xff, 0x03, 0x00, 0x40}, {f(1.0f), 0, 0, f(1 / 3.0f)}},
+      {"srgb", Fmt8_8_8_8, NumFormat::Norm, false, {128, 0, 255, 128}, {f(srgb_128), 0, f(1.0f), f(128 / 255.0f)}, true},
+   };
+   for (const FormatCase &c : cases) {
+      TexRun run;
+      run.resource.format = c.format;
+      run.resource.num_format = c.num;
+      for (bool &s : run.resource.format_signed)
+         s = c.is_signed;
+      run.resource.force_degamma = c.degamma;
+      run.resource.width = run.resource.height = 1;
+      run.resource.pitch = 256;
+      run.level0.assign(4096, 0);
+      std::copy(c.bytes.begin(), c.bytes.end(), run.level0.begin());
+      auto out = run.run({{bits(0.5f), bits(0.5f), 0, 0}});
+      ASSERT_EQ(run.error, "") << c.name;
+      for (unsigned i = 0; i < 4; i++) {
+         if (c.num == NumFormat::Int)
+            EXPECT_EQ(out[0][i], c.expected[i]) << c.name << " channel " << i;
+         else /* the sRGB curve is evaluated in double, then rounded to float: within 2 ulp */
+            EXPECT_NEAR(as_float(out[0][i]), as_float(c.expected[i]), 2e-7) << c.name << " channel " << i;
+      }
+   }
+}
+
+TEST(TexSample, ResourceAndInstructionSwizzles)
+{
+   TexRun run = rgba_run();
+   run.resource.dst_sel[0] = Select::W;
+   run.resource.dst_sel[1] = Select::Zero;
+   run.resource.dst_sel[2] = Select::One;
+   run.resource.dst_sel[3] = Select::X;
+   run.options.dst_sel = {3, 0, 7, 5}; /* .w .x masked 1.0 */
+   auto out = run.run({{bits(0.6f), bits(0.1f), 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(as_float(out[0][0]), red(2));  /* instruction x <- resource w <- texel x */
+   EXPECT_EQ(as_float(out[0][1]), 1.0f);    /* resource x <- texel w */
+   EXPECT_EQ(out[0][2], 0u);                /* masked: the register keeps its (zero) value */
+   EXPECT_EQ(as_float(out[0][3]), 1.0f);
+}
+
+TEST(TexLd, IntegerCoordinatesAndOutOfRange)
+{
+   TexRun run = mip_run();
+   run.options.op = "LD";
+   auto out = run.run({{1, 2, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 2}, {4, 0, 0, 0}, {0, 0, 0, 3}, {uint32_t(-1), 0, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(as_float(out[0][0]), level_value(0));
+   EXPECT_EQ(as_float(out[1][0]), level_value(1));
+   EXPECT_EQ(as_float(out[2][0]), level_value(2));
+   for (unsigned i = 3; i < 6; i++) {
+      EXPECT_EQ(out[i][0], 0u) << i;              /* out of range: a zero texel */
+      EXPECT_EQ(as_float(out[i][3]), 1.0f) << i;  /* ... then the resource swizzle (w = 1) */
+   }
+}
+
+TEST(TexResinfo, SizesLayersAndLevels)
+{
+   TexRun run;
+   run.resource.width = 100, run.resource.height = 50, run.resource.pitch = 128;
+   run.resource.last_level = 2;
+   run.level0.assign(128 * 50 * 4, 0);
+   run.mips.assign(64 * 32 * 4 + 64 * 16 * 4, 0);
+   run.options.op = "GET_TEXTURE_RESINFO";
+   auto out = run.run({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(out[0], (std::array<uint32_t, 4>{100, 50, 1, 3}));
+   EXPECT_EQ(out[1], (std::array<uint32_t, 4>{50, 25, 1, 3}));
+   EXPECT_EQ(out[2], (std::array<uint32_t, 4>{25, 12, 1, 3}));
+
+   TexRun array;
+   array.resource.dim = TextureDim::Dim1DArray;
+   array.resource.width = 64, array.resource.height = 1, array.resource.pitch = 64;
+   array.resource.depth = 5, array.resource.last_array = 4;
+   array.level0.assign(64 * 4 * 5, 0);
+   array.options.op = "GET_TEXTURE_RESINFO";
+   out = array.run({{0, 0, 0, 0}});
+   ASSERT_EQ(array.error, "");
+   EXPECT_EQ(out[0], (std::array<uint32_t, 4>{64, 5, 1, 1}));
+}
+
+TEST(TexSample, Tiled1DAddressing)
+{
+   /* An 16x16 RGBA8 texture in 1D tiles, written with the micro-tile order computed here. */
+   TexRun run;
+   run.resource.array_mode = ArrayMode::Tiled1DThin1;
+   run.resource.width = run.resource.height = 16;
+   run.resource.pitch = 16;
+   run.level0.assign(16 * 16 * 4, 0);
+   auto tiled_offset = [](unsigned x, unsigned y) {
+      const unsigned tile = (y / 8) * 2 + x / 8;
+      const unsigned tx = x % 8, ty = y % 8;
+      /* 32-bit displayable: x0 x1 y0 x2 y1 y2. */
+      const unsigned index = (tx & 1) | ((tx >> 1 & 1) << 1) | ((ty & 1) << 2) | ((tx >> 2 & 1) << 3) |
+                             ((ty >> 1 & 1) << 4) | ((ty >> 2 & 1) << 5);
+      return tile * 256 + index * 4;
+   };
+   for (unsigned y = 0; y < 16; y++)
+      for (unsigned x = 0; x < 16; x++) {
+         uint8_t *t = &run.level0[tiled_offset(x, y)];
+         t[0] = uint8_t(x), t[1] = uint8_t(y), t[2] = uint8_t(x ^ y), t[3] = 7;
+      }
+   run.resource.num_format = NumFormat::Int;
+   run.options.op = "LD";
+   std::vector<std::array<uint32_t, 4>> coords;
+   for (unsigned y = 0; y < 16; y++)
+      for (unsigned x = 0; x < 16; x++)
+         coords.push_back({x, y, 0, 0});
+   auto out = run.run(coords);
+   ASSERT_EQ(run.error, "");
+   for (unsigned i = 0; i < 256; i++)
+      ASSERT_EQ(out[i], (std::array<uint32_t, 4>{i % 16, i / 16, (i % 16) ^ (i / 16), 7})) << i;
+}
+
+TEST(TexSample, ForceUnnormalizedOnCaymanAndChromaKeyElsewhere)
+{
+   TexRun cayman = rgba_run();
+   cayman.sampler.force_unnormalized = true;
+   cayman.options.coord_normalized_mask = 0xf; /* the sampler overrides x and y */
+   auto out = cayman.sample({{2.5f, 1.5f, 0, 0}});
+   ASSERT_EQ(cayman.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], red(2));
+   EXPECT_FLOAT_EQ(out[0][1], green(1));
+
+   for (IsaClass isa : {IsaClass::Evergreen}) {
+      TexRun evergreen = rgba_run();
+      evergreen.isa = isa;
+      evergreen.sampler.chroma_key = 1; /* what bit 25 means on Cypress and Barts */
+      evergreen.sample({{0.5f, 0.5f, 0, 0}});
+      EXPECT_NE(evergreen.error.find("CHROMA_KEY"), std::string::npos) << evergreen.error;
+   }
+}
+
+TEST(TexSample, UnsimulatedAndUnboundAreStops)
+{
+   TexRun run = rgba_run();
+   run.options.op = "SAMPLE_LB";
+   run.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(run.error.find("SAMPLE_LB is not simulated"), std::string::npos) << run.error;
+   TexRun cube = rgba_run();
+   cube.resource.dim = TextureDim::Cube;
+   cube.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(cube.error.find("cube textures are not simulated"), std::string::npos) << cube.error;
+   TexRun missing = rgba_run();
+   missing.level0.resize(256); /* the texture's memory is smaller than level 0 */
+   missing.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(missing.error.find("texture level 0"), std::string::npos) << missing.error;
+}
+
+/* ---------------------------------------------------------------- through PM4 */
+
+TEST(TexPm4, TextureSamplerAndBorderThroughTheCommandProcessor)
+{
+   /* The TEX program above, set up through SET_RESOURCE/SET_SAMPLER/TD_CS border registers,
+    * checked and patched by the kernel model and run by the command processor. */
+   TestMemory memory;
+   test::ComputeJob job;
+   const auto program = tex_program(IsaClass::Cayman, TexOptions{});
+   const unsigned code = job.add_bo(memory, 0x100000, 256);
+   std::memcpy(memory.buffers.back().bytes.data(), program.data(), program.size() * 4);
+   const unsigned coords = job.add_bo(memory, 0x200000, 256);
+   const float c[8] = {1.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0};
+   std::memcpy(memory.buffers.back().bytes.data(), c, sizeof(c));
+   const unsigned index = job.add_bo(memory, 0x300000, 256);
+   const uint32_t idx[2] = {0, 4};
+   std::memcpy(memory.buffers.back().bytes.data(), idx, sizeof(idx));
+   const unsigned output = job.add_bo(memory, 0x400000, 256);
+   const unsigned texture = job.add_bo(memory, 0x500000, 64 * 4 * 4);
+   const auto texels = rgba_texture(4, 4, 64);
+   std::memcpy(memory.buffers.back().bytes.data(), texels.data(), texels.size());
+
+   test::IbBuilder b;
+   b.packet(pm4::CONTEXT_CONTROL, {0x80000000u, 0x80000000u});
+   b.context(reg::DB_DEPTH_CONTROL, {0});
+   b.context(reg::CB_COLOR0_BASE, {0, 256 / 4 / 8 - 1, 0, 0, reg::rat_buffer_color_info, reg::rat_buffer_color_attrib, 63});
+   b.reloc(output);
+   b.reloc(output);
+   b.context(reg::CB_TARGET_MASK, {0xF});
+   b.buffer_resource(compute_texture_resource_base + 0, 0, 32, 16);
+   b.reloc(coords);
+   b.buffer_resource(compute_texture_resource_base + 1, 0, 8, 4);
+   b.reloc(index);
+   /* The texture: 4x4 RGBA8, linear aligned (pitch 64), mip relocation to the same buffer. */
+   TextureResource r = small_texture();
+   r.width = r.height = 4;
+   b.ib.push_back(pm4::packet3(pm4::SET_RESOURCE, 8, true));
+   b.ib.push_back((compute_texture_resource_base + texture_id) * 8);
+   for (uint32_t w : encode_texture_resource(r))
+      b.ib.push_back(w);
+   b.reloc(texture);
+   b.reloc(texture);
+   /* Sampler 3 of the compute stage: clamp to border, register colour. */
+   Sampler s;
+   s.clamp[0] = s.clamp[1] = ClampMode::ClampBorder;
+   s.border = BorderColor::Register;
+   const auto sw = encode_sampler(s, IsaClass::Cayman);
+   b.packet(pm4::SET_SAMPLER, {(compute_sampler_base + sampler_id) * 3, sw[0], sw[1], sw[2]}, true);
+   b.config(TD_CS_BORDER_COLOR_INDEX, {sampler_id, bits(0.25f), bits(0.5f), bits(0.75f), bits(1.0f)});
+   b.context(reg::SQ_PGM_START_LS, {0, 5 | (1 << 8), 0});
+   b.reloc(code);
+   b.context(reg::SPI_COMPUTE_INPUT_CNTL, {7});
+   b.context(reg::SPI_COMPUTE_NUM_THREAD_X, {2, 1, 1});
+   b.context(reg::SQ_LDS_ALLOC, {0});
+   b.packet(pm4::DISPATCH_DIRECT, {1, 1, 1, pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN}, true);
+
+   sim::CommandProcessor cp(Family::Cayman, memory);
+   ASSERT_EQ(test::submit(b.ib, job.relocs, cp, IsaClass::Cayman), "");
+   float out[8];
+   std::memcpy(out, memory.buffers[output].bytes.data(), sizeof(out));
+   /* Thread 0 at u = 1.5 (normalized): outside, the register border colour. */
+   EXPECT_EQ(out[0], 0.25f);
+   EXPECT_EQ(out[1], 0.5f);
+   EXPECT_EQ(out[2], 0.75f);
+   EXPECT_EQ(out[3], 1.0f);
+   /* Thread 1 at (0.5, 0.5): texel (2, 2). */
+   EXPECT_FLOAT_EQ(out[4], red(2));
+   EXPECT_FLOAT_EQ(out[5], green(2));
+}
+
+} // namespace
