@@ -22,7 +22,8 @@ meson test -C "$build_dir" --no-rebuild --print-errorlogs "$@" || status=$?
 # The API tests again in an AddressSanitizer/LeakSanitizer + UndefinedBehaviorSanitizer build
 # of Terakan's code (a second build folder, BUILD_DIR-sanitizers; Mesa's libraries are compiled
 # again there, uninstrumented). Its results count in the summary like the others.
-# TERAKAN_SKIP_SANITIZERS=1 leaves it out (while iterating); so do extra meson test arguments.
+# TERAKAN_SKIP_SANITIZERS=1 leaves it (and the ThreadSanitizer stage below) out while
+# iterating; so do extra meson test arguments.
 summary_dirs="$build_dir"
 if [ "${TERAKAN_SKIP_SANITIZERS:-0}" != 1 ] && [ $# -eq 0 ]; then
     sanitizer_dir="$build_dir-sanitizers"
@@ -34,6 +35,19 @@ if [ "${TERAKAN_SKIP_SANITIZERS:-0}" != 1 ] && [ $# -eq 0 ]; then
     else
         cat "$sanitizer_dir-build.log" >&2
         echo "terakan: the sanitizer build failed (log above)" >&2
+        status=1
+    fi
+    # The tsan suite (threads racing on the shader variant cache and the queue) in a
+    # ThreadSanitizer build of Terakan's code, BUILD_DIR-tsan.
+    tsan_dir="$build_dir-tsan"
+    if TERAKAN_MESON_OPTIONS="-Dsanitize=thread" \
+        "$root/scripts/build.sh" "$tsan_dir" >"$tsan_dir-build.log" 2>&1; then
+        rm -f "$tsan_dir"/*.xml
+        meson test -C "$tsan_dir" --no-rebuild --print-errorlogs --suite tsan || status=$?
+        summary_dirs="$summary_dirs $tsan_dir"
+    else
+        cat "$tsan_dir-build.log" >&2
+        echo "terakan: the ThreadSanitizer build failed (log above)" >&2
         status=1
     fi
 fi

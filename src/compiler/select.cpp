@@ -662,8 +662,10 @@ private:
          return fail("internal: phi left after leaving SSA");
       case nir_instr_type_deref: {
          const nir_deref_instr *deref = nir_instr_as_deref(instr);
-         if (deref->modes & (nir_var_uniform | nir_var_image))
-            return fail("images and samplers are not supported by the compiler yet");
+         if (deref->modes & nir_var_image)
+            return fail("storage images are not supported by the compiler yet");
+         if (deref->modes & nir_var_uniform)
+            return fail("internal: an image or sampler left after texture lowering");
          return fail("local arrays indexed at run time (variables that stay in memory) are not "
                      "supported by the compiler yet");
       }

@@ -13,6 +13,7 @@
 
 namespace pm4 = terakan::hw::pm4;
 namespace reg = terakan::hw::reg;
+namespace hw = terakan::hw;
 using terakan::winsys::CommandStream;
 using terakan::winsys::RadeonBo;
 
@@ -84,6 +85,9 @@ static void release_resources(terakan_cmd_buffer *cmd)
    cmd->pipeline = nullptr;
    cmd->sets = {};
    cmd->push_constants = {};
+   cmd->variant_dirty = true;
+   cmd->variant_code = nullptr;
+   cmd->dynamic_unnormalized_mask = 0;
 }
 
 static VkResult cmd_buffer_create(struct vk_command_pool *pool, struct vk_command_buffer **out)
@@ -156,8 +160,10 @@ terakan_CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindP
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_pipeline, pipeline, _pipeline);
-   if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
+   if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE && cmd->pipeline != pipeline) {
       cmd->pipeline = pipeline;
+      cmd->variant_dirty = true;
+   }
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -169,6 +175,7 @@ terakan_CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    if (bindPoint != VK_PIPELINE_BIND_POINT_COMPUTE)
       return;
+   cmd->variant_dirty = true;
    uint32_t next_dynamic = 0;
    for (uint32_t i = 0; i < setCount && firstSet + i < cmd->sets.size(); i++) {
       VK_FROM_HANDLE(terakan_descriptor_set, set, pSets[i]);
@@ -197,7 +204,7 @@ terakan_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShad
 /* The descriptor a slot reads, with its dynamic offset applied. False if it was never
  * written (the application's error; nothing is bound then). */
 static bool slot_descriptor(const terakan_cmd_buffer *cmd, const terakan_slot_source &slot,
-                            terakan_buffer_descriptor &out)
+                            terakan_descriptor &out)
 {
    const terakan_bound_set &bound = cmd->sets[slot.set];
    if (!bound.set || slot.descriptor >= bound.set->descriptors.size())
@@ -234,12 +241,79 @@ static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offs
    cs.relocation(bo); /* ATTRIB */
 }
 
+/* The descriptor of a texture resource or sampler slot; nullptr if none is bound. */
+static const terakan_descriptor *texture_descriptor(const terakan_cmd_buffer *cmd, uint32_t set,
+                                                    uint32_t descriptor)
+{
+   const terakan_bound_set &bound = cmd->sets[set];
+   if (!bound.set || descriptor >= bound.set->descriptors.size())
+      return nullptr;
+   return &bound.set->descriptors[descriptor];
+}
+
+/* The program variant for the bound samplers (terakan_shader_variants.h) and the mask of
+ * dynamically indexed elements whose sampler is unnormalized; only after a bind changed them. */
+static bool select_variant(terakan_cmd_buffer *cmd)
+{
+   terakan_pipeline *pipeline = cmd->pipeline;
+   if (!cmd->variant_dirty)
+      return true;
+   uint32_t key = 0, dynamic = 0;
+   for (const terakan_unnormalized_source &source : pipeline->unnormalized) {
+      const terakan_descriptor *d = texture_descriptor(cmd, source.set, source.descriptor);
+      if (!d || !d->sampler || !d->sampler->unnormalized)
+         continue;
+      (source.dynamic ? dynamic : key) |= 1u << source.bit;
+   }
+   RadeonBo *code = pipeline->code_bo;
+   if (pipeline->variants && (key & pipeline->variants->relevant_bits())) {
+      std::string error;
+      code = static_cast<RadeonBo *>(pipeline->variants->get(key & pipeline->variants->relevant_bits(), error));
+      if (!code) {
+         vk_command_buffer_set_error(&cmd->vk, vk_errorf(cmd, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                                                         "terakan: shader variant: %s", error.c_str()));
+         return false;
+      }
+   }
+   cmd->variant_code = code;
+   cmd->dynamic_unnormalized_mask = dynamic;
+   cmd->variant_dirty = false;
+   return true;
+}
+
+static void emit_textures(terakan_cmd_buffer *cmd, CommandStream &cs)
+{
+   for (const terakan_texture_source &source : cmd->pipeline->textures) {
+      const terakan_descriptor *d = texture_descriptor(cmd, source.set, source.descriptor);
+      if (source.sampler) {
+         if (!d || !d->sampler)
+            continue;
+         cs.packet(pm4::SET_SAMPLER, 4, true);
+         cs.emit((hw::compute_sampler_base + source.slot) * 3);
+         for (uint32_t word : d->sampler->words)
+            cs.emit(word);
+         continue;
+      }
+      if (!d || !d->image_view || !d->image_view->image->memory)
+         continue;
+      RadeonBo &bo = *d->image_view->image->memory->bo;
+      cs.packet(pm4::SET_RESOURCE, 9, true);
+      cs.emit((hw::compute_texture_resource_base + source.slot) * 8);
+      for (uint32_t word : d->image_view->resource_words)
+         cs.emit(word);
+      cs.relocation(bo); /* BASE_ADDRESS */
+      cs.relocation(bo); /* MIP_ADDRESS */
+   }
+}
+
 static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
                                 const std::array<uint32_t, 3> &base, RadeonBo *&driver_bo,
                                 uint64_t &driver_offset, uint8_t *&driver_constants)
 {
    terakan_pipeline *pipeline = cmd->pipeline;
    const terakan::compiler::ShaderBinary &binary = pipeline->binary;
+   if (!select_variant(cmd))
+      return;
 
    /* Constant buffers 0 (push constants) and 1 (driver constants), 256 bytes each. */
    RadeonBo *push_bo = nullptr;
@@ -252,12 +326,14 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    driver_offset = push_offset + 256;
    driver_constants = push + 256;
    std::memset(driver_constants, 0, 256);
+   std::memcpy(driver_constants + 4 * terakan::compiler::unnormalized_mask_constant,
+               &cmd->dynamic_unnormalized_mask, 4);
 
    cs.config_registers(reg::VGT_COMPUTE_START_X, {base[0], base[1], base[2]});
 
    uint32_t target_mask = 0;
    for (const terakan_slot_source &slot : pipeline->slots) {
-      terakan_buffer_descriptor d;
+      terakan_descriptor d;
       if (!slot_descriptor(cmd, slot, d))
          continue;
       if (slot.rat) {
@@ -268,6 +344,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
          emit_fetch_resource(cs, slot.slot, *d.bo, d.offset, d.range);
    }
    cs.context_registers(reg::CB_TARGET_MASK, {target_mask});
+   emit_textures(cmd, cs);
    if (binary.push_constants_fetched)
       emit_fetch_resource(cs, terakan::compiler::push_constant_fetch_resource, *push_bo,
                           push_offset, 256);
@@ -279,7 +356,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    cs.relocation(*push_bo);
 
    cs.context_registers(reg::SQ_PGM_START_LS, {0, binary.gprs | (binary.stack_entries << 8), 0});
-   cs.relocation(*pipeline->code_bo);
+   cs.relocation(*cmd->variant_code);
    /* TID_IN_GROUP_ENA | TGID_ENA | DISABLE_INDEX_PACK: local ids in R0, group ids in R1. */
    cs.context_registers(reg::SPI_COMPUTE_INPUT_CNTL, {7});
    cs.context_registers(reg::SPI_COMPUTE_NUM_THREAD_X,
@@ -468,6 +545,75 @@ terakan_CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *i
       copy_bytes(cmd, *src->memory->bo, src->offset + info->pRegions[i].srcOffset,
                  *dst->memory->bo, dst->offset + info->pRegions[i].dstOffset,
                  info->pRegions[i].size);
+}
+
+/* Buffer <-> image: one CP DMA copy per run of rows that are contiguous on both sides (a
+ * whole slice when the rows are packed), since images are linear aligned (terakan_image.cpp). */
+static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, terakan_image *image,
+                              const VkBufferImageCopy2 &region, bool to_image)
+{
+   if (!buffer->memory || !image->memory)
+      return;
+   const uint64_t bytes_per_texel = image->format->bytes;
+   const VkImageSubresourceLayers &sub = region.imageSubresource;
+   const uint32_t row_length = region.bufferRowLength ? region.bufferRowLength : region.imageExtent.width;
+   const uint32_t image_height = region.bufferImageHeight ? region.bufferImageHeight : region.imageExtent.height;
+   const bool is_3d = image->surface.is_3d;
+   const uint32_t slices = is_3d ? region.imageExtent.depth : sub.layerCount;
+   const uint64_t row_bytes = region.imageExtent.width * bytes_per_texel;
+   RadeonBo &buffer_bo = *buffer->memory->bo;
+   RadeonBo &image_bo = *image->memory->bo;
+
+   uint64_t run_buffer = 0, run_image = 0, run_bytes = 0;
+   auto flush = [&]() {
+      if (!run_bytes)
+         return;
+      if (to_image)
+         copy_bytes(cmd, buffer_bo, run_buffer, image_bo, run_image, run_bytes);
+      else
+         copy_bytes(cmd, image_bo, run_image, buffer_bo, run_buffer, run_bytes);
+      run_bytes = 0;
+   };
+   for (uint32_t s = 0; s < slices; s++) {
+      const uint32_t slice = is_3d ? uint32_t(region.imageOffset.z) + s : sub.baseArrayLayer + s;
+      for (uint32_t y = 0; y < region.imageExtent.height; y++) {
+         const uint64_t buffer_offset = buffer->offset + region.bufferOffset +
+                                        ((uint64_t(s) * image_height + y) * row_length) * bytes_per_texel;
+         const uint64_t image_offset =
+            image->offset + terakan::hw::surface_texel_offset(image->layout, image->surface, sub.mipLevel,
+                                                              uint32_t(region.imageOffset.x),
+                                                              uint32_t(region.imageOffset.y) + y, slice);
+         if (run_bytes && buffer_offset == run_buffer + run_bytes && image_offset == run_image + run_bytes) {
+            run_bytes += row_bytes;
+            continue;
+         }
+         flush();
+         run_buffer = buffer_offset;
+         run_image = image_offset;
+         run_bytes = row_bytes;
+      }
+   }
+   flush();
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer, const VkCopyBufferToImageInfo2 *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, info->srcBuffer);
+   VK_FROM_HANDLE(terakan_image, image, info->dstImage);
+   for (uint32_t i = 0; i < info->regionCount; i++)
+      copy_buffer_image(cmd, buffer, image, info->pRegions[i], true);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdCopyImageToBuffer2(VkCommandBuffer commandBuffer, const VkCopyImageToBufferInfo2 *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_image, image, info->srcImage);
+   VK_FROM_HANDLE(terakan_buffer, buffer, info->dstBuffer);
+   for (uint32_t i = 0; i < info->regionCount; i++)
+      copy_buffer_image(cmd, buffer, image, info->pRegions[i], false);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

@@ -6,6 +6,8 @@
 enum terakan_debug_flag : uint64_t {
    /* Explain device enumeration: every DRM node looked at, and why it was taken or skipped. */
    TERAKAN_DEBUG_STARTUP = 1ull << 0,
+   /* Report every unnormalized-coordinate program variant made (terakan_shader_variants.h). */
+   TERAKAN_DEBUG_VARIANTS = 1ull << 1,
 };
 
 uint64_t terakan_debug_flags();

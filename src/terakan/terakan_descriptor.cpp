@@ -1,6 +1,6 @@
 /* Descriptor set layouts, pools and sets. TeraScale has no descriptor memory the shader reads:
- * a descriptor is a CPU record (buffer object, offset, range) from which the command buffer
- * builds fetch resources and RATs at dispatch time. Only buffer descriptors exist so far. */
+ * a descriptor is a CPU record (a buffer range, an image view, a sampler) from which the
+ * command buffer builds fetch resources, RATs, texture resources and samplers at dispatch. */
 #include "terakan_private.h"
 
 #include <algorithm>
@@ -14,10 +14,23 @@ static bool is_supported_type(VkDescriptorType type)
    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+   case VK_DESCRIPTOR_TYPE_SAMPLER:
+   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+   case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
       return true;
    default:
       return false;
    }
+}
+
+static bool has_sampler(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+}
+
+static bool has_image(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 }
 
 static bool is_dynamic(VkDescriptorType type)
@@ -46,13 +59,21 @@ terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutC
       if (b.descriptorCount && !is_supported_type(b.descriptorType))
          return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                           "terakan: descriptor type %d (binding %u) is not supported yet; only "
-                          "uniform and storage buffers (and their dynamic forms) are",
+                          "uniform and storage buffers (and their dynamic forms), samplers, "
+                          "sampled images and combined image-samplers are",
                           b.descriptorType, b.binding);
    }
 
+   uint32_t immutable_count = 0;
+   for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++) {
+      const VkDescriptorSetLayoutBinding &b = pCreateInfo->pBindings[i];
+      if (has_sampler(b.descriptorType) && b.pImmutableSamplers)
+         immutable_count += b.descriptorCount;
+   }
    VK_MULTIALLOC(ma);
    VK_MULTIALLOC_DECL(&ma, terakan_descriptor_set_layout, layout, 1);
    VK_MULTIALLOC_DECL(&ma, terakan_descriptor_binding_layout, bindings, pCreateInfo->bindingCount);
+   VK_MULTIALLOC_DECL(&ma, terakan_sampler_state, immutable, immutable_count);
    if (!vk_descriptor_set_layout_multizalloc(&device->vk, &ma))
       return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
 
@@ -72,6 +93,14 @@ terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutC
       out.count = b.descriptorCount;
       out.first_descriptor = layout->descriptor_count;
       out.first_dynamic = -1;
+      out.immutable_samplers = nullptr;
+      if (has_sampler(b.descriptorType) && b.pImmutableSamplers) {
+         /* Copied: the sets made from this layout keep it alive, not the VkSamplers. */
+         out.immutable_samplers = immutable;
+         for (uint32_t e = 0; e < b.descriptorCount; e++)
+            immutable[e] = terakan_sampler_from_handle(b.pImmutableSamplers[e])->state;
+         immutable += b.descriptorCount;
+      }
       layout->descriptor_count += b.descriptorCount;
       if (is_dynamic(b.descriptorType)) {
          out.first_dynamic = int32_t(layout->dynamic_count);
@@ -178,6 +207,12 @@ terakan_AllocateDescriptorSets(VkDevice _device, const VkDescriptorSetAllocateIn
                                                           VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
          if (set) {
             set->descriptors.resize(layout->descriptor_count);
+            for (uint32_t b = 0; b < layout->binding_count; b++) {
+               const terakan_descriptor_binding_layout &binding = layout->bindings[b];
+               if (binding.immutable_samplers)
+                  for (uint32_t e = 0; e < binding.count; e++)
+                     set->descriptors[binding.first_descriptor + e].sampler = &binding.immutable_samplers[e];
+            }
             pool->sets.push_back(set);
          }
       } catch (const std::bad_alloc &) {
@@ -229,8 +264,9 @@ terakan_FreeDescriptorSets(VkDevice _device, VkDescriptorPool descriptorPool, ui
 
 /* Descriptor `element` of `binding`, walking into following bindings as the specification's
  * consecutive-binding update rule asks. */
-static terakan_buffer_descriptor *descriptor_at(terakan_descriptor_set *set, uint32_t binding,
-                                                uint32_t element)
+static terakan_descriptor *descriptor_at(terakan_descriptor_set *set, uint32_t binding,
+                                         uint32_t element,
+                                         const terakan_descriptor_binding_layout **found = nullptr)
 {
    const terakan_descriptor_set_layout *layout = set->layout;
    uint32_t i = 0;
@@ -242,6 +278,8 @@ static terakan_buffer_descriptor *descriptor_at(terakan_descriptor_set *set, uin
    }
    if (i >= layout->binding_count)
       return nullptr;
+   if (found)
+      *found = &layout->bindings[i];
    return &set->descriptors[layout->bindings[i].first_descriptor + element];
 }
 
@@ -257,13 +295,25 @@ terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
       if (!is_supported_type(write.descriptorType))
          continue; /* layouts with other types cannot be created */
       for (uint32_t e = 0; e < write.descriptorCount; e++) {
-         terakan_buffer_descriptor *d = descriptor_at(set, write.dstBinding, write.dstArrayElement + e);
+         const terakan_descriptor_binding_layout *binding = nullptr;
+         terakan_descriptor *d = descriptor_at(set, write.dstBinding, write.dstArrayElement + e, &binding);
          if (!d)
             break;
+         if (has_image(write.descriptorType) || write.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER) {
+            const VkDescriptorImageInfo &info = write.pImageInfo[e];
+            if (has_image(write.descriptorType))
+               d->image_view = terakan_image_view_from_handle(info.imageView);
+            /* Immutable samplers stay: the write's sampler is ignored (Vulkan's rule). */
+            if (has_sampler(write.descriptorType) && !binding->immutable_samplers) {
+               VK_FROM_HANDLE(terakan_sampler, sampler, info.sampler);
+               d->sampler = sampler ? &sampler->state : nullptr;
+            }
+            continue;
+         }
          const VkDescriptorBufferInfo &info = write.pBufferInfo[e];
          VK_FROM_HANDLE(terakan_buffer, buffer, info.buffer);
          if (!buffer || !buffer->memory) {
-            *d = {};
+            d->bo = nullptr;
             continue;
          }
          d->bo = buffer->memory->bo;
@@ -276,8 +326,8 @@ terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
       VK_FROM_HANDLE(terakan_descriptor_set, src, copy.srcSet);
       VK_FROM_HANDLE(terakan_descriptor_set, dst, copy.dstSet);
       for (uint32_t e = 0; e < copy.descriptorCount; e++) {
-         const terakan_buffer_descriptor *from = descriptor_at(src, copy.srcBinding, copy.srcArrayElement + e);
-         terakan_buffer_descriptor *to = descriptor_at(dst, copy.dstBinding, copy.dstArrayElement + e);
+         const terakan_descriptor *from = descriptor_at(src, copy.srcBinding, copy.srcArrayElement + e);
+         terakan_descriptor *to = descriptor_at(dst, copy.dstBinding, copy.dstArrayElement + e);
          if (from && to)
             *to = *from;
       }

@@ -213,9 +213,11 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
                                    VkPhysicalDeviceFeatures2 *pFeatures)
 {
-   /* No optional Vulkan 1.0 feature is implemented yet (robustBufferAccess needs bounds the
-    * RATs do not give: docs/status.md), so none is advertised. */
+   /* Only what is implemented (robustBufferAccess needs bounds the RATs do not give:
+    * docs/status.md). Sampler and sampled-image arrays may be indexed at run time: the
+    * compiler branches over the elements (texture_lowering.cpp). */
    pFeatures->features = {};
+   pFeatures->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
@@ -430,23 +432,7 @@ terakan_GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice physicalDevice,
    pMemoryProperties->memoryProperties = pdev->memory;
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice, VkFormat format,
-                                           VkFormatProperties2 *pFormatProperties)
-{
-   /* No image or buffer format is usable yet (no images, no texel buffers), so every format
-    * reports no features. src/hw's format table will fill this in. */
-   pFormatProperties->formatProperties = {};
-}
-
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_GetPhysicalDeviceImageFormatProperties2(
-   VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2 *pImageFormatInfo,
-   VkImageFormatProperties2 *pImageFormatProperties)
-{
-   pImageFormatProperties->imageFormatProperties = {};
-   return VK_ERROR_FORMAT_NOT_SUPPORTED;
-}
+/* Format and image-format queries: terakan_formats.cpp. */
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceSparseImageFormatProperties2(

@@ -3,14 +3,19 @@
  * at. The pipeline layout decides which hardware slot each buffer binding uses. */
 #include "terakan_private.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "util/log.h"
 
 #include "util/blob.h"
 #include "util/mesa-sha1.h"
 #include "vk_shader_module.h"
 
 using terakan::compiler::BufferBinding;
+using terakan::compiler::SamplerCoordinates;
 using terakan::compiler::ShaderBinary;
+using terakan::compiler::TextureBinding;
 
 /* ---- cache object: a serialized ShaderBinary under a SHA-1 key ---- */
 
@@ -100,6 +105,89 @@ static std::vector<BufferBinding> buffer_bindings(const struct vk_pipeline_layou
    return bindings;
 }
 
+/* Images take texture resources from first_texture_resource_slot on and samplers take
+ * sampler slots from 0, in layout order; an immutable sampler's coordinate type is given to the
+ * compiler. */
+static constexpr unsigned first_texture_resource_slot = 96;
+
+static std::vector<TextureBinding> texture_bindings(const struct vk_pipeline_layout *layout)
+{
+   std::vector<TextureBinding> bindings;
+   unsigned resource = first_texture_resource_slot, sampler = 0;
+   for (uint32_t s = 0; s < layout->set_count; s++) {
+      if (!layout->set_layouts[s])
+         continue;
+      auto *set = container_of(layout->set_layouts[s], terakan_descriptor_set_layout, vk);
+      for (uint32_t b = 0; b < set->binding_count; b++) {
+         const terakan_descriptor_binding_layout &binding = set->bindings[b];
+         TextureBinding out;
+         out.set = s;
+         out.binding = binding.binding;
+         out.count = binding.count;
+         out.has_image = binding.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+                         binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+         out.has_sampler = binding.type == VK_DESCRIPTOR_TYPE_SAMPLER ||
+                           binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+         if (!out.has_image && !out.has_sampler)
+            continue;
+         if (out.has_image) {
+            out.first_resource = resource;
+            resource += binding.count;
+         }
+         if (out.has_sampler) {
+            out.first_sampler = sampler;
+            sampler += binding.count;
+         }
+         if (binding.immutable_samplers) {
+            for (uint32_t e = 0; e < binding.count; e++)
+               out.immutable.push_back(binding.immutable_samplers[e].unnormalized
+                                          ? SamplerCoordinates::Unnormalized
+                                          : SamplerCoordinates::Normalized);
+         }
+         bindings.push_back(out);
+      }
+   }
+   return bindings;
+}
+
+/* Where each texture resource and sampler the program uses gets its descriptor, and where each
+ * sampler element whose coordinate type is chosen at bind time comes from. */
+static bool resolve_textures(const ShaderBinary &binary, const std::vector<TextureBinding> &bindings,
+                             const struct vk_pipeline_layout *layout, terakan_pipeline *pipeline)
+{
+   auto descriptor_of = [&](const TextureBinding &b, unsigned element) {
+      auto *set = container_of(layout->set_layouts[b.set], terakan_descriptor_set_layout, vk);
+      return terakan_find_binding(set, b.binding)->first_descriptor + element;
+   };
+   auto add = [&](unsigned slot, bool sampler) {
+      for (const TextureBinding &b : bindings) {
+         const unsigned first = sampler ? b.first_sampler : b.first_resource;
+         if (!(sampler ? b.has_sampler : b.has_image) || slot < first || slot >= first + b.count)
+            continue;
+         pipeline->textures.push_back({slot, b.set, descriptor_of(b, slot - first), sampler});
+         return true;
+      }
+      return false;
+   };
+   for (unsigned slot : binary.texture_resources)
+      if (!add(slot, false))
+         return false;
+   for (unsigned slot : binary.samplers)
+      if (!add(slot, true))
+         return false;
+   for (const terakan::compiler::SamplerRecord &record : binary.sampler_records) {
+      const TextureBinding *found = nullptr;
+      for (const TextureBinding &b : bindings)
+         if (b.set == record.set && b.binding == record.binding && b.has_sampler)
+            found = &b;
+      if (!found || record.element >= found->count)
+         return false;
+      pipeline->unnormalized.push_back({record.set, descriptor_of(*found, record.element),
+                                        record.bit, record.dynamic});
+   }
+   return true;
+}
+
 /* Where each slot the program uses gets its descriptor at dispatch. */
 static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBinding> &bindings,
                           const struct vk_pipeline_layout *layout,
@@ -133,7 +221,8 @@ static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBi
       source->rat = true;
    }
    for (const terakan::compiler::FetchRecord &fetch : binary.fetches) {
-      if (fetch.binding == terakan::compiler::push_constant_fetch_resource)
+      if (fetch.binding == terakan::compiler::push_constant_fetch_resource || fetch.sampler >= 0 ||
+          std::count(binary.texture_resources.begin(), binary.texture_resources.end(), fetch.binding))
          continue;
       terakan_slot_source *source = source_of(fetch.binding);
       if (!source)
@@ -163,12 +252,52 @@ static void compute_key(const struct terakan_physical_device *pdev,
       const uint32_t words[5] = {b.set, b.binding, b.count, b.first_slot, b.storage};
       _mesa_sha1_update(&context, words, sizeof(words));
    }
+   for (const TextureBinding &b : options.texture_bindings) {
+      const uint32_t words[7] = {b.set, b.binding, b.count, b.has_image, b.has_sampler,
+                                 b.first_resource, b.first_sampler};
+      _mesa_sha1_update(&context, words, sizeof(words));
+      for (SamplerCoordinates c : b.immutable)
+         _mesa_sha1_update(&context, &c, sizeof(c));
+   }
+   const uint8_t forced = options.sampler_forces_unnormalized;
+   _mesa_sha1_update(&context, &forced, 1);
    _mesa_sha1_final(&context, key);
 }
+
+/* Variant code goes into buffer objects like the program's own. */
+class terakan_code_store : public terakan::VariantCodeStore {
+public:
+   explicit terakan_code_store(terakan_device *device) : device(device) {}
+
+   void *upload(std::span<const uint32_t> code, std::string &error) override
+   {
+      int error_number = 0;
+      auto *bo = terakan::winsys::RadeonBo::create(*device->radeon, code.size() * 4, 256,
+                                                   device->code_placement, error, error_number);
+      void *map = bo ? bo->map() : nullptr;
+      if (!map) {
+         if (error.empty())
+            error = "cannot map a shader variant's buffer";
+         delete bo;
+         return nullptr;
+      }
+      std::memcpy(map, code.data(), code.size() * 4);
+      bo->unmap();
+      if (terakan_debug(TERAKAN_DEBUG_VARIANTS))
+         mesa_logi("terakan: shader variant made (%zu dwords)", code.size());
+      return bo;
+   }
+   void release(void *handle) override { delete static_cast<terakan::winsys::RadeonBo *>(handle); }
+
+private:
+   terakan_device *device;
+};
 
 static void destroy_pipeline(terakan_device *device, terakan_pipeline *pipeline,
                              const VkAllocationCallbacks *allocator)
 {
+   delete pipeline->variants;
+   delete pipeline->code_store;
    delete pipeline->code_bo;
    vk_object_base_finish(&pipeline->base);
    terakan_object_delete(allocator ? allocator : &device->vk.alloc, pipeline);
@@ -192,6 +321,9 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    options.family = device->physical->pci->family;
    options.debug = terakan::compiler::debug_options_from_environment();
    options.buffer_bindings = buffer_bindings(layout);
+   options.texture_bindings = texture_bindings(layout);
+   options.sampler_forces_unnormalized =
+      terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
    if (const VkSpecializationInfo *spec = info->stage.pSpecializationInfo) {
       for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
          const VkSpecializationMapEntry &entry = spec->pMapEntries[i];
@@ -247,7 +379,8 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    if (!pipeline)
       return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    vk_object_base_init(&device->vk, &pipeline->base, VK_OBJECT_TYPE_PIPELINE);
-   if (!resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots)) {
+   if (!resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots) ||
+       !resolve_textures(binary, options.texture_bindings, layout, pipeline)) {
       destroy_pipeline(device, pipeline, allocator);
       return vk_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
                        "terakan: the program uses a buffer slot its pipeline layout does not "
@@ -267,6 +400,25 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    }
    std::memcpy(map, binary.code.data(), binary.code.size() * 4);
    pipeline->code_bo->unmap();
+
+   /* The program's patch sites by key bit; only elements reached at constant indices. */
+   std::vector<std::vector<uint32_t>> sites;
+   for (const terakan::compiler::SamplerRecord &record : binary.sampler_records) {
+      if (record.dynamic || record.tex_dword_offsets.empty())
+         continue;
+      if (sites.size() <= record.bit)
+         sites.resize(record.bit + 1);
+      sites[record.bit] = record.tex_dword_offsets;
+   }
+   if (!sites.empty()) {
+      try {
+         pipeline->code_store = new terakan_code_store(device);
+         pipeline->variants = new terakan::ShaderVariants(*pipeline->code_store, binary.code, sites);
+      } catch (const std::bad_alloc &) {
+         destroy_pipeline(device, pipeline, allocator);
+         return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+   }
    pipeline->binary = std::move(binary);
    *out = terakan_pipeline_to_handle(pipeline);
    return VK_SUCCESS;

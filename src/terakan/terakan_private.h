@@ -13,6 +13,7 @@
 #include "vk_command_pool.h"
 #include "vk_descriptor_set_layout.h"
 #include "vk_device.h"
+#include "vk_image.h"
 #include "vk_pipeline_cache.h"
 #include "vk_pipeline_layout.h"
 #include "vk_sync.h"
@@ -27,7 +28,10 @@
 #include "terakan_debug.h"
 
 #include "hw/chips.h"
+#include "hw/surface.h"
+#include "hw/texture.h"
 #include "compiler/compiler.h"
+#include "terakan_shader_variants.h"
 #include "winsys/radeon_bo.h"
 #include "winsys/radeon_cs.h"
 #include "winsys/radeon_device.h"
@@ -145,6 +149,64 @@ struct terakan_buffer {
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer, vk.base, VkBuffer, VK_OBJECT_TYPE_BUFFER)
 
+/* ---- formats (terakan_formats.cpp) ---- */
+
+struct terakan_format {
+   VkFormat vk;
+   terakan::hw::TextureFormat hw;
+   terakan::hw::NumFormat num_format;
+   bool is_signed;
+   bool srgb;
+   std::array<terakan::hw::Select, 4> swizzle; /* texel components to x, y, z, w */
+   unsigned bytes;                             /* per texel */
+   bool filterable;
+};
+
+/* nullptr: the format cannot be used for images. */
+const terakan_format *terakan_format_of(VkFormat format);
+
+/* ---- images, views and samplers (terakan_image.cpp, terakan_sampler.cpp) ---- */
+
+struct terakan_image {
+   struct vk_image vk;
+   const terakan_format *format;
+   terakan::hw::SurfaceDescription surface;
+   terakan::hw::SurfaceLayout layout;
+   struct terakan_device_memory *memory;
+   VkDeviceSize offset; /* in the memory's buffer object */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_image, vk.base, VkImage, VK_OBJECT_TYPE_IMAGE)
+
+uint64_t terakan_image_subresource_offset(const struct terakan_image *image, uint32_t level,
+                                          uint32_t layer);
+
+struct terakan_image_view {
+   struct vk_image_view vk;
+   struct terakan_image *image;
+   /* The texture resource words with addresses relative to the buffer object (the kernel's
+    * relocations add its address to BASE_ADDRESS and MIP_ADDRESS). */
+   std::array<uint32_t, 8> resource_words;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_image_view, vk.base, VkImageView,
+                               VK_OBJECT_TYPE_IMAGE_VIEW)
+
+/* What a sampler descriptor needs; immutable samplers are copied into their set layout
+ * (an application may destroy the VkSampler once the layout exists). */
+struct terakan_sampler_state {
+   bool unnormalized;
+   /* SQ_TEX_SAMPLER_WORD0-2; on chips with FORCE_UNNORMALIZED it carries the coordinate type. */
+   std::array<uint32_t, 3> words;
+};
+
+struct terakan_sampler {
+   struct vk_object_base base;
+   terakan_sampler_state state;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_sampler, base, VkSampler, VK_OBJECT_TYPE_SAMPLER)
+
+terakan_sampler_state terakan_sampler_state_of(const struct terakan_physical_device *pdev,
+                                               const VkSamplerCreateInfo *info);
+
 /* ---- descriptors (terakan_descriptor.cpp) ---- */
 
 struct terakan_descriptor_binding_layout {
@@ -153,6 +215,7 @@ struct terakan_descriptor_binding_layout {
    uint32_t count;
    uint32_t first_descriptor;  /* index in the set's descriptor array */
    int32_t first_dynamic;      /* index among the set's dynamic buffers, -1 if not dynamic */
+   struct terakan_sampler_state *immutable_samplers; /* count entries, or nullptr */
 };
 
 struct terakan_descriptor_set_layout {
@@ -165,11 +228,14 @@ struct terakan_descriptor_set_layout {
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_descriptor_set_layout, vk.base, VkDescriptorSetLayout,
                                VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT)
 
-/* A buffer descriptor: what the fetch resource and the RAT are built from at dispatch. */
-struct terakan_buffer_descriptor {
-   terakan::winsys::RadeonBo *bo; /* nullptr: never written */
+/* A descriptor: what the fetch resource, RAT, texture resource or sampler is built from at
+ * dispatch. Buffers use bo/offset/range; images the view; samplers the sampler. */
+struct terakan_descriptor {
+   terakan::winsys::RadeonBo *bo; /* nullptr: no buffer written */
    VkDeviceSize offset;           /* in the buffer object */
    VkDeviceSize range;
+   struct terakan_image_view *image_view;
+   const struct terakan_sampler_state *sampler;
 };
 
 struct terakan_descriptor_pool;
@@ -178,7 +244,7 @@ struct terakan_descriptor_set {
    struct vk_object_base base;
    struct terakan_descriptor_pool *pool;
    struct terakan_descriptor_set_layout *layout;
-   std::vector<terakan_buffer_descriptor> descriptors;
+   std::vector<terakan_descriptor> descriptors;
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_descriptor_set, base, VkDescriptorSet,
                                VK_OBJECT_TYPE_DESCRIPTOR_SET)
@@ -198,11 +264,34 @@ struct terakan_slot_source {
    bool fetch;           /* the program reads it through fetch resource `slot` */
 };
 
+/* A texture resource or sampler slot the program uses and its descriptor. */
+struct terakan_texture_source {
+   uint32_t slot;       /* texture resource id, or sampler id */
+   uint32_t set;
+   uint32_t descriptor; /* index in the set's descriptor array */
+   bool sampler;        /* a sampler slot (else a texture resource) */
+};
+
+/* A sampler element whose coordinate type the bound sampler decides (a SamplerRecord). */
+struct terakan_unnormalized_source {
+   uint32_t set;
+   uint32_t descriptor;
+   uint32_t bit;
+   bool dynamic; /* the bit goes to the program's mask constant, not to the variant key */
+};
+
+class terakan_code_store;
+
 struct terakan_pipeline {
    struct vk_object_base base;
    terakan::compiler::ShaderBinary binary;
    terakan::winsys::RadeonBo *code_bo;
    std::vector<terakan_slot_source> slots;
+   std::vector<terakan_texture_source> textures;
+   std::vector<terakan_unnormalized_source> unnormalized;
+   /* Variants with COORD_TYPE bits cleared; null when nothing is patched. */
+   terakan_code_store *code_store;
+   terakan::ShaderVariants *variants;
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_pipeline, base, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 
@@ -225,6 +314,12 @@ struct terakan_cmd_buffer {
    struct terakan_pipeline *pipeline;
    std::array<terakan_bound_set, 4> sets;
    std::array<uint8_t, 256> push_constants;
+
+   /* The program variant and the dynamic unnormalized mask for the bound pipeline and sets;
+    * recomputed at dispatch only after either changed. */
+   bool variant_dirty;
+   terakan::winsys::RadeonBo *variant_code;
+   uint32_t dynamic_unnormalized_mask;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)

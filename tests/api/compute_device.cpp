@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "compute_device.h"
 
 #include <cstdio>
@@ -98,9 +99,15 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
    VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
    timeline.timelineSemaphore = VK_TRUE;
    const char *device_extensions[] = {VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME};
+   VkPhysicalDeviceFeatures offered{};
+   vkGetPhysicalDeviceFeatures(physical, &offered);
+   VkPhysicalDeviceFeatures enabled{};
+   sampled_image_dynamic_indexing = offered.shaderSampledImageArrayDynamicIndexing;
+   enabled.shaderSampledImageArrayDynamicIndexing = offered.shaderSampledImageArrayDynamicIndexing;
    VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
    device_info.queueCreateInfoCount = 1;
    device_info.pQueueCreateInfos = &queue_info;
+   device_info.pEnabledFeatures = &enabled;
    if (timeline_semaphores) {
       device_info.pNext = &timeline;
       device_info.enabledExtensionCount = 1;
@@ -305,6 +312,206 @@ void ComputeDevice::barrier(VkCommandBuffer commands)
                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+/* ---- images and samplers ---- */
+
+ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkExtent3D extent,
+                                          uint32_t layers, uint32_t levels,
+                                          const std::vector<uint8_t> &texels, unsigned bytes_per_texel)
+{
+   Image out;
+   out.format = format;
+   out.type = type;
+   out.extent = extent;
+   out.layers = layers;
+   out.levels = levels;
+   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   info.imageType = type;
+   info.format = format;
+   info.extent = extent;
+   info.mipLevels = levels;
+   info.arrayLayers = layers;
+   info.samples = VK_SAMPLE_COUNT_1_BIT;
+   info.tiling = VK_IMAGE_TILING_OPTIMAL;
+   info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+   if (vkCreateImage(device, &info, nullptr, &out.image) != VK_SUCCESS)
+      return out;
+   VkMemoryRequirements requirements;
+   vkGetImageMemoryRequirements(device, out.image, &requirements);
+   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+   allocate.allocationSize = requirements.size;
+   for (uint32_t t = 0; t < 32; t++)
+      if (requirements.memoryTypeBits >> t & 1) {
+         allocate.memoryTypeIndex = t;
+         break;
+      }
+   if (vkAllocateMemory(device, &allocate, nullptr, &out.memory) != VK_SUCCESS)
+      return out;
+   vkBindImageMemory(device, out.image, out.memory, 0);
+
+   Buffer staging = buffer(std::max<size_t>(texels.size(), 4), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+   std::memcpy(staging.words, texels.data(), texels.size());
+   VkCommandBuffer commands = begin();
+   VkImageMemoryBarrier to_transfer{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+   to_transfer.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+   to_transfer.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+   to_transfer.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+   to_transfer.srcQueueFamilyIndex = to_transfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+   to_transfer.image = out.image;
+   to_transfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers};
+   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        0, 0, nullptr, 0, nullptr, 1, &to_transfer);
+   VkDeviceSize offset = 0;
+   std::vector<VkBufferImageCopy> regions;
+   for (uint32_t level = 0; level < levels; level++) {
+      VkExtent3D e{std::max(extent.width >> level, 1u), std::max(extent.height >> level, 1u),
+                   std::max(extent.depth >> level, 1u)};
+      VkBufferImageCopy region{};
+      region.bufferOffset = offset;
+      region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, layers};
+      region.imageExtent = e;
+      regions.push_back(region);
+      offset += VkDeviceSize(e.width) * e.height * e.depth * layers * bytes_per_texel;
+   }
+   vkCmdCopyBufferToImage(commands, staging.buffer, out.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          uint32_t(regions.size()), regions.data());
+   VkImageMemoryBarrier to_shader = to_transfer;
+   to_shader.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+   to_shader.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+   to_shader.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+   to_shader.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        0, 0, nullptr, 0, nullptr, 1, &to_shader);
+   submit_and_wait(commands);
+   destroy(staging);
+   return out;
+}
+
+VkImageView ComputeDevice::view(const Image &image, VkImageViewType type, uint32_t base_level,
+                                uint32_t levels, uint32_t base_layer, uint32_t layers)
+{
+   VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+   info.image = image.image;
+   info.viewType = type;
+   info.format = image.format;
+   info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, base_level, levels, base_layer, layers};
+   VkImageView view = VK_NULL_HANDLE;
+   vkCreateImageView(device, &info, nullptr, &view);
+   return view;
+}
+
+void ComputeDevice::destroy(Image &image)
+{
+   vkDestroyImage(device, image.image, nullptr);
+   if (image.memory)
+      vkFreeMemory(device, image.memory, nullptr);
+   image = {};
+}
+
+VkSampler ComputeDevice::sampler(VkFilter filter, VkSamplerAddressMode mode, bool unnormalized,
+                                 VkSamplerMipmapMode mip, float max_lod, VkBorderColor border)
+{
+   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+   info.magFilter = info.minFilter = filter;
+   info.mipmapMode = mip;
+   info.addressModeU = info.addressModeV = info.addressModeW = mode;
+   info.maxLod = max_lod;
+   info.borderColor = border;
+   info.unnormalizedCoordinates = unnormalized;
+   VkSampler sampler = VK_NULL_HANDLE;
+   vkCreateSampler(device, &info, nullptr, &sampler);
+   return sampler;
+}
+
+ComputeDevice::Program ComputeDevice::program_with_bindings(
+   const std::vector<uint32_t> &spirv, const std::vector<std::vector<VkDescriptorSetLayoutBinding>> &sets,
+   uint32_t push_bytes, VkResult *result_out)
+{
+   Program p;
+   std::vector<VkDescriptorPoolSize> pool_sizes;
+   for (const auto &bindings : sets) {
+      p.types.emplace_back();
+      for (const VkDescriptorSetLayoutBinding &b : bindings) {
+         p.types.back().push_back(b.descriptorType);
+         pool_sizes.push_back({b.descriptorType, 64 * b.descriptorCount});
+      }
+      VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      info.bindingCount = uint32_t(bindings.size());
+      info.pBindings = bindings.data();
+      VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+      vkCreateDescriptorSetLayout(device, &info, nullptr, &layout);
+      p.set_layouts.push_back(layout);
+   }
+   const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+   layout_info.setLayoutCount = uint32_t(p.set_layouts.size());
+   layout_info.pSetLayouts = p.set_layouts.data();
+   layout_info.pushConstantRangeCount = push_bytes ? 1 : 0;
+   layout_info.pPushConstantRanges = &range;
+   vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout);
+   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+   module_info.codeSize = spirv.size() * 4;
+   module_info.pCode = spirv.data();
+   VkShaderModule module = VK_NULL_HANDLE;
+   VkResult result = vkCreateShaderModule(device, &module_info, nullptr, &module);
+   if (result == VK_SUCCESS) {
+      VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+      info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+      info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      info.stage.module = module;
+      info.stage.pName = "main";
+      info.layout = p.layout;
+      result = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
+      vkDestroyShaderModule(device, module, nullptr);
+   }
+   if (result_out)
+      *result_out = result;
+   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+   pool_info.maxSets = 64;
+   pool_info.poolSizeCount = uint32_t(pool_sizes.size());
+   pool_info.pPoolSizes = pool_sizes.data();
+   vkCreateDescriptorPool(device, &pool_info, nullptr, &p.descriptor_pool);
+   return p;
+}
+
+VkDescriptorSet ComputeDevice::allocate_set(Program &p, uint32_t set)
+{
+   VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+   allocate.descriptorPool = p.descriptor_pool;
+   allocate.descriptorSetCount = 1;
+   allocate.pSetLayouts = &p.set_layouts[set];
+   VkDescriptorSet handle = VK_NULL_HANDLE;
+   vkAllocateDescriptorSets(device, &allocate, &handle);
+   return handle;
+}
+
+void ComputeDevice::write_buffer(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                                 const Buffer &b)
+{
+   const VkDescriptorBufferInfo info{b.buffer, 0, VK_WHOLE_SIZE};
+   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+   write.dstSet = set;
+   write.dstBinding = binding;
+   write.descriptorCount = 1;
+   write.descriptorType = type;
+   write.pBufferInfo = &info;
+   vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+}
+
+void ComputeDevice::write_image(VkDescriptorSet set, uint32_t binding, uint32_t element,
+                                VkDescriptorType type, VkImageView view, VkSampler sampler)
+{
+   const VkDescriptorImageInfo info{sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+   write.dstSet = set;
+   write.dstBinding = binding;
+   write.dstArrayElement = element;
+   write.descriptorCount = 1;
+   write.descriptorType = type;
+   write.pImageInfo = &info;
+   vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
 }
 
 } // namespace terakan::test

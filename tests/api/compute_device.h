@@ -72,6 +72,40 @@ public:
    VkResult submit_and_wait(VkCommandBuffer commands);
 
    static void barrier(VkCommandBuffer commands);
+
+   /* ---- images and samplers ---- */
+
+   bool sampled_image_dynamic_indexing = false; /* the feature, enabled when offered */
+
+   struct Image {
+      VkImage image = VK_NULL_HANDLE;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      VkFormat format = VK_FORMAT_UNDEFINED;
+      VkImageType type = VK_IMAGE_TYPE_2D;
+      VkExtent3D extent{1, 1, 1};
+      uint32_t layers = 1, levels = 1;
+   };
+   /* An optimal-tiling sampled image filled from `texels`: every level in order, each level
+    * all its layers (or z slices) in order, rows packed. Left in SHADER_READ_ONLY_OPTIMAL. */
+   Image image(VkFormat format, VkImageType type, VkExtent3D extent, uint32_t layers,
+               uint32_t levels, const std::vector<uint8_t> &texels, unsigned bytes_per_texel);
+   VkImageView view(const Image &image, VkImageViewType type, uint32_t base_level = 0,
+                    uint32_t levels = VK_REMAINING_MIP_LEVELS, uint32_t base_layer = 0,
+                    uint32_t layers = VK_REMAINING_ARRAY_LAYERS);
+   void destroy(Image &image);
+   VkSampler sampler(VkFilter filter, VkSamplerAddressMode mode, bool unnormalized,
+                     VkSamplerMipmapMode mip = VK_SAMPLER_MIPMAP_MODE_NEAREST, float max_lod = 0.0f,
+                     VkBorderColor border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK);
+
+   /* A program whose set layouts are given binding by binding (arrays, immutable samplers). */
+   Program program_with_bindings(const std::vector<uint32_t> &spirv,
+                                 const std::vector<std::vector<VkDescriptorSetLayoutBinding>> &sets,
+                                 uint32_t push_bytes, VkResult *result = nullptr);
+   VkDescriptorSet allocate_set(Program &program, uint32_t set);
+   void write_buffer(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                     const Buffer &buffer);
+   void write_image(VkDescriptorSet set, uint32_t binding, uint32_t element, VkDescriptorType type,
+                    VkImageView view, VkSampler sampler);
 };
 
 } // namespace terakan::test

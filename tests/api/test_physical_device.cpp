@@ -4,6 +4,8 @@
  * computed with the driver's or the simulator's own tables. */
 #include <gtest/gtest.h>
 
+#include <cstddef>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -154,23 +156,41 @@ TEST_F(PhysicalDevice, OneQueueFamilyWithoutGraphicsClaims)
    EXPECT_FALSE(family.queueFlags & VK_QUEUE_GRAPHICS_BIT);
 }
 
-TEST_F(PhysicalDevice, AdvertisesNoUnimplementedFeatureOrFormat)
+TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
 {
    VkPhysicalDeviceFeatures features;
    vkGetPhysicalDeviceFeatures(device, &features);
    const auto *flags = reinterpret_cast<const VkBool32 *>(&features);
+   const size_t dynamic_indexing = offsetof(VkPhysicalDeviceFeatures, shaderSampledImageArrayDynamicIndexing) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
-      EXPECT_EQ(flags[i], VK_FALSE) << "feature #" << i;
+      EXPECT_EQ(flags[i], i == dynamic_indexing ? VK_TRUE : VK_FALSE) << "feature #" << i;
 
+   /* Sampling and copies only: no storage images, attachments, blits or texel buffers. */
    VkFormatProperties format;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
-   EXPECT_EQ(format.optimalTilingFeatures, 0u);
+   const VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                        VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                        VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                        VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+   EXPECT_EQ(format.optimalTilingFeatures, sampled);
+   EXPECT_EQ(format.linearTilingFeatures, sampled);
    EXPECT_EQ(format.bufferFeatures, 0u);
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D32_SFLOAT, &format);
+   EXPECT_EQ(format.optimalTilingFeatures, 0u);
 
    VkImageFormatProperties image;
    EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM,
                                                       VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                       VK_IMAGE_USAGE_SAMPLED_BIT, 0, &image),
+             VK_SUCCESS);
+   EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                      VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                      VK_IMAGE_USAGE_STORAGE_BIT, 0, &image),
+             VK_ERROR_FORMAT_NOT_SUPPORTED);
+   EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                      VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                      VK_IMAGE_USAGE_SAMPLED_BIT,
+                                                      VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT, &image),
              VK_ERROR_FORMAT_NOT_SUPPORTED);
 }
 
@@ -253,11 +273,11 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    VkDevice vk_device = VK_NULL_HANDLE;
    ASSERT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_SUCCESS);
 
-   /* Not implemented yet (images, queries, graphics pipelines): each returns an error
-    * instead of calling through NULL. */
+   /* Not implemented yet (depth, storage and cube images, queries, graphics pipelines): each
+    * returns an error instead of calling through NULL or making something unusable. */
    VkImageCreateInfo image_info = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
    image_info.imageType = VK_IMAGE_TYPE_2D;
-   image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+   image_info.format = VK_FORMAT_D32_SFLOAT;
    image_info.extent = {16, 16, 1};
    image_info.mipLevels = 1;
    image_info.arrayLayers = 1;
@@ -265,6 +285,14 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
    VkImage image = VK_NULL_HANDLE;
    EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
+   image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+   image_info.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+   EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
+   image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+   image_info.arrayLayers = 6;
+   image_info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+   EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
+   EXPECT_EQ(image, VkImage(VK_NULL_HANDLE));
 
    VkQueryPoolCreateInfo query_info = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
    query_info.queryType = VK_QUERY_TYPE_OCCLUSION;

@@ -1,4 +1,4 @@
-// refused: images and samplers are not supported
+// refused: storage images are not supported
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;

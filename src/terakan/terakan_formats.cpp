@@ -1,0 +1,124 @@
+/* Vulkan formats as TeraScale texture formats, and what each can do.
+ *
+ * Only sampling and copies exist so far: no storage images, no colour or depth targets, no
+ * texel buffers, no blits. The hardware format, number format and swizzle of each entry follow
+ * the FMT_* list of src/hw/texture.h; unlisted formats report no features. Images are laid out
+ * linear aligned whatever their tiling (docs/status.md). */
+#include "terakan_private.h"
+
+#include "vk_format.h"
+
+using terakan::hw::NumFormat;
+using terakan::hw::Select;
+namespace hw = terakan::hw;
+
+/* Missing components read as 0, alpha as 1 (Vulkan's rule for formats without them). */
+static constexpr std::array<Select, 4> xyzw = {Select::X, Select::Y, Select::Z, Select::W};
+static constexpr std::array<Select, 4> x001 = {Select::X, Select::Zero, Select::Zero, Select::One};
+static constexpr std::array<Select, 4> xy01 = {Select::X, Select::Y, Select::Zero, Select::One};
+static constexpr std::array<Select, 4> zyxw = {Select::Z, Select::Y, Select::X, Select::W};
+
+static const terakan_format formats[] = {
+   /* vk format, hw format, number format, signed, sRGB, swizzle, bytes, filterable */
+   {VK_FORMAT_R8_UNORM, hw::Fmt8, NumFormat::Norm, false, false, x001, 1, true},
+   {VK_FORMAT_R8_SNORM, hw::Fmt8, NumFormat::Norm, true, false, x001, 1, true},
+   {VK_FORMAT_R8_UINT, hw::Fmt8, NumFormat::Int, false, false, x001, 1, false},
+   {VK_FORMAT_R8_SINT, hw::Fmt8, NumFormat::Int, true, false, x001, 1, false},
+   {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, NumFormat::Norm, false, false, xy01, 2, true},
+   {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, NumFormat::Int, false, false, xy01, 2, false},
+   {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, xyzw, 4, true},
+   {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, NumFormat::Norm, true, false, xyzw, 4, true},
+   {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, xyzw, 4, true},
+   {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, NumFormat::Int, false, false, xyzw, 4, false},
+   {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumFormat::Int, true, false, xyzw, 4, false},
+   {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, zyxw, 4, true},
+   {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, zyxw, 4, true},
+   {VK_FORMAT_R16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, true},
+   {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumFormat::Norm, false, false, x001, 2, true},
+   {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumFormat::Norm, false, false, xy01, 4, true},
+   {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, NumFormat::Norm, false, false, xyzw, 8, true},
+   {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, NumFormat::Norm, false, false, xyzw, 8, true},
+   /* 32-bit float formats: sampled, not filtered (Vulkan does not require it, and the
+    * simulator has no source saying the hardware filters them). */
+   {VK_FORMAT_R32_SFLOAT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false},
+   {VK_FORMAT_R32_UINT, hw::Fmt32, NumFormat::Int, false, false, x001, 4, false},
+   {VK_FORMAT_R32_SINT, hw::Fmt32, NumFormat::Int, true, false, x001, 4, false},
+   {VK_FORMAT_R32G32_SFLOAT, hw::Fmt32_32Float, NumFormat::Norm, false, false, xy01, 8, false},
+   {VK_FORMAT_R32G32_UINT, hw::Fmt32_32, NumFormat::Int, false, false, xy01, 8, false},
+   {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumFormat::Norm, false, false, xyzw, 16, false},
+   {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumFormat::Int, false, false, xyzw, 16, false},
+   {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumFormat::Int, true, false, xyzw, 16, false},
+};
+
+const terakan_format *terakan_format_of(VkFormat format)
+{
+   for (const terakan_format &f : formats)
+      if (f.vk == format)
+         return &f;
+   return nullptr;
+}
+
+static VkFormatFeatureFlags image_features(const terakan_format *format)
+{
+   if (!format)
+      return 0;
+   VkFormatFeatureFlags features = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                   VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                   VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+   if (format->filterable)
+      features |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   return features;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
+                                           VkFormatProperties2 *pFormatProperties)
+{
+   /* Linear and optimal images share one layout, so they can do the same things. Texel
+    * buffers are not implemented: no buffer features. */
+   const VkFormatFeatureFlags features = image_features(terakan_format_of(format));
+   pFormatProperties->formatProperties = {features, features, 0};
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_GetPhysicalDeviceImageFormatProperties2(
+   VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2 *info,
+   VkImageFormatProperties2 *pImageFormatProperties)
+{
+   VkImageFormatProperties &out = pImageFormatProperties->imageFormatProperties;
+   out = {};
+   const terakan_format *format = terakan_format_of(info->format);
+   const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT |
+                                             VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                             VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   /* Cube-compatible images need cube sampling, which the compiler does not do yet. */
+   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   if (!format || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
+       (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   for (const VkBaseInStructure *next = static_cast<const VkBaseInStructure *>(info->pNext); next;
+        next = next->pNext) {
+      if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO)
+         return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   }
+   switch (info->type) {
+   case VK_IMAGE_TYPE_1D:
+      out.maxExtent = {4096, 1, 1};
+      out.maxArrayLayers = 256;
+      break;
+   case VK_IMAGE_TYPE_2D:
+      out.maxExtent = {4096, 4096, 1};
+      out.maxArrayLayers = 256;
+      break;
+   case VK_IMAGE_TYPE_3D:
+      out.maxExtent = {256, 256, 256};
+      out.maxArrayLayers = 1;
+      break;
+   default:
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   }
+   out.maxMipLevels = 13; /* log2(4096) + 1 */
+   out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   out.maxResourceSize = 1ull << 31;
+   return VK_SUCCESS;
+}

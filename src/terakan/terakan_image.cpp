@@ -1,0 +1,230 @@
+/* Images and image views.
+ *
+ * Every image is laid out linear aligned (src/hw/surface.h), whatever tiling the application
+ * asks for: the copies into and out of images are CP DMA row copies, which cannot tile, and the
+ * tiled layouts are not used yet (docs/status.md). A view becomes the texture resource words
+ * at creation; the command buffer only relocates their two addresses. */
+#include "terakan_private.h"
+
+#include <cstring>
+
+namespace hw = terakan::hw;
+
+/* Buffer objects start on pages; an image inside a memory allocation must sit on its layout's
+ * alignment, which is also what BASE_ADDRESS and MIP_ADDRESS (256-byte units) need. */
+static hw::SurfaceDescription surface_of(const VkImageCreateInfo *info, const terakan_format *format)
+{
+   hw::SurfaceDescription surface;
+   surface.width = info->extent.width;
+   surface.height = info->extent.height;
+   surface.depth = info->extent.depth;
+   surface.layers = info->arrayLayers;
+   surface.levels = info->mipLevels;
+   surface.bytes_per_element = format->bytes;
+   surface.is_3d = info->imageType == VK_IMAGE_TYPE_3D;
+   surface.mode = hw::ArrayMode::LinearAligned;
+   return surface;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
+                    const VkAllocationCallbacks *pAllocator, VkImage *pImage)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   const terakan_format *format = terakan_format_of(pCreateInfo->format);
+   if (!format)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: images of format %d are not supported", pCreateInfo->format);
+   const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                             VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   if (pCreateInfo->usage & ~supported_usage)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: image usage 0x%x is not supported; only sampling and transfers are",
+                       pCreateInfo->usage);
+   if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: image flags 0x%x are not supported (cube, sparse, aliasing)",
+                       pCreateInfo->flags);
+   if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: multisampled images are not supported");
+   auto *image = terakan_object_new<terakan_image>(pAllocator ? pAllocator : &device->vk.alloc,
+                                                   VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!image)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   vk_image_init(&device->vk, &image->vk, pCreateInfo);
+   image->format = format;
+   image->surface = surface_of(pCreateInfo, format);
+   std::string error;
+   bool laid_out = false;
+   try {
+      laid_out = hw::compute_surface_layout(device->physical->pci->family, image->surface,
+                                            image->layout, error);
+   } catch (const std::bad_alloc &) {
+      error = "out of host memory";
+   }
+   if (!laid_out) {
+      vk_image_finish(&image->vk);
+      terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
+      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "terakan: image layout: %s",
+                       error.c_str());
+   }
+   *pImage = terakan_image_to_handle(image);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyImage(VkDevice _device, VkImage _image, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_image, image, _image);
+   if (!image)
+      return;
+   vk_image_finish(&image->vk);
+   terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequirementsInfo2 *pInfo,
+                                    VkMemoryRequirements2 *pMemoryRequirements)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_image, image, pInfo->image);
+   VkMemoryRequirements &requirements = pMemoryRequirements->memoryRequirements;
+   requirements.size = align64(image->layout.size, 256);
+   requirements.alignment = std::max<uint64_t>(image->layout.alignment, 256);
+   requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetImageSparseMemoryRequirements2(VkDevice, const VkImageSparseMemoryRequirementsInfo2 *,
+                                          uint32_t *pSparseMemoryRequirementCount,
+                                          VkSparseImageMemoryRequirements2 *)
+{
+   *pSparseMemoryRequirementCount = 0;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_BindImageMemory2(VkDevice, uint32_t bindInfoCount, const VkBindImageMemoryInfo *pBindInfos)
+{
+   for (uint32_t i = 0; i < bindInfoCount; i++) {
+      VK_FROM_HANDLE(terakan_image, image, pBindInfos[i].image);
+      VK_FROM_HANDLE(terakan_device_memory, memory, pBindInfos[i].memory);
+      image->memory = memory;
+      image->offset = pBindInfos[i].memoryOffset;
+   }
+   return VK_SUCCESS;
+}
+
+/* Where texel (0, 0) of `layer` (or z slice) of `level` starts, from the image's base. */
+uint64_t terakan_image_subresource_offset(const terakan_image *image, uint32_t level, uint32_t layer)
+{
+   return hw::surface_texel_offset(image->layout, image->surface, level, 0, 0, layer);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetImageSubresourceLayout(VkDevice, VkImage _image, const VkImageSubresource *pSubresource,
+                                  VkSubresourceLayout *pLayout)
+{
+   VK_FROM_HANDLE(terakan_image, image, _image);
+   const hw::SurfaceLevel &level = image->layout.levels[pSubresource->mipLevel];
+   pLayout->offset = terakan_image_subresource_offset(image, pSubresource->mipLevel,
+                                                      pSubresource->arrayLayer);
+   pLayout->rowPitch = uint64_t(level.pitch) * image->format->bytes;
+   pLayout->arrayPitch = level.slice_bytes;
+   pLayout->depthPitch = level.slice_bytes;
+   pLayout->size = level.slice_bytes * (image->surface.is_3d ? level.depth : 1);
+}
+
+/* ---- views ---- */
+
+static hw::TextureDim dimension_of(VkImageViewType type)
+{
+   switch (type) {
+   case VK_IMAGE_VIEW_TYPE_1D: return hw::TextureDim::Dim1D;
+   case VK_IMAGE_VIEW_TYPE_1D_ARRAY: return hw::TextureDim::Dim1DArray;
+   case VK_IMAGE_VIEW_TYPE_3D: return hw::TextureDim::Dim3D;
+   case VK_IMAGE_VIEW_TYPE_2D_ARRAY: return hw::TextureDim::Dim2DArray;
+   case VK_IMAGE_VIEW_TYPE_CUBE:
+   case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY: return hw::TextureDim::Cube;
+   default: return hw::TextureDim::Dim2D;
+   }
+}
+
+static hw::Select compose(VkComponentSwizzle swizzle, hw::Select identity,
+                          const std::array<hw::Select, 4> &format_swizzle)
+{
+   switch (swizzle) {
+   case VK_COMPONENT_SWIZZLE_ZERO: return hw::Select::Zero;
+   case VK_COMPONENT_SWIZZLE_ONE: return hw::Select::One;
+   case VK_COMPONENT_SWIZZLE_R: return format_swizzle[0];
+   case VK_COMPONENT_SWIZZLE_G: return format_swizzle[1];
+   case VK_COMPONENT_SWIZZLE_B: return format_swizzle[2];
+   case VK_COMPONENT_SWIZZLE_A: return format_swizzle[3];
+   default: return identity;
+   }
+}
+
+/* The words of a view: level 0 of the image at BASE_ADDRESS and level 1 at MIP_ADDRESS (both
+ * offsets in the buffer object here; the relocations add its address), the view's levels and
+ * layers in BASE_LEVEL/LAST_LEVEL and BASE_ARRAY/LAST_ARRAY. */
+static std::array<uint32_t, 8> resource_words(const terakan_image *image, const terakan_image_view *view)
+{
+   const terakan_format *format = terakan_format_of(view->vk.view_format);
+   if (!format)
+      format = image->format;
+   hw::TextureResource resource;
+   resource.dim = dimension_of(view->vk.view_type);
+   resource.array_mode = image->layout.levels[0].mode;
+   resource.pitch = image->layout.levels[0].pitch;
+   resource.width = image->surface.width;
+   resource.height = resource.dim == hw::TextureDim::Dim1DArray ? 1 : image->surface.height;
+   resource.depth = image->surface.is_3d ? image->surface.depth : image->surface.layers;
+   const uint64_t base = image->offset;
+   resource.base_address = base;
+   resource.mip_address = image->surface.levels > 1 ? base + image->layout.mip_offset : base;
+   resource.format = format->hw;
+   resource.num_format = format->num_format;
+   for (bool &s : resource.format_signed)
+      s = format->is_signed;
+   resource.force_degamma = format->srgb;
+   const std::array<hw::Select, 4> identity = format->swizzle;
+   const VkComponentMapping &m = view->vk.swizzle;
+   resource.dst_sel[0] = compose(m.r, identity[0], identity);
+   resource.dst_sel[1] = compose(m.g, identity[1], identity);
+   resource.dst_sel[2] = compose(m.b, identity[2], identity);
+   resource.dst_sel[3] = compose(m.a, identity[3], identity);
+   resource.base_level = view->vk.base_mip_level;
+   resource.last_level = view->vk.base_mip_level + view->vk.level_count - 1;
+   resource.base_array = image->surface.is_3d ? 0 : view->vk.base_array_layer;
+   resource.last_array = image->surface.is_3d ? 0 : view->vk.base_array_layer + view->vk.layer_count - 1;
+   return hw::encode_texture_resource(resource);
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
+                        const VkAllocationCallbacks *pAllocator, VkImageView *pView)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_image, image, pCreateInfo->image);
+   auto *view = terakan_object_new<terakan_image_view>(pAllocator ? pAllocator : &device->vk.alloc,
+                                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!view)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   vk_image_view_init(&device->vk, &view->vk, false, pCreateInfo);
+   view->image = image;
+   view->resource_words = resource_words(image, view);
+   *pView = terakan_image_view_to_handle(view);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyImageView(VkDevice _device, VkImageView _view, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_image_view, view, _view);
+   if (!view)
+      return;
+   vk_image_view_finish(&view->vk);
+   terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, view);
+}
