@@ -148,6 +148,31 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
 {
    FetchInstruction instruction;
    instruction.op = fetch.op;
+   if (fetch.op->format == FetchFormat::Vtx) {
+      /* A texel buffer element: index in x, format and swizzle from the resource. */
+      instruction.format = WordFormat::Vtx;
+      instruction.set(vtx::inst, fetch.op->opcode);
+      instruction.set(vtx::fetch_type, 2);
+      instruction.set(vtx::buffer_id, fetch.resource);
+      const Location index = allocation.location[fetch.coords[0]];
+      instruction.set(vtx::src_gpr, index.gpr);
+      instruction.set(vtx::src_sel_x, index.chan);
+      const Field selects[] = {vtx::dst_sel_x, vtx::dst_sel_y, vtx::dst_sel_z, vtx::dst_sel_w};
+      for (unsigned c = 0; c < 4; c++) {
+         if (fetch.results[c] != no_value) {
+            instruction.set(vtx::dst_gpr, allocation.location[fetch.results[c]].gpr);
+            instruction.set(selects[c], allocation.location[fetch.results[c]].chan);
+         } else {
+            instruction.set(selects[c], 7);
+         }
+      }
+      instruction.set(vtx::use_const_fields, 1);
+      if (isa == hw::IsaClass::Evergreen) {
+         instruction.set(vtx::mega_fetch_count, 15);
+         instruction.set(vtx::mega_fetch, 1);
+      }
+      return instruction;
+   }
    instruction.set(tex::inst, fetch.op->opcode);
    instruction.set(tex::inst_mod, fetch.op->modifier);
    instruction.set(tex::resource_id, fetch.resource);
@@ -175,7 +200,6 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
    }
    instruction.set(tex::src_gpr, src_gpr);
    instruction.set(tex::dst_gpr, dst_gpr);
-   (void)isa;
    return instruction;
 }
 

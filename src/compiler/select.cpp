@@ -711,7 +711,9 @@ private:
       case GLSL_SAMPLER_DIM_CUBE:
          return fail("cube images are not supported by the compiler yet");
       case GLSL_SAMPLER_DIM_BUF:
-         return fail("texel buffers are not supported by the compiler yet");
+         if (tex->op != nir_texop_txf)
+            return fail("only texelFetch is supported on texel buffers (textureSize is not yet)");
+         break;
       default:
          return fail("this image dimension is not supported by the compiler yet");
       }
@@ -736,6 +738,10 @@ private:
       }
 
       TextureFetch fetch;
+      /* A texel buffer is a VFETCH of element `coordinate` through the resource's format
+       * (USE_CONST_FIELDS): the driver binds a fetch resource with the view's format. */
+      if (tex->sampler_dim == GLSL_SAMPLER_DIM_BUF)
+         name = "VFETCH";
       fetch.op = isa::find_fetch_op(name);
       fetch.resource = tex->texture_index;
       fetch.sampler = tex->sampler_index;

@@ -62,6 +62,26 @@ constexpr std::array<uint32_t, 8> buffer_fetch_resource(uint64_t address, uint32
    return {uint32_t(address), size ? size - 1 : 0, (stride << 8) | (uint32_t(address >> 32) & 0xff),
            0x1A00u, 0, 0, 0, 3u << 30};
 }
+/* A uniform texel buffer: the same words with the element format and swizzle the fetch unit
+ * converts through when a VFETCH sets USE_CONST_FIELDS. WORD2: DATA_FORMAT 25:20,
+ * NUM_FORMAT_ALL 27:26, FORMAT_COMP_ALL 28; WORD3: DST_SEL_X/Y/Z/W at 3, 6, 9, 12 (Linux
+ * evergreend.h SQ_VTX_CONSTANT_WORD2/3, Mesa evergreend.h S_030008_*). */
+constexpr std::array<uint32_t, 8> texel_buffer_fetch_resource(uint64_t address, uint32_t size,
+                                                              uint32_t stride, uint32_t data_format,
+                                                              uint32_t num_format, bool is_signed,
+                                                              const std::array<uint32_t, 4> &dst_sel)
+{
+   return {uint32_t(address), size ? size - 1 : 0,
+           (stride << 8) | (uint32_t(address >> 32) & 0xff) | ((data_format & 0x3f) << 20) |
+              ((num_format & 3) << 26) | (uint32_t(is_signed) << 28),
+           (dst_sel[0] << 3) | (dst_sel[1] << 6) | (dst_sel[2] << 9) | (dst_sel[3] << 12), 0, 0, 0,
+           3u << 30};
+}
+constexpr uint32_t buffer_resource_dst_sel(uint32_t word3, unsigned component)
+{
+   return (word3 >> (3 + 3 * component)) & 7;
+}
+
 constexpr unsigned compute_loop_const = 160; /* SQ_LOOP_CONST for the LS/CS stage */
 
 } // namespace terakan::hw::reg

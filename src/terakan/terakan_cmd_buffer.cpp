@@ -294,6 +294,20 @@ static void emit_textures(terakan_cmd_buffer *cmd, CommandStream &cs)
             cs.emit(word);
          continue;
       }
+      if (d && d->texel_format && d->bo) {
+         const terakan_format &f = *d->texel_format;
+         std::array<uint32_t, 4> swizzle;
+         for (unsigned c = 0; c < 4; c++)
+            swizzle[c] = uint32_t(f.swizzle[c]);
+         cs.packet(pm4::SET_RESOURCE, 9, true);
+         cs.emit((hw::compute_texture_resource_base + source.slot) * 8);
+         for (uint32_t word : reg::texel_buffer_fetch_resource(
+                 d->offset, uint32_t(std::min<uint64_t>(d->range, UINT32_MAX)), f.bytes, f.hw,
+                 uint32_t(f.num_format), f.is_signed, swizzle))
+            cs.emit(word);
+         cs.relocation(*d->bo);
+         continue;
+      }
       if (!d || !d->image_view || !d->image_view->image->memory)
          continue;
       RadeonBo &bo = *d->image_view->image->memory->bo;

@@ -17,6 +17,7 @@ static bool is_supported_type(VkDescriptorType type)
    case VK_DESCRIPTOR_TYPE_SAMPLER:
    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+   case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
       return true;
    default:
       return false;
@@ -59,8 +60,8 @@ terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutC
       if (b.descriptorCount && !is_supported_type(b.descriptorType))
          return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                           "terakan: descriptor type %d (binding %u) is not supported yet; only "
-                          "uniform and storage buffers (and their dynamic forms), samplers, "
-                          "sampled images and combined image-samplers are",
+                          "uniform and storage buffers (and their dynamic forms), uniform texel "
+                          "buffers, samplers, sampled images and combined image-samplers are",
                           b.descriptorType, b.binding);
    }
 
@@ -308,6 +309,19 @@ terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
                VK_FROM_HANDLE(terakan_sampler, sampler, info.sampler);
                d->sampler = sampler ? &sampler->state : nullptr;
             }
+            continue;
+         }
+         if (write.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER) {
+            VK_FROM_HANDLE(terakan_buffer_view, view, write.pTexelBufferView[e]);
+            if (!view || !view->buffer->memory) {
+               d->bo = nullptr;
+               d->texel_format = nullptr;
+               continue;
+            }
+            d->bo = view->buffer->memory->bo;
+            d->offset = view->buffer->offset + view->offset;
+            d->range = view->range;
+            d->texel_format = view->format;
             continue;
          }
          const VkDescriptorBufferInfo &info = write.pBufferInfo[e];

@@ -1,7 +1,7 @@
 /* Vulkan formats as TeraScale texture formats, and what each can do.
  *
- * Only sampling and copies exist so far: no storage images, no colour or depth targets, no
- * texel buffers, no blits. The hardware format, number format and swizzle of each entry follow
+ * Only sampling, copies and uniform texel buffers exist so far: no storage images or storage
+ * texel buffers, no colour or depth targets, no blits. The hardware format, number format and swizzle of each entry follow
  * the FMT_* list of src/hw/texture.h; unlisted formats report no features. Images are laid out
  * linear aligned whatever their tiling (docs/status.md). */
 #include "terakan_private.h"
@@ -58,6 +58,12 @@ const terakan_format *terakan_format_of(VkFormat format)
    return nullptr;
 }
 
+bool terakan_format_is_texel_buffer(const terakan_format *format)
+{
+   /* The fetch unit has no sRGB decoding; every other listed format it converts. */
+   return format && !format->srgb;
+}
+
 static VkFormatFeatureFlags image_features(const terakan_format *format)
 {
    if (!format)
@@ -74,10 +80,12 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
                                            VkFormatProperties2 *pFormatProperties)
 {
-   /* Linear and optimal images share one layout, so they can do the same things. Texel
-    * buffers are not implemented: no buffer features. */
-   const VkFormatFeatureFlags features = image_features(terakan_format_of(format));
-   pFormatProperties->formatProperties = {features, features, 0};
+   /* Linear and optimal images share one layout, so they can do the same things. Buffers:
+    * uniform texel buffers only (storage texel buffers need typed RAT stores). */
+   const terakan_format *f = terakan_format_of(format);
+   const VkFormatFeatureFlags features = image_features(f);
+   const VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
+   pFormatProperties->formatProperties = {features, features, buffer};
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

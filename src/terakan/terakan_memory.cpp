@@ -164,3 +164,40 @@ terakan_BindBufferMemory2(VkDevice, uint32_t bindInfoCount, const VkBindBufferMe
    }
    return VK_SUCCESS;
 }
+
+/* ---- uniform texel buffer views ---- */
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreateInfo,
+                         const VkAllocationCallbacks *pAllocator, VkBufferView *pView)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_buffer, buffer, pCreateInfo->buffer);
+   const terakan_format *format = terakan_format_of(pCreateInfo->format);
+   if (!terakan_format_is_texel_buffer(format))
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: format %d cannot be a texel buffer", pCreateInfo->format);
+   if (buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT)
+      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "terakan: storage texel buffers are not supported yet");
+   auto *view = static_cast<terakan_buffer_view *>(
+      vk_object_zalloc(&device->vk, pAllocator, sizeof(terakan_buffer_view), VK_OBJECT_TYPE_BUFFER_VIEW));
+   if (!view)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   view->buffer = buffer;
+   view->format = format;
+   view->offset = pCreateInfo->offset;
+   view->range = vk_buffer_range(&buffer->vk, pCreateInfo->offset, pCreateInfo->range);
+   view->range -= view->range % format->bytes;
+   *pView = terakan_buffer_view_to_handle(view);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_DestroyBufferView(VkDevice _device, VkBufferView bufferView, const VkAllocationCallbacks *pAllocator)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(terakan_buffer_view, view, bufferView);
+   if (view)
+      vk_object_free(&device->vk, pAllocator, view);
+}

@@ -105,7 +105,8 @@ static std::vector<BufferBinding> buffer_bindings(const struct vk_pipeline_layou
    return bindings;
 }
 
-/* Images take texture resources from first_texture_resource_slot on and samplers take
+/* Images and uniform texel buffers take texture resources from first_texture_resource_slot on
+ * (a texel buffer's resource is a buffer fetch resource with its format) and samplers take
  * sampler slots from 0, in layout order; an immutable sampler's coordinate type is given to the
  * compiler. */
 static constexpr unsigned first_texture_resource_slot = 96;
@@ -125,7 +126,8 @@ static std::vector<TextureBinding> texture_bindings(const struct vk_pipeline_lay
          out.binding = binding.binding;
          out.count = binding.count;
          out.has_image = binding.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
-                         binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+                         binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                         binding.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
          out.has_sampler = binding.type == VK_DESCRIPTOR_TYPE_SAMPLER ||
                            binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
          if (!out.has_image && !out.has_sampler)

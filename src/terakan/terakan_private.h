@@ -207,6 +207,19 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_sampler, base, VkSampler, VK_OBJECT_TYPE_
 terakan_sampler_state terakan_sampler_state_of(const struct terakan_physical_device *pdev,
                                                const VkSamplerCreateInfo *info);
 
+/* A uniform texel buffer view: a fetch resource with the view's format (terakan_memory.cpp). */
+struct terakan_buffer_view {
+   struct vk_object_base base;
+   struct terakan_buffer *buffer;
+   const terakan_format *format;
+   VkDeviceSize offset; /* in the buffer */
+   VkDeviceSize range;  /* bytes */
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer_view, base, VkBufferView, VK_OBJECT_TYPE_BUFFER_VIEW)
+
+/* Whether a format can be a uniform texel buffer: what the fetch unit converts. */
+bool terakan_format_is_texel_buffer(const terakan_format *format);
+
 /* ---- descriptors (terakan_descriptor.cpp) ---- */
 
 struct terakan_descriptor_binding_layout {
@@ -236,6 +249,7 @@ struct terakan_descriptor {
    VkDeviceSize range;
    struct terakan_image_view *image_view;
    const struct terakan_sampler_state *sampler;
+   const terakan_format *texel_format; /* a uniform texel buffer (bo/offset/range) */
 };
 
 struct terakan_descriptor_pool;

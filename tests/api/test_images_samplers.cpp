@@ -351,6 +351,71 @@ std::vector<uint32_t> format_decoding(ComputeDevice &gpu)
    return words;
 }
 
+std::vector<uint32_t> texel_buffers(ComputeDevice &gpu)
+{
+   auto out = gpu.buffer(64 * 5 * 16);
+   std::memset(out.words, 0xee, out.size);
+   /* One buffer, five views at 256-byte aligned offsets. */
+   auto data = gpu.buffer(5 * 2048, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+   auto *bytes = reinterpret_cast<uint8_t *>(data.words);
+   const std::vector<uint8_t> floats = float_texels(64, 1, 11), halves = half_texels(64, 12);
+   std::memcpy(bytes, floats.data(), 256);
+   for (unsigned i = 0; i < 256; i++)
+      bytes[2048 + i] = uint8_t(i * 29 + 5);
+   std::memcpy(bytes + 4096, halves.data(), 256); /* 64 RG16F texels */
+   for (unsigned i = 0; i < 128; i++)
+      data.words[6144 / 4 + i] = i * 2654435761u;
+   for (unsigned i = 0; i < 64; i++)
+      bytes[8192 + i] = uint8_t(i * 37 + 100);
+   const struct {
+      VkFormat format;
+      VkDeviceSize offset, range;
+   } views_info[] = {
+      {VK_FORMAT_R32_SFLOAT, 0, 256},          {VK_FORMAT_R8G8B8A8_UNORM, 2048, 256},
+      {VK_FORMAT_R16G16_SFLOAT, 4096, 256},    {VK_FORMAT_R32G32B32A32_UINT, 6144, 512},
+      {VK_FORMAT_R8_SINT, 8192, VK_WHOLE_SIZE},
+   };
+   std::vector<VkBufferView> views;
+   for (const auto &v : views_info) {
+      VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+      info.buffer = data.buffer;
+      info.format = v.format;
+      info.offset = v.offset;
+      info.range = v.range;
+      VkBufferView view = VK_NULL_HANDLE;
+      EXPECT_EQ(vkCreateBufferView(gpu.device, &info, nullptr, &view), VK_SUCCESS);
+      views.push_back(view);
+   }
+   std::vector<VkDescriptorSetLayoutBinding> bindings = {binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)};
+   for (uint32_t b = 1; b <= 5; b++)
+      bindings.push_back(binding(b, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER));
+   auto program = gpu.program_with_bindings(read_spirv("sample_texel_buffers"), {bindings}, 0);
+   VkDescriptorSet set = gpu.allocate_set(program, 0);
+   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+   for (uint32_t b = 1; b <= 5; b++) {
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = set;
+      write.dstBinding = b;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+      write.pTexelBufferView = &views[b - 1];
+      vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+   }
+   VkCommandBuffer commands = gpu.begin();
+   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
+   vkCmdDispatch(commands, 1, 1, 1);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   std::vector<uint32_t> words = read_back(out);
+   gpu.destroy(program);
+   for (VkBufferView v : views)
+      vkDestroyBufferView(gpu.device, v, nullptr);
+   gpu.destroy(data);
+   gpu.destroy(out);
+   return words;
+}
+
 /* Everything the driver writes to stderr while `work` runs (the TERAKAN_DEBUG reports). */
 std::string capture_stderr(const std::function<void()> &work)
 {
@@ -421,6 +486,11 @@ TEST(ImagesAndSamplers, FormatDecoding)
       const size_t element = (word / 4) % 12, channel = word % 4;
       return (element == 0 || element == 2) && channel < 3 ? 1 : 0;
    });
+}
+
+TEST(ImagesAndSamplers, UniformTexelBuffers)
+{
+   expect_same_as_lavapipe(texel_buffers);
 }
 
 /* On a chip whose sampler words cannot force unnormalized coordinates the driver must patch

@@ -165,7 +165,8 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
       EXPECT_EQ(flags[i], i == dynamic_indexing ? VK_TRUE : VK_FALSE) << "feature #" << i;
 
-   /* Sampling and copies only: no storage images, attachments, blits or texel buffers. */
+   /* Sampling, copies and uniform texel buffers only: no storage images or texel buffers,
+    * attachments or blits. */
    VkFormatProperties format;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
    const VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
@@ -174,6 +175,8 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                                         VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    EXPECT_EQ(format.optimalTilingFeatures, sampled);
    EXPECT_EQ(format.linearTilingFeatures, sampled);
+   EXPECT_EQ(format.bufferFeatures, VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT));
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB, &format);
    EXPECT_EQ(format.bufferFeatures, 0u);
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D32_SFLOAT, &format);
    EXPECT_EQ(format.optimalTilingFeatures, 0u);

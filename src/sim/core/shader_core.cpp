@@ -863,6 +863,9 @@ private:
       unsigned components, bits;
       bool is_float = false;
       switch (format) {
+      case 6: components = 1, bits = 16, is_float = true; break;  /* FMT_16_FLOAT */
+      case 16: components = 2, bits = 16, is_float = true; break; /* FMT_16_16_FLOAT */
+      case 32: components = 4, bits = 16, is_float = true; break; /* FMT_16_16_16_16_FLOAT */
       case 1: components = 1, bits = 8; break;          /* FMT_8 */
       case 5: components = 1, bits = 16; break;         /* FMT_16 */
       case 7: components = 2, bits = 8; break;          /* FMT_8_8 */
@@ -880,8 +883,8 @@ private:
       default:
          stop("CF %u: VFETCH data format %u is not simulated", pc, format);
       }
-      if (num_format == 0 && bits < 32 && !is_float)
-         stop("CF %u: normalized VFETCH formats are not simulated yet", pc);
+      if (num_format == 0 && bits < 32 && !is_float && res.srf_mode && use_resource)
+         stop("CF %u: VFETCH with SRF_MODE_ALL (no zero) is not simulated", pc);
       const unsigned bytes = components * bits / 8;
       const unsigned dst = instruction.get(vtx::dst_gpr);
       const unsigned src = instruction.get(vtx::src_gpr);
@@ -903,10 +906,19 @@ private:
             for (unsigned c = 0; c < components; c++) {
                uint32_t v = 0;
                std::memcpy(&v, data + c * bits / 8, bits / 8);
+               if (is_float && bits == 16) {
+                  element[c] = as_bits(half_to_float(uint16_t(v)));
+                  continue;
+               }
                if (is_signed && bits < 32 && (v >> (bits - 1)) & 1)
                   v |= ~0u << bits;
                if (num_format == 2 && !is_float)
                   v = as_bits(is_signed ? float(int32_t(v)) : float(v));
+               /* NORM: unsigned x / (2^bits - 1); signed max(x / (2^(bits-1) - 1), -1)
+                * (the Vulkan conversions; derived, docs/sim-semantics.md). */
+               if (num_format == 0 && !is_float && bits < 32)
+                  v = as_bits(is_signed ? std::max(float(int32_t(v)) / float((1u << (bits - 1)) - 1), -1.0f)
+                                        : float(v) / float((1u << bits) - 1));
                element[c] = v;
             }
          }
@@ -914,7 +926,11 @@ private:
             const unsigned sel = instruction.get(selects[c]);
             if (sel == 7)
                continue;
-            uint32_t value = sel < 4 ? element[sel] : sel == 4 ? 0u : (is_float || num_format != 1 ? as_bits(1.0f) : 1u);
+            uint32_t one = is_float || num_format != 1 ? as_bits(1.0f) : 1u;
+            auto pick = [&](unsigned s) { return s < 4 ? element[s] : s == 4 ? 0u : one; };
+            /* With USE_CONST_FIELDS the resource's DST_SEL (WORD3) arranges the element
+             * first; the instruction's DST_SEL picks from that (derived order). */
+            uint32_t value = sel < 4 && use_resource ? pick(res.dst_sel[sel]) : pick(sel);
             gpr_at(dst, c, lane, "VFETCH writes") = value;
          }
       }

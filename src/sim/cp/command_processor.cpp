@@ -271,6 +271,8 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
       resource.format_comp = (words[2] >> 28) & 1;
       resource.srf_mode = (words[2] >> 29) & 1;
       resource.endian_swap = (words[2] >> 30) & 3;
+      for (unsigned c = 0; c < 4; c++)
+         resource.dst_sel[c] = reg::buffer_resource_dst_sel(words[3], c);
       dispatch.fetch_resources[id] = resource;
    }
    /* Texture resources share the compute slots with buffers (type VALID_TEXTURE in word 7). */
