@@ -122,6 +122,9 @@ struct Node {
    /* Nodes that must be placed in an earlier group or clause: the order of reads and writes of
     * one NIR register (values that live in a fixed place across control flow). */
    std::vector<unsigned> after;
+   /* ALU operations that must share one group, each in its slot (SlotRule::Four: CUBE):
+    * the same bundle id (>= 0) on each; the slot is the dst value's required channel. */
+   int bundle = -1;
 };
 
 struct ValueInfo {

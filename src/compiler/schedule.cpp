@@ -65,7 +65,12 @@ struct GroupBuilder {
 
       const SlotRule rule = op.op->slot_rule(isa);
       ScheduledAlu placed{op, -1, 1};
-      if (rule == SlotRule::Replicated3 || rule == SlotRule::Replicated4) {
+      if (rule == SlotRule::Four) {
+         /* One of a bundle's four operations: its own slot, the others are added alongside. */
+         if (required_chan < 0 || required_chan > 3 || used[required_chan])
+            return false;
+         placed.slot = required_chan;
+      } else if (rule == SlotRule::Replicated3 || rule == SlotRule::Replicated4) {
          const unsigned copies = rule == SlotRule::Replicated3 ? 3 : 4;
          for (unsigned s = 0; s < copies; s++)
             if (used[s])
@@ -258,6 +263,36 @@ private:
          const AluOp *lds_return = nullptr; /* needs the queue popped in the next group */
          for (size_t i : candidates) {
             const AluOp &op = in.nodes[i].alu;
+            if (in.nodes[i].bundle >= 0) {
+               /* A bundle goes whole into an empty group, when all of it is ready. */
+               if (!builder.group.ops.empty() || done[i])
+                  continue;
+               std::vector<size_t> members;
+               for (size_t j : candidates)
+                  if (in.nodes[j].bundle == in.nodes[i].bundle)
+                     members.push_back(j);
+               size_t expected = 0;
+               for (size_t j = segment_begin; j < segment_end; j++)
+                  expected += in.nodes[j].bundle == in.nodes[i].bundle ? 1 : 0;
+               if (members.size() != expected)
+                  continue;
+               GroupBuilder trial = builder;
+               bool fits = true;
+               for (size_t j : members)
+                  fits = fits && trial.try_add(in.nodes[j].alu, in.values[in.nodes[j].alu.dst].required_chan,
+                                               max_alu_clause_slots - clause_slots);
+               if (!fits)
+                  continue;
+               builder = trial;
+               for (size_t j : members) {
+                  placed.push_back(j);
+                  defined.push_back(in.nodes[j].alu.dst);
+                  placed_total++;
+               }
+               continue;
+            }
+            if (std::find(placed.begin(), placed.end(), i) != placed.end())
+               continue;
             if (is_ordered_memory_op(op)) {
                /* LDS operations and barriers go alone; a returning LDS operation also needs
                 * the next slot of the clause for its pop. */

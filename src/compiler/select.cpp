@@ -709,7 +709,11 @@ private:
       case GLSL_SAMPLER_DIM_3D:
          break;
       case GLSL_SAMPLER_DIM_CUBE:
-         return fail("cube images are not supported by the compiler yet");
+         if (tex->is_array)
+            return fail("cube arrays are not supported (imageCubeArray is not offered)");
+         if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels)
+            return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images");
+         break;
       case GLSL_SAMPLER_DIM_BUF:
          if (tex->op != nir_texop_txf)
             return fail("only texelFetch is supported on texel buffers (textureSize is not yet)");
@@ -752,7 +756,20 @@ private:
          out.values[v].gpr_group = int(sources_group);
          fetch.coords[channel] = v;
       };
-      if (coord >= 0) {
+      if (coord >= 0 && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE) {
+         std::array<Operand, 3> direction;
+         for (unsigned c = 0; c < 3; c++)
+            if (!operand(tex->src[coord].src, c, direction[c]))
+               return false;
+         const std::array<unsigned, 4> cube = emit_cube(direction);
+         /* Face coordinates in [1, 2] (sc or tc / |ma| + 1.5), the face in z: what the
+          * texture unit takes for a cube (as Mesa's r600 and LLVM's R600 backend feed it). */
+         const Operand rcp = Operand::of_value(emit("RECIP_IEEE", {Operand{OperandKind::Value, cube[2], 0, false, true}}));
+         put(0, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[1]), rcp, Operand::literal(float_bits(1.5f))})));
+         put(1, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[0]), rcp, Operand::literal(float_bits(1.5f))})));
+         put(2, Operand::of_value(cube[3]));
+         fetch.normalized = {true, true, false, false};
+      } else if (coord >= 0) {
          for (unsigned c = 0; c < tex->coord_components; c++) {
             Operand o;
             if (!operand(tex->src[coord].src, c, o))
@@ -798,6 +815,36 @@ private:
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));
       return true;
+   }
+
+   /* CUBE in all four slots of one group, reading the direction from one GPR: x = tc,
+    * y = sc, z = 2 * major axis, w = face (src0/src1 per slot: z,y / z,x / x,z / y,z). */
+   int next_bundle = 0;
+   std::array<unsigned, 4> emit_cube(const std::array<Operand, 3> &direction)
+   {
+      const unsigned group = out.gpr_groups++;
+      std::array<Operand, 3> in;
+      for (unsigned c = 0; c < 3; c++) {
+         const unsigned v = emit("MOV", {direction[c]}, int(c));
+         out.values[v].gpr_group = int(group);
+         in[c] = Operand::of_value(v);
+      }
+      static constexpr unsigned sources[4][2] = {{2, 1}, {2, 0}, {0, 2}, {1, 2}};
+      const int bundle = next_bundle++;
+      std::array<unsigned, 4> results;
+      for (unsigned slot = 0; slot < 4; slot++) {
+         Node node;
+         node.kind = NodeKind::Alu;
+         node.alu.op = &op_named("CUBE");
+         node.alu.src[0] = in[sources[slot][0]];
+         node.alu.src[1] = in[sources[slot][1]];
+         node.alu.dst = out.new_value(int(slot));
+         node.bundle = bundle;
+         out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
+         results[slot] = node.alu.dst;
+      }
+      return results;
    }
 
    static void note_slot(std::vector<unsigned> &list, unsigned slot)
@@ -1451,7 +1498,8 @@ static void remove_dead_operations(SelectedProgram &program)
             result = node.alu.dst;
          else if (node.kind == NodeKind::Fetch && !node.fetch.is_texture())
             result = node.fetch.dst;
-         if (result != no_value && !program.values[result].whole_program && uses[result] == 0)
+         if (result != no_value && !program.values[result].whole_program && uses[result] == 0 &&
+             node.bundle < 0)
             continue;
          if (node.kind == NodeKind::Fetch && node.fetch.is_texture()) {
             bool used = false;

@@ -561,8 +561,9 @@ terakan_CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *i
                  info->pRegions[i].size);
 }
 
-/* Buffer <-> image: one CP DMA copy per run of rows that are contiguous on both sides (a
- * whole slice when the rows are packed), since images are linear aligned (terakan_image.cpp). */
+/* Buffer <-> image: one CP DMA copy per run of bytes that is contiguous on both sides: rows
+ * (a whole slice when they are packed) for linear images; texel by texel, merged where the
+ * micro-tile order allows, for tiled ones (terakan_image.cpp). */
 static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, terakan_image *image,
                               const VkBufferImageCopy2 &region, bool to_image)
 {
@@ -574,7 +575,8 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    const uint32_t image_height = region.bufferImageHeight ? region.bufferImageHeight : region.imageExtent.height;
    const bool is_3d = image->surface.is_3d;
    const uint32_t slices = is_3d ? region.imageExtent.depth : sub.layerCount;
-   const uint64_t row_bytes = region.imageExtent.width * bytes_per_texel;
+   const bool linear = image->layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearAligned ||
+                       image->layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearGeneral;
    RadeonBo &buffer_bo = *buffer->memory->bo;
    RadeonBo &image_bo = *image->memory->bo;
 
@@ -591,20 +593,26 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    for (uint32_t s = 0; s < slices; s++) {
       const uint32_t slice = is_3d ? uint32_t(region.imageOffset.z) + s : sub.baseArrayLayer + s;
       for (uint32_t y = 0; y < region.imageExtent.height; y++) {
-         const uint64_t buffer_offset = buffer->offset + region.bufferOffset +
-                                        ((uint64_t(s) * image_height + y) * row_length) * bytes_per_texel;
-         const uint64_t image_offset =
-            image->offset + terakan::hw::surface_texel_offset(image->layout, image->surface, sub.mipLevel,
-                                                              uint32_t(region.imageOffset.x),
-                                                              uint32_t(region.imageOffset.y) + y, slice);
-         if (run_bytes && buffer_offset == run_buffer + run_bytes && image_offset == run_image + run_bytes) {
-            run_bytes += row_bytes;
-            continue;
+         const uint64_t row_buffer = buffer->offset + region.bufferOffset +
+                                     ((uint64_t(s) * image_height + y) * row_length) * bytes_per_texel;
+         /* Linear rows are contiguous: one step per row; tiled images: one step per texel. */
+         const uint32_t step = linear ? region.imageExtent.width : 1;
+         for (uint32_t x = 0; x < region.imageExtent.width; x += step) {
+            const uint64_t buffer_offset = row_buffer + x * bytes_per_texel;
+            const uint64_t bytes = step * bytes_per_texel;
+            const uint64_t image_offset =
+               image->offset + terakan::hw::surface_texel_offset(image->layout, image->surface, sub.mipLevel,
+                                                                 uint32_t(region.imageOffset.x) + x,
+                                                                 uint32_t(region.imageOffset.y) + y, slice);
+            if (run_bytes && buffer_offset == run_buffer + run_bytes && image_offset == run_image + run_bytes) {
+               run_bytes += bytes;
+               continue;
+            }
+            flush();
+            run_buffer = buffer_offset;
+            run_image = image_offset;
+            run_bytes = bytes;
          }
-         flush();
-         run_buffer = buffer_offset;
-         run_image = image_offset;
-         run_bytes = row_bytes;
       }
    }
    flush();

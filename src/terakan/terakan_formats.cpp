@@ -99,8 +99,8 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT |
                                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                              VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-   /* Cube-compatible images need cube sampling, which the compiler does not do yet. */
-   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                              VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
    if (!format || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
        (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
       return VK_ERROR_FORMAT_NOT_SUPPORTED;

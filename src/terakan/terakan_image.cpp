@@ -1,9 +1,11 @@
 /* Images and image views.
  *
- * Every image is laid out linear aligned (src/hw/surface.h), whatever tiling the application
- * asks for: the copies into and out of images are CP DMA row copies, which cannot tile, and the
- * tiled layouts are not used yet (docs/status.md). A view becomes the texture resource words
- * at creation; the command buffer only relocates their two addresses. */
+ * Layouts (src/hw/surface.h): VK_IMAGE_TILING_LINEAR is linear aligned; OPTIMAL is 1D tiled
+ * thin1 (8x8 micro tiles, displayable texel order). 2D tiling (banks and pipes) is not used yet.
+ * Copies into and out of images are CP DMA copies of the runs of texels that are contiguous on
+ * both sides (whole rows when linear, a few texels inside a micro tile when tiled). A view
+ * becomes the texture resource words at creation; the command buffer only relocates their two
+ * addresses. */
 #include "terakan_private.h"
 
 #include <cstring>
@@ -22,7 +24,8 @@ static hw::SurfaceDescription surface_of(const VkImageCreateInfo *info, const te
    surface.levels = info->mipLevels;
    surface.bytes_per_element = format->bytes;
    surface.is_3d = info->imageType == VK_IMAGE_TYPE_3D;
-   surface.mode = hw::ArrayMode::LinearAligned;
+   surface.mode = info->tiling == VK_IMAGE_TILING_OPTIMAL ? hw::ArrayMode::Tiled1DThin1
+                                                         : hw::ArrayMode::LinearAligned;
    return surface;
 }
 
@@ -41,9 +44,10 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image usage 0x%x is not supported; only sampling and transfers are",
                        pCreateInfo->usage);
-   if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+   if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                                VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
       return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: image flags 0x%x are not supported (cube, sparse, aliasing)",
+                       "terakan: image flags 0x%x are not supported (sparse, aliasing, ...)",
                        pCreateInfo->flags);
    if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT)
       return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
@@ -176,10 +180,14 @@ static std::array<uint32_t, 8> resource_words(const terakan_image *image, const 
    hw::TextureResource resource;
    resource.dim = dimension_of(view->vk.view_type);
    resource.array_mode = image->layout.levels[0].mode;
+   resource.non_disp_tiling_order = image->surface.non_displayable_order;
    resource.pitch = image->layout.levels[0].pitch;
    resource.width = image->surface.width;
    resource.height = resource.dim == hw::TextureDim::Dim1DArray ? 1 : image->surface.height;
    resource.depth = image->surface.is_3d ? image->surface.depth : image->surface.layers;
+   /* A cube counts cubes in TEX_DEPTH; its faces are layers (BASE/LAST_ARRAY). */
+   if (resource.dim == hw::TextureDim::Cube)
+      resource.depth = std::max(image->surface.layers / 6, 1u);
    const uint64_t base = image->offset;
    resource.base_address = base;
    resource.mip_address = image->surface.levels > 1 ? base + image->layout.mip_offset : base;

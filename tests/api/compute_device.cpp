@@ -318,7 +318,8 @@ void ComputeDevice::barrier(VkCommandBuffer commands)
 
 ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkExtent3D extent,
                                           uint32_t layers, uint32_t levels,
-                                          const std::vector<uint8_t> &texels, unsigned bytes_per_texel)
+                                          const std::vector<uint8_t> &texels, unsigned bytes_per_texel,
+                                          VkImageCreateFlags flags)
 {
    Image out;
    out.format = format;
@@ -327,6 +328,7 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
    out.layers = layers;
    out.levels = levels;
    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   info.flags = flags;
    info.imageType = type;
    info.format = format;
    info.extent = extent;

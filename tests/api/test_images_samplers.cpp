@@ -416,6 +416,40 @@ std::vector<uint32_t> texel_buffers(ComputeDevice &gpu)
    return words;
 }
 
+std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
+{
+   auto out = gpu.buffer(64 * 4 * 16);
+   std::memset(out.words, 0xee, out.size);
+   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {4, 4, 1}, 6, 1,
+                          coarse_texels(96, 13), 4, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
+   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_CUBE);
+   VkSampler nearest = gpu.sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
+   VkSampler linear = gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
+   auto program = gpu.program_with_bindings(
+      read_spirv("sample_cube"),
+      {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER),
+        binding(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)}},
+      0);
+   VkDescriptorSet set = gpu.allocate_set(program, 0);
+   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+   gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, nearest);
+   gpu.write_image(set, 2, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, linear);
+   VkCommandBuffer commands = gpu.begin();
+   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
+   vkCmdDispatch(commands, 1, 1, 1);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   std::vector<uint32_t> words = read_back(out);
+   gpu.destroy(program);
+   vkDestroyImageView(gpu.device, view, nullptr);
+   vkDestroySampler(gpu.device, nearest, nullptr);
+   vkDestroySampler(gpu.device, linear, nullptr);
+   gpu.destroy(image);
+   gpu.destroy(out);
+   return words;
+}
+
 /* Everything the driver writes to stderr while `work` runs (the TERAKAN_DEBUG reports). */
 std::string capture_stderr(const std::function<void()> &work)
 {
@@ -486,6 +520,11 @@ TEST(ImagesAndSamplers, FormatDecoding)
       const size_t element = (word / 4) % 12, channel = word % 4;
       return (element == 0 || element == 2) && channel < 3 ? 1 : 0;
    });
+}
+
+TEST(ImagesAndSamplers, CubeSampling)
+{
+   expect_same_as_lavapipe(cube_sampling);
 }
 
 TEST(ImagesAndSamplers, UniformTexelBuffers)

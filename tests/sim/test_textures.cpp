@@ -8,8 +8,10 @@
 #include <cstring>
 #include <functional>
 
+#include "../isa/alu_builder.h"
 #include "compiler/isa/words.h"
 #include "core/shader_core.h"
+#include "core/texture_unit.h"
 #include "hw/surface.h"
 #include "hw/texture.h"
 #include "pm4_harness.h"
@@ -382,6 +384,13 @@ struct TexOptions {
    std::array<unsigned, 4> src_sel{0, 1, 2, 3};
    std::array<unsigned, 4> dst_sel{0, 1, 2, 3};
    std::array<int, 3> offset_halves{0, 0, 0};
+   unsigned src_gpr = 2;
+   /* An ALU clause run between the fetches and the TEX (its words, literals included, and its
+    * count of 64-bit slots); with `tex` false there is no TEX clause and the ALU clause leaves
+    * the result in R3. */
+   std::vector<uint32_t> alu;
+   unsigned alu_slots = 0;
+   bool tex = true;
 };
 
 uint32_t opcode_of(const std::string &op)
@@ -400,7 +409,12 @@ uint32_t opcode_of(const std::string &op)
 std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
 {
    using namespace terakan::isa;
-   std::vector<uint32_t> p(20, 0);
+   /* Without an ALU clause: CF at dwords 0-7, fetches at 8, TEX at 16. With one: CF at 0-11,
+    * fetches at 16, TEX at 24, the ALU clause from 28. */
+   const bool has_alu = !o.alu.empty();
+   const unsigned vfetch_at = has_alu ? 16 : 8, tex_at = has_alu ? 24 : 16, alu_at = 28;
+   std::vector<uint32_t> p(has_alu ? alu_at + o.alu.size() : 20, 0);
+   std::copy(o.alu.begin(), o.alu.end(), p.begin() + alu_at);
    auto cf = [&](unsigned slot, uint32_t inst, uint32_t addr, uint32_t count) {
       std::array<uint32_t, 2> w{};
       cf::addr.set(w, addr);
@@ -409,8 +423,19 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
       cf::barrier.set(w, 1);
       p[slot * 2] = w[0], p[slot * 2 + 1] = w[1];
    };
-   cf(0, 0x01, 4, 2);
-   cf(1, 0x01, 8, 1);
+   unsigned next_cf = 0;
+   cf(next_cf++, 0x01, vfetch_at / 2, 2);
+   if (has_alu) {
+      std::array<uint32_t, 2> w{};
+      cf_alu::addr.set(w, alu_at / 2);
+      cf_alu::count.set(w, o.alu_slots - 1);
+      cf_alu::inst.set(w, 8); /* CF_INST_ALU */
+      cf_alu::barrier.set(w, 1);
+      p[next_cf * 2] = w[0], p[next_cf * 2 + 1] = w[1];
+      next_cf++;
+   }
+   if (o.tex)
+      cf(next_cf++, 0x01, tex_at / 2, 1);
    std::array<uint32_t, 2> rat{};
    cf_export::rat_id.set(rat, 0);
    cf_export::rat_inst.set(rat, 2); /* STORE_RAW */
@@ -423,12 +448,13 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
    cf_export::barrier.set(rat, 1);
    if (isa == IsaClass::Evergreen)
       cf_export::end_of_program.set(rat, 1);
-   p[4] = rat[0], p[5] = rat[1];
+   p[next_cf * 2] = rat[0], p[next_cf * 2 + 1] = rat[1];
+   next_cf++;
    if (isa == IsaClass::Cayman) {
       std::array<uint32_t, 2> end{};
       cf::inst.set(end, 0x20);
       cf::barrier.set(end, 1);
-      p[6] = end[0], p[7] = end[1];
+      p[next_cf * 2] = end[0], p[next_cf * 2 + 1] = end[1];
    }
    auto vfetch = [&](unsigned at, unsigned buffer, unsigned dst, unsigned format, unsigned num_format,
                      std::array<unsigned, 4> sel) {
@@ -448,12 +474,12 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
          vtx::mega_fetch.set(w, 1);
       std::copy(w.begin(), w.end(), p.begin() + at);
    };
-   vfetch(8, 0, 2, 35, 2, {0, 1, 2, 3});
-   vfetch(12, 1, 4, 13, 1, {0, 7, 7, 7});
+   vfetch(vfetch_at, 0, 2, 35, 2, {0, 1, 2, 3});
+   vfetch(vfetch_at + 4, 1, 4, 13, 1, {0, 7, 7, 7});
    std::array<uint32_t, 4> t{};
    tex::inst.set(t, opcode_of(o.op));
    tex::resource_id.set(t, texture_id); /* buffers 0 and 1 hold coordinates and indices */
-   tex::src_gpr.set(t, 2);
+   tex::src_gpr.set(t, o.src_gpr);
    tex::dst_gpr.set(t, 3);
    tex::dst_sel_x.set(t, o.dst_sel[0]);
    tex::dst_sel_y.set(t, o.dst_sel[1]);
@@ -471,7 +497,7 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
    tex::src_sel_y.set(t, o.src_sel[1]);
    tex::src_sel_z.set(t, o.src_sel[2]);
    tex::src_sel_w.set(t, o.src_sel[3]);
-   std::copy(t.begin(), t.end(), p.begin() + 16);
+   std::copy(t.begin(), t.end(), p.begin() + tex_at);
    return p;
 }
 
@@ -490,7 +516,7 @@ struct TexRun {
       TestMemory memory;
       const unsigned n = unsigned(coords.size());
       const auto program = tex_program(isa, options);
-      auto &code = memory.add(code_address, 256);
+      auto &code = memory.add(code_address, 512);
       std::memcpy(code.bytes.data(), program.data(), program.size() * 4);
       auto &c = memory.add(coords_address, n * 16);
       std::memcpy(c.bytes.data(), coords.data(), n * 16);
@@ -506,7 +532,7 @@ struct TexRun {
       d.isa = isa;
       d.program = program;
       d.program_address = code_address;
-      d.num_gprs = 5;
+      d.num_gprs = 8;
       d.stack_size = 1;
       d.group_size = {n, 1, 1};
       d.fetch_resources[0] = {coords_address, n * 16 - 1, 16, 35, 2, 0, 0, 0, {0, 1, 2, 3}};
@@ -991,14 +1017,377 @@ TEST(TexSample, UnsimulatedAndUnboundAreStops)
    run.options.op = "SAMPLE_LB";
    run.sample({{0.5f, 0.5f, 0, 0}});
    EXPECT_NE(run.error.find("SAMPLE_LB is not simulated"), std::string::npos) << run.error;
-   TexRun cube = rgba_run();
-   cube.resource.dim = TextureDim::Cube;
-   cube.sample({{0.5f, 0.5f, 0, 0}});
-   EXPECT_NE(cube.error.find("cube textures are not simulated"), std::string::npos) << cube.error;
+   TexRun msaa = rgba_run();
+   msaa.resource.dim = TextureDim::Dim2DMsaa;
+   msaa.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(msaa.error.find("multisampled textures"), std::string::npos) << msaa.error;
    TexRun missing = rgba_run();
    missing.level0.resize(256); /* the texture's memory is smaller than level 0 */
    missing.sample({{0.5f, 0.5f, 0, 0}});
    EXPECT_NE(missing.error.find("texture level 0"), std::string::npos) << missing.error;
+}
+
+/* ---------------------------------------------------------------- cube maps */
+
+/* An ALU clause built from groups: each group gets its slots and must pass the bundle
+ * checker; literals follow their group, padded to a pair. */
+struct AluClause {
+   std::vector<uint32_t> words;
+   unsigned slots = 0;
+};
+
+AluClause alu_clause(std::vector<test::TestGroup> groups)
+{
+   AluClause clause;
+   for (auto &group : groups) {
+      const auto violations = group.check();
+      EXPECT_TRUE(violations.empty()) << test::describe(violations);
+      for (const auto &instruction : group.instructions) {
+         clause.words.push_back(instruction.words[0]);
+         clause.words.push_back(instruction.words[1]);
+         clause.slots++;
+      }
+      std::vector<uint32_t> literals = group.literals;
+      if (literals.size() % 2)
+         literals.push_back(0);
+      clause.words.insert(clause.words.end(), literals.begin(), literals.end());
+      clause.slots += unsigned(literals.size() / 2);
+   }
+   return clause;
+}
+
+test::Src gpr_abs(unsigned n, char c)
+{
+   test::Src s = test::gpr(n, c);
+   s.abs = true;
+   return s;
+}
+
+/* The CUBE group as Mesa's r600 backend and LLVM emit it: out.xyzw = CUBE(dir.zzxy, dir.yxzz).
+ * `bad_w_src0` replaces slot w's first operand (dir.y) to break the pattern. */
+test::TestGroup cube_group(IsaClass isa, unsigned dir, unsigned out, char bad_w_src0 = 0)
+{
+   test::TestGroup g(isa);
+   g.add(test::make_alu(isa, "CUBE", out, 'x', {test::gpr(dir, 'z'), test::gpr(dir, 'y')}));
+   g.add(test::make_alu(isa, "CUBE", out, 'y', {test::gpr(dir, 'z'), test::gpr(dir, 'x')}));
+   g.add(test::make_alu(isa, "CUBE", out, 'z', {test::gpr(dir, 'x'), test::gpr(dir, 'z')}));
+   g.add(test::make_alu(isa, "CUBE", out, 'w', {test::gpr(dir, bad_w_src0 ? bad_w_src0 : 'y'), test::gpr(dir, 'z')}));
+   return g;
+}
+
+/* Direction in R2.xyz (LOD in R2.w) to TEX coordinates in R6, the way the compiler does it:
+ * R5 = CUBE; R5.z = 1 / |R5.z|; R6.x = R5.y * R5.z + 1.5 (s), R6.y = R5.x * R5.z + 1.5 (t),
+ * R6.z = R5.w (face), R6.w = R2.w (LOD). */
+AluClause cube_coordinate_clause(IsaClass isa)
+{
+   using test::gpr;
+   test::TestGroup recip(isa);
+   if (isa == IsaClass::Cayman) {
+      /* Cayman: a transcendental fills x, y and z; only z is written. */
+      for (char c : {'x', 'y', 'z'}) {
+         auto r = test::make_alu(isa, "RECIP_IEEE", 5, c, {gpr_abs(5, 'z')});
+         r.set(isa::alu::write_mask, c == 'z');
+         recip.add(r);
+      }
+      recip.add(test::make_alu(isa, "MOV", 6, 'w', {gpr(2, 'w')}));
+   } else {
+      recip.add(test::make_alu(isa, "MOV", 6, 'w', {gpr(2, 'w')}));
+      recip.add(test::make_alu(isa, "RECIP_IEEE", 5, 'z', {gpr_abs(5, 'z')})); /* t slot */
+   }
+   test::TestGroup muladd(isa);
+   muladd.add(test::make_alu(isa, "MULADD", 6, 'x', {gpr(5, 'y'), gpr(5, 'z'), test::literal('x')}));
+   muladd.add(test::make_alu(isa, "MULADD", 6, 'y', {gpr(5, 'x'), gpr(5, 'z'), test::literal('x')}));
+   muladd.add(test::make_alu(isa, "MOV", 6, 'z', {gpr(5, 'w')}));
+   muladd.literals = {bits(1.5f)};
+   return alu_clause({cube_group(isa, 2, 5), recip, muladd});
+}
+
+/* What the CUBE instruction must give, written out per face from the OpenGL/Vulkan table:
+ * {tc, sc, 2 * ma, face}. */
+struct CubeAluCase {
+   std::array<float, 3> dir;
+   std::array<float, 4> expected;
+};
+
+TEST(CubeAlu, FacesSignsAndTies)
+{
+   const CubeAluCase cases[] = {
+      /* one axis dominant: +X sc = -z, tc = -y; -X sc = z, tc = -y; +Y sc = x, tc = z;
+       * -Y sc = x, tc = -z; +Z sc = x, tc = -y; -Z sc = -x, tc = -y */
+      {{2, 0.5f, -0.25f}, {-0.5f, 0.25f, 4, 0}},
+      {{-2, 0.5f, -0.25f}, {-0.5f, -0.25f, -4, 1}},
+      {{0.5f, 3, 0.25f}, {0.25f, 0.5f, 6, 2}},
+      {{0.5f, -3, 0.25f}, {-0.25f, 0.5f, -6, 3}},
+      {{0.5f, -0.25f, 1}, {0.25f, 0.5f, 2, 4}},
+      {{0.5f, -0.25f, -1}, {0.25f, -0.5f, -2, 5}},
+      /* ties: z wins over x and y, y over x */
+      {{1, 1, 0}, {0, 1, 2, 2}},
+      {{-1, -1, 0.5f}, {-0.5f, -1, -2, 3}},
+      {{1, 0, -1}, {0, -1, -2, 5}},
+      {{-1, 1, 1}, {-1, -1, 2, 4}},
+      {{0, -1, -1}, {1, 0, -2, 5}},
+      {{0, 0, 0}, {0, 0, 0, 4}}, /* the zero vector: z, and 0 is not negative */
+   };
+   for (IsaClass isa : {IsaClass::Evergreen, IsaClass::Cayman}) {
+      TexRun run;
+      run.isa = isa;
+      const AluClause clause = alu_clause({cube_group(isa, 2, 3)});
+      run.options.alu = clause.words;
+      run.options.alu_slots = clause.slots;
+      run.options.tex = false;
+      std::vector<std::array<float, 4>> coords;
+      for (const auto &c : cases)
+         coords.push_back({c.dir[0], c.dir[1], c.dir[2], 0});
+      const auto out = run.sample(coords);
+      ASSERT_EQ(run.error, "") << int(isa);
+      for (size_t i = 0; i < std::size(cases); i++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(out[i][c], cases[i].expected[c]) << "isa " << int(isa) << " case " << i << " channel " << c;
+   }
+}
+
+TEST(CubeAlu, OperandsMustRepeatOneDirection)
+{
+   TexRun run;
+   const AluClause clause = alu_clause({cube_group(IsaClass::Cayman, 2, 3, 'x')});
+   run.options.alu = clause.words;
+   run.options.alu_slots = clause.slots;
+   run.options.tex = false;
+   run.sample({{1, 2, 3, 0}});
+   EXPECT_NE(run.error.find("does not repeat one direction"), std::string::npos) << run.error;
+}
+
+constexpr unsigned cube_size = 4;
+
+/* Texel (i, j) of `face` at `level`: red tells the face, green and blue the position. */
+std::array<uint8_t, 4> cube_texel(unsigned face, unsigned level, unsigned i, unsigned j)
+{
+   return {uint8_t(face * 40 + 10), uint8_t(i * 16 + 1 + 128 * level), uint8_t(j * 16 + 2 + 128 * level), 255};
+}
+
+std::array<float, 4> cube_texel_float(unsigned face, unsigned i, unsigned j, unsigned level = 0)
+{
+   const auto t = cube_texel(face, level, i, j);
+   return {t[0] / 255.0f, t[1] / 255.0f, t[2] / 255.0f, t[3] / 255.0f};
+}
+
+/* A 4x4 RGBA8 cube with two levels, linear aligned, laid out with src/hw/surface. */
+TexRun cube_run(IsaClass isa)
+{
+   TexRun run;
+   run.isa = isa;
+   SurfaceDescription desc;
+   desc.width = desc.height = cube_size;
+   desc.layers = 6;
+   desc.levels = 2;
+   desc.bytes_per_element = 4;
+   desc.mode = ArrayMode::LinearAligned;
+   SurfaceLayout layout;
+   std::string error;
+   EXPECT_TRUE(compute_surface_layout(Family::Cayman, desc, layout, error)) << error;
+   std::vector<uint8_t> bytes(layout.size, 0);
+   for (unsigned level = 0; level < 2; level++)
+      for (unsigned face = 0; face < 6; face++)
+         for (unsigned j = 0; j < (cube_size >> level); j++)
+            for (unsigned i = 0; i < (cube_size >> level); i++) {
+               const auto t = cube_texel(face, level, i, j);
+               std::memcpy(&bytes[surface_texel_offset(layout, desc, level, i, j, face)], t.data(), 4);
+            }
+   run.level0.assign(bytes.begin(), bytes.begin() + long(layout.mip_offset));
+   run.mips.assign(bytes.begin() + long(layout.mip_offset), bytes.end());
+   run.resource.dim = TextureDim::Cube;
+   run.resource.width = run.resource.height = cube_size;
+   run.resource.pitch = layout.levels[0].pitch;
+   run.resource.depth = 1; /* TEX_DEPTH = cubes - 1 */
+   run.resource.last_array = 5;
+   run.resource.last_level = 1;
+   const AluClause clause = cube_coordinate_clause(isa);
+   run.options.alu = clause.words;
+   run.options.alu_slots = clause.slots;
+   run.options.op = "SAMPLE_L";
+   run.options.src_gpr = 6;
+   run.options.coord_normalized_mask = 0xb; /* x, y normalized; the face (z) unnormalized */
+   return run;
+}
+
+/* A direction hitting `face` at (u, v) in [0, 1], from the Vulkan table with |ma| = scale:
+ * sc = (2u - 1) * scale, tc = (2v - 1) * scale. */
+std::array<float, 4> cube_direction(unsigned face, float u, float v, float lod = 0, float scale = 2)
+{
+   const float sc = (2 * u - 1) * scale, tc = (2 * v - 1) * scale, m = scale;
+   switch (face) {
+   case 0: return {m, -tc, -sc, lod};
+   case 1: return {-m, -tc, sc, lod};
+   case 2: return {sc, m, tc, lod};
+   case 3: return {sc, -m, -tc, lod};
+   case 4: return {sc, -tc, m, lod};
+   default: return {-sc, -tc, -m, lod};
+   }
+}
+
+void expect_texel(const std::array<float, 4> &got, const std::array<float, 4> &want, const std::string &what)
+{
+   for (unsigned c = 0; c < 4; c++)
+      EXPECT_NEAR(got[c], want[c], 1e-5f) << what << " channel " << c;
+}
+
+std::array<float, 4> mix(std::initializer_list<std::pair<float, std::array<float, 4>>> parts)
+{
+   std::array<float, 4> sum{};
+   for (const auto &[weight, texel] : parts)
+      for (unsigned c = 0; c < 4; c++)
+         sum[c] += weight * texel[c];
+   return sum;
+}
+
+TEST(CubeSample, NearestOnEveryFaceAndMipLevel)
+{
+   for (IsaClass isa : {IsaClass::Evergreen, IsaClass::Cayman}) {
+      TexRun run = cube_run(isa);
+      run.sampler.mip_filter = MipFilter::Point;
+      std::vector<std::array<float, 4>> coords;
+      for (unsigned face = 0; face < 6; face++) {
+         const unsigned i = face % 4, j = 3 - face % 4;
+         coords.push_back(cube_direction(face, (i + 0.5f) / 4, (j + 0.5f) / 4, 0, face == 3 ? 2.5f : 2.0f));
+         coords.push_back(cube_direction(face, 0.8f, 0.2f, 1)); /* level 1: texel (1, 0) */
+      }
+      const auto out = run.sample(coords);
+      ASSERT_EQ(run.error, "") << int(isa);
+      for (unsigned face = 0; face < 6; face++) {
+         const unsigned i = face % 4, j = 3 - face % 4;
+         expect_texel(out[face * 2], cube_texel_float(face, i, j), "face " + std::to_string(face));
+         expect_texel(out[face * 2 + 1], cube_texel_float(face, 1, 0, 1), "level 1 face " + std::to_string(face));
+      }
+   }
+}
+
+TEST(CubeSample, BilinearInsideAFaceAndSeamlessAtEdges)
+{
+   for (IsaClass isa : {IsaClass::Evergreen, IsaClass::Cayman}) {
+      TexRun run = cube_run(isa);
+      run.sampler.mag_filter = run.sampler.min_filter = TexFilter::Bilinear;
+      /* Clamp modes play no part on cubes: a wrapping sampler must not wrap. */
+      run.sampler.clamp[0] = run.sampler.clamp[1] = ClampMode::Wrap;
+      const auto out = run.sample({
+         cube_direction(2, 0.4f, 0.55f),        /* +Y, inside */
+         cube_direction(4, 0.9375f, 0.375f),    /* +Z, right edge */
+         cube_direction(2, 0.375f, 0.0625f),    /* +Y, top edge */
+         cube_direction(4, 0.9375f, 0.9375f),   /* +Z, bottom right corner */
+      });
+      ASSERT_EQ(run.error, "") << int(isa);
+      /* +Y at texel coordinates (1.6, 2.2): taps i 1, 2 (weight of 2: 0.1), j 1, 2 (0.7). */
+      expect_texel(out[0], mix({{0.9f * 0.3f, cube_texel_float(2, 1, 1)}, {0.1f * 0.3f, cube_texel_float(2, 2, 1)},
+                                {0.9f * 0.7f, cube_texel_float(2, 1, 2)}, {0.1f * 0.7f, cube_texel_float(2, 2, 2)}}),
+                   "inside +Y");
+      /* +Z at (3.75, 1.5): taps i 3 and 4 (0.25), j 1 only. i = 4 is past +Z's right edge (+x
+       * side): on +X (sc = -z = -n) that is column 0, same row. */
+      expect_texel(out[1], mix({{0.75f, cube_texel_float(4, 3, 1)}, {0.25f, cube_texel_float(0, 0, 1)}}),
+                   "+Z right edge");
+      /* +Y at (1.5, 0.25): taps j -1 (0.25) and 0, i 1 only. j = -1 is past +Y's top (tc = z
+       * = -n): -Z, where tc = -y = -n is row 0 and sc = -x puts column i at n - 1 - i. */
+      expect_texel(out[2], mix({{0.25f, cube_texel_float(5, 2, 0)}, {0.75f, cube_texel_float(2, 1, 0)}}),
+                   "+Y top edge");
+      /* +Z at (3.75, 3.75): taps (3,3), (4,3) -> +X (0,3), (3,4) -> -Y (3,0) (tc = -y = n means
+       * y = -n; on -Y tc = -z = -n is row 0, sc = x keeps the column), and the corner (4,4),
+       * which is the average of the other three. */
+      const auto a = cube_texel_float(4, 3, 3), b = cube_texel_float(0, 0, 3), c = cube_texel_float(3, 3, 0);
+      const auto corner = mix({{1 / 3.0f, a}, {1 / 3.0f, b}, {1 / 3.0f, c}});
+      expect_texel(out[3], mix({{0.5625f, a}, {0.1875f, b}, {0.1875f, c}, {0.0625f, corner}}), "+Z corner");
+
+      /* DISABLE_CUBE_WRAP: clamp to the face's edge instead. */
+      run.sampler.disable_cube_wrap = true;
+      const auto clamped = run.sample({cube_direction(4, 0.9375f, 0.375f)});
+      ASSERT_EQ(run.error, "");
+      expect_texel(clamped[0], cube_texel_float(4, 3, 1), "+Z right edge, DISABLE_CUBE_WRAP");
+   }
+}
+
+TEST(CubeSample, EdgeMappingIsSymmetricOnEveryEdge)
+{
+   /* Stepping off any face edge and then back off the adjacent face's edge must return to the
+    * texel we started next to. */
+   const int n = 4;
+   for (unsigned face = 0; face < 6; face++)
+      for (int k = 0; k < n; k++)
+         for (int edge = 0; edge < 4; edge++) {
+            sim::CubeTexel out{face, edge == 0 ? -1 : edge == 1 ? n : k, edge == 2 ? -1 : edge == 3 ? n : k};
+            const sim::CubeTexel inside{face, std::clamp(out.i, 0, n - 1), std::clamp(out.j, 0, n - 1)};
+            const sim::CubeTexel across = sim::cube_texel_across_edge(out, n);
+            ASSERT_NE(across.face / 2, face / 2) << face << " " << edge << " " << k;
+            ASSERT_TRUE(across.i >= 0 && across.i < n && across.j >= 0 && across.j < n);
+            bool returned = false;
+            const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (const auto &step : steps) {
+               sim::CubeTexel back{across.face, across.i + step[0], across.j + step[1]};
+               if (back.i >= 0 && back.i < n && back.j >= 0 && back.j < n)
+                  continue;
+               const sim::CubeTexel again = sim::cube_texel_across_edge(back, n);
+               if (again.face == face && again.i == inside.i && again.j == inside.j)
+                  returned = true;
+            }
+            EXPECT_TRUE(returned) << "face " << face << " edge " << edge << " k " << k;
+         }
+}
+
+TEST(CubeResinfo, FaceSizeAndLevelsButNoDepth)
+{
+   for (IsaClass isa : {IsaClass::Evergreen, IsaClass::Cayman}) {
+      TexRun run = cube_run(isa);
+      run.options.alu.clear();
+      run.options.src_gpr = 2;
+      run.options.op = "GET_TEXTURE_RESINFO";
+      run.options.dst_sel = {0, 1, 4, 3}; /* z masked to 0 */
+      auto out = run.run({{0, 0, 0, 0}, {1, 0, 0, 0}});
+      ASSERT_EQ(run.error, "");
+      EXPECT_EQ(out[0], (std::array<uint32_t, 4>{4, 4, 0, 2}));
+      EXPECT_EQ(out[1], (std::array<uint32_t, 4>{2, 2, 0, 2}));
+      run.options.dst_sel = {0, 1, 2, 3};
+      run.run({{0, 0, 0, 0}});
+      EXPECT_NE(run.error.find("z on a cube has no documented value"), std::string::npos) << run.error;
+   }
+}
+
+TEST(CubeSample, Refusals)
+{
+   TexRun partial = cube_run(IsaClass::Cayman);
+   partial.resource.last_array = 4;
+   partial.sample({cube_direction(0, 0.5f, 0.5f)});
+   EXPECT_NE(partial.error.find("not whole cubes"), std::string::npos) << partial.error;
+
+   TexRun normalized_face = cube_run(IsaClass::Cayman);
+   normalized_face.options.coord_normalized_mask = 0xf;
+   normalized_face.sample({cube_direction(0, 0.5f, 0.5f)});
+   EXPECT_NE(normalized_face.error.find("COORD_TYPE normalized"), std::string::npos) << normalized_face.error;
+
+   /* A face id of 6 (TEX straight from R2, no CUBE). */
+   TexRun bad_face = cube_run(IsaClass::Evergreen);
+   bad_face.options.alu.clear();
+   bad_face.options.src_gpr = 2;
+   bad_face.sample({{1.5f, 1.5f, 6, 0}});
+   EXPECT_NE(bad_face.error.find("faces are 0..5"), std::string::npos) << bad_face.error;
+
+   TexRun ld = cube_run(IsaClass::Evergreen);
+   ld.options.alu.clear();
+   ld.options.src_gpr = 2;
+   ld.options.op = "LD";
+   ld.run({{0, 0, 0, 0}});
+   EXPECT_NE(ld.error.find("LD from a cube"), std::string::npos) << ld.error;
+}
+
+TEST(TextureChecker, CubeNeedsSixFacesInItsBuffer)
+{
+   /* The kernel counts LAST_ARRAY + 1 slices for a cube (depth only for 3D). */
+   TextureResource r = small_texture();
+   r.dim = TextureDim::Cube;
+   r.last_array = 5;
+   CheckerCase fits;
+   fits.relocs[0].size = 64 * 64 * 4 * 6;
+   texture_packet(fits, r, {0, 1});
+   EXPECT_EQ(check(fits), "");
+   CheckerCase small;
+   small.relocs[0].size = 64 * 64 * 4 * 6 - 4;
+   texture_packet(small, r, {0, 1});
+   EXPECT_NE(check(small).find("texture bo too small"), std::string::npos) << check(small);
 }
 
 /* ---------------------------------------------------------------- through PM4 */

@@ -315,6 +315,35 @@ std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uin
    return found->second(a, b);
 }
 
+std::array<uint32_t, 4> evaluate_cube(uint32_t x_bits, uint32_t y_bits, uint32_t z_bits)
+{
+   /* Face selection and per-face signs: Mesa's constant folding of nir_op_cube_r600
+    * (nir_opcodes.py), the opcode Mesa's r600 backend emits as this group; the same order of
+    * tests as AMD's later ISA documents give for V_CUBEID/SC/TC/MA_F32 (z, then y, then x on
+    * ties). Signs are the OpenGL/Vulkan cube face table, so no correction is needed after the
+    * instruction. A sign test is "< 0", so -0.0 selects the positive face. */
+   const float x = f(x_bits), y = f(y_bits), z = f(z_bits);
+   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+   float sc, tc, major, face;
+   if (az >= ax && az >= ay) {
+      major = z;
+      face = z < 0.0f ? 5.0f : 4.0f;
+      sc = z < 0.0f ? -x : x;
+      tc = -y;
+   } else if (ay >= ax) {
+      major = y;
+      face = y < 0.0f ? 3.0f : 2.0f;
+      sc = x;
+      tc = y < 0.0f ? -z : z;
+   } else {
+      major = x;
+      face = x < 0.0f ? 1.0f : 0.0f;
+      sc = x < 0.0f ? z : -z;
+      tc = -y;
+   }
+   return {u(tc), u(sc), u(2.0f * major), u(face)};
+}
+
 uint32_t apply_output_modifiers(uint32_t value, unsigned omod, bool clamp)
 {
    float x = as_float(value);

@@ -3,6 +3,7 @@
  * Cayman replication), predicates, AR and LDS are handled by the wave executor. */
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -22,6 +23,13 @@ AluFunction find_alu_function(const isa::AluOpInfo &op);
 
 /* PRED_SET* and KILL* compare: true when the condition holds. nullopt if not a comparison. */
 std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b);
+
+/* CUBE: the four results of one CUBE group for the direction (x, y, z), in slot order
+ * x = tc (T), y = sc (S), z = 2 * major axis (signed), w = face id as a float (0 +X, 1 -X,
+ * 2 +Y, 3 -Y, 4 +Z, 5 -Z). Ties go to z, then y (docs/sim-semantics.md, "ALU"). The group
+ * carries the direction in its operands (src0 = dir.zzxy, src1 = dir.yxzz); the wave executor
+ * extracts it and checks the copies agree. */
+std::array<uint32_t, 4> evaluate_cube(uint32_t x, uint32_t y, uint32_t z);
 
 /* Output modifiers (OMOD *2, *4, /2; CLAMP to [0, 1]) on float results. */
 uint32_t apply_output_modifiers(uint32_t value, unsigned omod, bool clamp);

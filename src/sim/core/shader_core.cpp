@@ -536,7 +536,7 @@ private:
             execute_lds(instruction, sources[i], executes[i]);
             continue;
          }
-         if (op.has(AluFlag::Kill) || name == "CUBE" || op.has(AluFlag::Interp))
+         if (op.has(AluFlag::Kill) || op.has(AluFlag::Interp))
             stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
          const bool reduction = name == "DOT4" || name == "DOT4_IEEE" || name == "MAX4";
          const AluFunction function = find_alu_function(op);
@@ -551,6 +551,8 @@ private:
             uint32_t value;
             if (reduction) {
                value = reduce(group, sources, name, lane);
+            } else if (name == "CUBE") {
+               value = cube_direction_result(group, sources, executes, lane)[static_cast<unsigned>(instruction.slot)];
             } else if (op.has(AluFlag::PredSet)) {
                const auto condition = evaluate_condition(op, a, b);
                if (!condition)
@@ -639,6 +641,47 @@ private:
       if (name == "MAX4")
          return as_bits(std::max(std::max(values[0], values[1]), std::max(values[2], values[3])));
       return as_bits(values[0] + values[1] + values[2] + values[3]);
+   }
+
+   /* CUBE: the four slots hold one direction spread over their operands, src0 = dir.zzxy and
+    * src1 = dir.yxzz (Mesa r600_shader.c tgsi_tex and sfn emit_alu_cube; LLVM
+    * R600ExpandSpecialInstrs, CubeSrcSwz). What the hardware computes from operands that do
+    * not repeat one direction is not documented, so every copy must agree, bit for bit. */
+   std::array<uint32_t, 4> cube_direction_result(const AluGroup &group,
+                                                 const std::vector<std::array<std::vector<uint32_t>, 3>> &sources,
+                                                 const std::vector<std::vector<uint8_t>> &executes, unsigned lane)
+   {
+      /* For slot x, y, z, w: which direction component src0 and src1 carry (0 x, 1 y, 2 z). */
+      static constexpr unsigned src0_component[4] = {2, 2, 0, 1};
+      static constexpr unsigned src1_component[4] = {1, 0, 2, 2};
+      std::array<uint32_t, 3> direction{};
+      std::array<bool, 3> seen{};
+      unsigned slots = 0;
+      for (size_t i = 0; i < group.instructions.size(); i++) {
+         const AluInstruction &instruction = group.instructions[i];
+         if (instruction.op->name != "CUBE")
+            continue;
+         const unsigned slot = static_cast<unsigned>(instruction.slot);
+         if (slot > 3)
+            stop("CF %u: CUBE in slot %u (it must fill x, y, z and w)", pc, slot);
+         if (!executes[i][lane])
+            stop("CF %u: the CUBE slots of group @%u are predicated differently (lane %u)", pc, group.index, lane);
+         slots |= 1u << slot;
+         const unsigned components[2] = {src0_component[slot], src1_component[slot]};
+         for (unsigned operand = 0; operand < 2; operand++) {
+            const unsigned c = components[operand];
+            const uint32_t value = sources[i][operand][lane];
+            if (seen[c] && direction[c] != value)
+               stop("CF %u: CUBE group @%u does not repeat one direction in its operands (src0 = dir.zzxy, "
+                    "src1 = dir.yxzz expected; component %c differs in slot %c, lane %u)",
+                    pc, group.index, "xyz"[c], "xyzw"[slot], lane);
+            direction[c] = value;
+            seen[c] = true;
+         }
+      }
+      if (slots != 0xf)
+         stop("CF %u: CUBE group @%u does not fill all of x, y, z and w", pc, group.index);
+      return evaluate_cube(direction[0], direction[1], direction[2]);
    }
 
    void execute_lds(const AluInstruction &instruction,
@@ -801,6 +844,10 @@ private:
       const Field coord_types[] = {tex::coord_type_x, tex::coord_type_y, tex::coord_type_z, tex::coord_type_w};
       for (unsigned c = 0; c < 4; c++)
          request.normalized[c] = instruction.get(coord_types[c]);
+      request.result_used = {};
+      for (unsigned c = 0; c < 4; c++)
+         if (const unsigned sel = instruction.get(dst_sels[c]); sel < 4)
+            request.result_used[sel] = true;
       const Field offsets[] = {tex::offset_x, tex::offset_y, tex::offset_z};
       for (unsigned a = 0; a < 3; a++) {
          const int raw = int(instruction.get(offsets[a]));

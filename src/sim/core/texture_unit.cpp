@@ -163,6 +163,25 @@ Texel decode_texel(const TextureResource &r, const Layout &layout, const uint8_t
    return t;
 }
 
+/* How each cube face sits in direction space: the major axis (its component and sign) and
+ * which signed direction components sc and tc are. This is the Vulkan specification's table
+ * "Cube map face selection and transformations" (the OpenGL table is the same): +X: sc = -z,
+ * tc = -y; -X: sc = +z, tc = -y; +Y: sc = +x, tc = +z; -Y: sc = +x, tc = -z; +Z: sc = +x,
+ * tc = -y; -Z: sc = -x, tc = -y. The CUBE instruction produces exactly these (alu_semantics). */
+struct CubeFace {
+   unsigned major_axis; int major_sign;
+   unsigned s_axis; int s_sign;
+   unsigned t_axis; int t_sign;
+};
+constexpr CubeFace cube_faces[6] = {
+   {0, +1, 2, -1, 1, -1}, /* +X */
+   {0, -1, 2, +1, 1, -1}, /* -X */
+   {1, +1, 0, +1, 2, +1}, /* +Y */
+   {1, -1, 0, +1, 2, -1}, /* -Y */
+   {2, +1, 0, +1, 1, -1}, /* +Z */
+   {2, -1, 0, -1, 1, -1}, /* -Z */
+};
+
 struct Failure {
    std::string message;
 };
@@ -342,6 +361,60 @@ public:
       return sum;
    }
 
+   /* One level of a cube, at (u, v) in texels of that level on `face` (already clamped to the
+    * face). Linear footprints that cross an edge read the adjacent face (seamless, Vulkan's
+    * "Cube Map Edge Handling"), or clamp to the face's edge when the sampler's
+    * DISABLE_CUBE_WRAP is set. A footprint over a corner has one texel outside both edges; it
+    * is replaced by the average of the footprint's other three texels, the three that meet at
+    * that corner of the cube (OpenGL's seamless-cube rule; Vulkan leaves corners to the
+    * implementation). Sampler clamp modes and border colours play no part. */
+   Texel sample_cube_level(unsigned level, float u, float v, unsigned face, int first_slice, bool linear) const
+   {
+      const int n = int(view.levels[level].width);
+      auto read = [&](const CubeTexel &t) { return fetch(level, t.i, t.j, first_slice + int(t.face)); };
+      if (!linear)
+         return read({face, std::min(floor_to_int(u), n - 1), std::min(floor_to_int(v), n - 1)});
+      if (integer)
+         fail("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+      const float fu = u - 0.5f, fv = v - 0.5f;
+      const int i0 = floor_to_int(fu), j0 = floor_to_int(fv);
+      const float wu = fu - std::floor(fu), wv = fv - std::floor(fv);
+      auto outside = [n](int k) { return k < 0 || k >= n; };
+      Texel taps[2][2];
+      int corner_x = -1, corner_y = -1;
+      for (int y = 0; y < 2; y++)
+         for (int x = 0; x < 2; x++) {
+            CubeTexel t{face, i0 + x, j0 + y};
+            if (sampler.disable_cube_wrap) {
+               t.i = std::clamp(t.i, 0, n - 1);
+               t.j = std::clamp(t.j, 0, n - 1);
+            } else if (outside(t.i) && outside(t.j)) {
+               corner_x = x, corner_y = y;
+               continue;
+            } else if (outside(t.i) || outside(t.j)) {
+               t = cube_texel_across_edge(t, n);
+            }
+            taps[y][x] = read(t);
+         }
+      if (corner_x >= 0) {
+         Texel &corner = taps[corner_y][corner_x];
+         corner = Texel{};
+         for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++)
+               if (x != corner_x || y != corner_y)
+                  for (unsigned c = 0; c < 4; c++)
+                     corner.f[c] += taps[y][x].f[c] / 3.0f;
+      }
+      Texel sum;
+      for (int y = 0; y < 2; y++)
+         for (int x = 0; x < 2; x++) {
+            const float w = (x ? wu : 1.0f - wu) * (y ? wv : 1.0f - wv);
+            for (unsigned c = 0; c < 4; c++)
+               sum.f[c] += w * taps[y][x].f[c];
+         }
+      return sum;
+   }
+
    std::array<uint32_t, 4> swizzle(const Texel &t) const
    {
       std::array<uint32_t, 4> out{};
@@ -396,6 +469,37 @@ int select_layer(const TextureResource &r, float value, bool normalized)
    return int(r.base_array) + std::clamp(int(std::clamp(value, -1.0e9f, 1.0e9f)), 0, last);
 }
 
+/* The face and the first slice of its cube, from a cube TEX instruction's z: the face id the
+ * CUBE instruction produced (0..5), plus 8 * the cube's index within a cube-array view (Mesa
+ * r600 merges the array index that way: r600_shader.c tgsi_tex and sfn
+ * r600_nir_lower_cube_to_2darray compute z = face + 8 * max(rndne(layer), 0) and mark z
+ * unnormalized). Faces are slices BASE_ARRAY + 6 * cube + face (derived: the resource's
+ * TEX_DEPTH counts cubes and LAST_ARRAY counts slices). A fractional or out-of-range face has no
+ * documented result and stops the dispatch; the cube index is clamped to the view like an array
+ * layer (derived, Vulkan). */
+struct CubeLocation {
+   unsigned face = 0;
+   int first_slice = 0;
+};
+
+CubeLocation cube_location(const TextureResource &r, float z, bool normalized)
+{
+   if (normalized)
+      fail("cube face coordinate (z) with COORD_TYPE normalized is not simulated (Mesa's r600 compiler "
+           "marks it unnormalized)");
+   if (!(z == std::nearbyint(z)) || z < 0.0f || z > 8.0f * 8192.0f)
+      fail("cube face coordinate %g is not a face id (0..5) plus 8 times a cube index", double(z));
+   const int merged = int(z);
+   const int face = merged % 8, cube = merged / 8;
+   if (face > 5)
+      fail("cube face coordinate %d names face %d; faces are 0..5", merged, face);
+   const int last_cube = int(r.last_array - r.base_array + 1) / 6 - 1;
+   CubeLocation location;
+   location.face = unsigned(face);
+   location.first_slice = int(r.base_array) + 6 * std::clamp(cube, 0, last_cube);
+   return location;
+}
+
 void check_dim(const TextureResource &r)
 {
    switch (r.dim) {
@@ -403,7 +507,15 @@ void check_dim(const TextureResource &r)
    case TextureDim::Dim1DArray: case TextureDim::Dim2DArray:
       break;
    case TextureDim::Cube:
-      fail("cube textures are not simulated yet");
+      /* A cube view is whole cubes of six faces: BASE_ARRAY..LAST_ARRAY, six slices per cube
+       * (Mesa evergreen_fill_tex_resource_words: LAST_ARRAY = last layer, 5 for a plain
+       * cube). Faces are square in every API; what the hardware does otherwise is unknown. */
+      if (r.base_array > r.last_array || (r.last_array - r.base_array + 1) % 6)
+         fail("cube view BASE_ARRAY %u .. LAST_ARRAY %u is not whole cubes of six faces", r.base_array,
+              r.last_array);
+      if (r.width != r.height)
+         fail("cube faces of %ux%u texels are not square", r.width, r.height);
+      break;
    default:
       fail("multisampled textures (SQ_TEX_DIM %u) are not simulated", unsigned(r.dim));
    }
@@ -455,6 +567,31 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    if (lookup.integer && level_weight != 0.0f)
       fail("linear mip filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
 
+   if (r.dim == TextureDim::Cube) {
+      /* x and y are the face coordinates CUBE + RECIP + MULADD produce, sc / |2 ma| + 1.5 and
+       * tc / |2 ma| + 1.5, in [1, 2]: u = x - 1 and v = y - 1 on the face, which is Vulkan's
+       * (sc / |ma| + 1) / 2. Clamped to the face (a rounding error must not reach the next
+       * texel; derived). */
+      if (!q.normalized[0] || !q.normalized[1] || sampler.force_unnormalized)
+         fail("cube face coordinates (x, y) must be normalized (COORD_TYPE_X/Y = 1, no FORCE_UNNORMALIZED)");
+      if (q.offset_halves[0] || q.offset_halves[1] || q.offset_halves[2])
+         fail("texel offsets on a cube are not simulated (no API allows them)");
+      const CubeLocation at = cube_location(r, float_of(q.source[2]), q.normalized[2]);
+      const float u = std::clamp(float_of(q.source[0]) - 1.0f, 0.0f, 1.0f);
+      const float v = std::clamp(float_of(q.source[1]) - 1.0f, 0.0f, 1.0f);
+      auto one_level = [&](unsigned level) {
+         const float n = float(view.levels[level].width);
+         return lookup.sample_cube_level(level, u * n, v * n, at.face, at.first_slice, linear);
+      };
+      Texel t = one_level(level0);
+      if (level_weight != 0.0f) {
+         const Texel t1 = one_level(level1);
+         for (unsigned c = 0; c < 4; c++)
+            t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
+      }
+      return lookup.swizzle(t);
+   }
+
    /* FORCE_UNNORMALIZED (Cayman/Aruba sampler WORD0 bit 25) makes x and y unnormalized
     * whatever COORD_TYPE says. */
    std::array<bool, 3> normalized = {q.normalized[0], q.normalized[1], q.normalized[2]};
@@ -491,6 +628,9 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
 std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
+   if (r.dim == TextureDim::Cube)
+      fail("LD from a cube view is not simulated (no API fetches from a cube; view the faces as a 2D "
+           "array instead)");
    static const std::array<float, 4> no_border{};
    Lookup lookup(view, sampler, no_border);
    const int lod = int32_t(q.source[3]);
@@ -536,6 +676,16 @@ std::array<uint32_t, 4> run_resinfo(const TextureView &view, const TexRequest &q
    case TextureDim::Dim1DArray: height = r.depth; break;
    case TextureDim::Dim3D: depth = minify(r.depth, level); break;
    case TextureDim::Dim2DArray: depth = r.depth; break;
+   case TextureDim::Cube:
+      /* Width and height of a face are the query's answer for a cube. What the hardware puts
+       * in z is not documented to us, and Mesa never reads it: for cube arrays it takes the
+       * number of cubes from a driver constant buffer instead (r600_shader.c
+       * has_txq_cube_array_z, sfn emit_tex_txs), and a plain cube's size has two components.
+       * So reading z stops the dispatch. */
+      if (q.result_used[2])
+         fail("GET_TEXTURE_RESINFO's z on a cube has no documented value (Mesa reads the number of "
+              "cubes from a constant instead); mask it with DST_SEL 7");
+      break;
    default: break;
    }
    return {width, height, depth, r.last_level - r.base_level + 1};
@@ -562,6 +712,39 @@ float half_to_float(uint16_t h)
    else
       value = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
    return sign ? -value : value;
+}
+
+CubeTexel cube_texel_across_edge(const CubeTexel &outside, int size)
+{
+   /* Work in half-texel units where a face spans [-size, size]: texel k has its centre at
+    * 2k + 1 - size. The position outside the face is moved onto the shared edge (its
+    * out-of-range coordinate becomes +-size), giving a point of the cube's edge in direction
+    * space; the adjacent face is the one whose major axis that coordinate ran along. On that
+    * face the point is on the edge again, and the texel across is the first row or column
+    * there, at the same place along the edge. */
+   const CubeFace &from = cube_faces[outside.face];
+   const bool i_out = outside.i < 0 || outside.i >= size;
+   auto centre = [size](int k) { return 2 * k + 1 - size; };
+   int sc = centre(outside.i), tc = centre(outside.j);
+   if (i_out)
+      sc = sc < 0 ? -size : size;
+   else
+      tc = tc < 0 ? -size : size;
+   int point[3];
+   point[from.major_axis] = from.major_sign * size;
+   point[from.s_axis] = from.s_sign * sc;
+   point[from.t_axis] = from.t_sign * tc;
+   const unsigned axis = i_out ? from.s_axis : from.t_axis;
+   const unsigned face = axis * 2 + (point[axis] < 0 ? 1 : 0);
+   const CubeFace &to = cube_faces[face];
+   auto index = [size](int c) {
+      if (c <= -size)
+         return 0;
+      if (c >= size)
+         return size - 1;
+      return (c + size - 1) / 2;
+   };
+   return {face, index(to.s_sign * point[to.s_axis]), index(to.t_sign * point[to.t_axis])};
 }
 
 bool prepare_texture_view(const TextureResource &r, GpuMemory &memory, TextureView &view, std::string &error)

@@ -44,6 +44,9 @@ struct TexRequest {
    std::array<uint32_t, 4> source{}; /* the four selected source values (raw bits) */
    std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
    std::array<int, 3> offset_halves{}; /* OFFSET_X/Y/Z: signed, in half texels */
+   /* Which of the four results the instruction's DST_SEL reads: a result with no defined value
+    * (GET_TEXTURE_RESINFO's z on a cube) is refused only when it is read. */
+   std::array<bool, 4> result_used{true, true, true, true};
 };
 
 /* The four values after the resource's DST_SEL (raw bits: floats, or integers for
@@ -56,5 +59,17 @@ bool texture_execute(const TextureView &view, const hw::Sampler &sampler,
 /* Helpers the tests use to compute expectations independently of the filtering code. */
 float srgb_to_linear(float c);
 float half_to_float(uint16_t h);
+
+/* Cube maps. A texel position on a face, in the face's texel indices; i and j may lie one
+ * texel outside [0, size) (a bilinear footprint over an edge). */
+struct CubeTexel {
+   unsigned face = 0; /* 0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z */
+   int i = 0, j = 0;
+};
+
+/* The texel of the adjacent face that lies across the edge from a position exactly one texel
+ * outside `size` in i or in j (not both): Vulkan's "Cube Map Edge Handling" table, computed
+ * from the face orientation table rather than listed. */
+CubeTexel cube_texel_across_edge(const CubeTexel &outside, int size);
 
 } // namespace terakan::sim

@@ -1,12 +1,12 @@
-// refused: cube images are not supported
+// refused: cube arrays are not supported
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
 layout(set = 0, binding = 1) buffer Out { uint v[]; } result;
 layout(set = 0, binding = 2) readonly buffer Floats { float v[]; } floats;
 layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } pc;
-layout(set = 0, binding = 4) uniform samplerCube sky;
+layout(set = 0, binding = 4) uniform samplerCubeArray skies;
 void main() {
    uint i = gl_GlobalInvocationID.x;
-   result.v[i] = floatBitsToUint(textureLod(sky, vec3(floats.v[i], 1.0, 0.5), 0.0).x);
+   result.v[i] = floatBitsToUint(textureLod(skies, vec4(floats.v[i], 1.0, 0.5, 1.0), 0.0).x);
 }
