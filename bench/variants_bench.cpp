@@ -7,8 +7,13 @@
  *     as a dispatch does after a bind, with 1, 2, 4 and 8 threads on one program.
  *
  * The program is tests/api/shaders/sample_mixed.comp compiled for Barts (a chip that patches).
- * The code store keeps variants in host memory, so the figures are the driver's CPU cost
- * without the buffer-object upload (printed separately for scale). Prints figures only. */
+ * The code store keeps variants in host memory, so the figures are the cache's CPU cost
+ * without the buffer-object upload.
+ *
+ * --driver: 3 again through the Vulkan driver: threads recording vkCmdBindDescriptorSets
+ * (normalized and unnormalized sampler in turn) + vkCmdDispatch into their own command
+ * buffers around one pipeline (run with the driver and the simulator, like
+ * terakan-bench-dispatch; TERAKAN_API_SHADERS names the API tests' shaders). Prints figures. */
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "../tests/api/compute_device.h"
 #include "compiler/compiler.h"
 #include "terakan_shader_variants.h"
 
@@ -67,10 +73,105 @@ compiler::CompileOptions options_for_sample_mixed()
    return options;
 }
 
+/* Binds + dispatches recorded per second by `threads` threads, each in its own command
+ * buffer, flipping between two descriptor sets whose samplers differ in coordinate type. */
+double driver_bind_rate(terakan::test::ComputeDevice &gpu, unsigned threads, unsigned binds_per_thread)
+{
+   using terakan::test::ComputeDevice;
+   std::vector<uint8_t> texels(16 * 16 * 4, 64);
+   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1, texels, 4);
+   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_2D);
+   VkSampler samplers[2] = {gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT, false),
+                            gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, true)};
+   auto out = gpu.buffer(64 * 16 * 8);
+   auto program = gpu.program_with_bindings(
+      terakan::test::read_spirv("sample_bound"),
+      {{{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}}},
+      32);
+   if (!program.pipeline)
+      return 0;
+   VkDescriptorSet sets[2];
+   for (unsigned s = 0; s < 2; s++) {
+      sets[s] = gpu.allocate_set(program, 0);
+      gpu.write_buffer(sets[s], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+      gpu.write_image(sets[s], 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, samplers[s]);
+   }
+   std::vector<VkCommandPool> pools(threads);
+   for (VkCommandPool &pool : pools) {
+      VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+      info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+      info.queueFamilyIndex = gpu.queue_family;
+      vkCreateCommandPool(gpu.device, &info, nullptr, &pool);
+   }
+   const auto begin = Clock::now();
+   std::vector<std::thread> workers;
+   for (unsigned t = 0; t < threads; t++) {
+      workers.emplace_back([&, t] {
+         VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+         allocate.commandPool = pools[t];
+         allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+         allocate.commandBufferCount = 1;
+         VkCommandBuffer commands;
+         vkAllocateCommandBuffers(gpu.device, &allocate, &commands);
+         const uint32_t push[8] = {};
+         constexpr unsigned per_buffer = 1000;
+         for (unsigned done = 0; done < binds_per_thread; done += per_buffer) {
+            VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            vkBeginCommandBuffer(commands, &info);
+            vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+            vkCmdPushConstants(commands, program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+            for (unsigned i = 0; i < per_buffer; i++) {
+               vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1,
+                                       &sets[(i + t) & 1], 0, nullptr);
+               vkCmdDispatch(commands, 1, 1, 1);
+            }
+            vkEndCommandBuffer(commands);
+            vkResetCommandBuffer(commands, 0);
+         }
+      });
+   }
+   for (std::thread &w : workers)
+      w.join();
+   const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+   for (VkCommandPool pool : pools)
+      vkDestroyCommandPool(gpu.device, pool, nullptr);
+   gpu.destroy(program);
+   gpu.destroy(out);
+   for (VkSampler s : samplers)
+      vkDestroySampler(gpu.device, s, nullptr);
+   vkDestroyImageView(gpu.device, view, nullptr);
+   gpu.destroy(image);
+   return threads * double(binds_per_thread) / seconds;
+}
+
+int driver_mode()
+{
+   terakan::test::ComputeDevice gpu("Terakan", false);
+   if (!gpu.ok()) {
+      std::fprintf(stderr, "terakan-bench-variants: no Terakan device: %s\n", gpu.error.c_str());
+      return 1;
+   }
+   std::printf("through the driver (%s): vkCmdBindDescriptorSets + vkCmdDispatch, samplers flipping\n",
+               gpu.device_name.c_str());
+   for (unsigned threads : {1u, 2u, 4u, 8u}) {
+      const double rate = driver_bind_rate(gpu, threads, 20000);
+      std::printf("  %u thread%s: %.0f k binds+dispatches/s in total\n", threads,
+                  threads == 1 ? " " : "s", rate / 1e3);
+   }
+   return 0;
+}
+
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+   if (argc > 1 && !std::strcmp(argv[1], "--driver"))
+      return driver_mode();
+   if (argc > 1) {
+      std::fprintf(stderr, "usage: terakan-bench-variants [--driver]\n");
+      return 2;
+   }
    const std::span<const uint32_t> spirv(sample_mixed_spirv, sizeof(sample_mixed_spirv) / 4);
    const compiler::CompileOptions options = options_for_sample_mixed();
 
