@@ -11,6 +11,11 @@
  * r600_mip_minify and libdrm's mip_minify both do so. Array levels reserve a power-of-two
  * number of layers (libdrm rounds array_size up), which the mip chain offsets include; the
  * kernel only checks LAST_ARRAY + 1 layers. See docs/hardware-notes.md.
+ *
+ * 2D tiled thin1 (macro tiling) needs the board's tiling parameters (TilingConfig, from
+ * RADEON_INFO_TILING_CONFIG) and four per-surface choices (MacroTiling: bank width/height,
+ * macro tile aspect, tile split), which the driver writes into the resource words and the
+ * texture unit reads back from them. Levels too small for one macro tile are 1D tiled.
  */
 #pragma once
 
@@ -23,6 +28,39 @@
 
 namespace terakan::hw {
 
+/* The board's memory tiling parameters: what the radeon kernel reports in
+ * RADEON_INFO_TILING_CONFIG (decoded by tiling_config_from_kernel) plus the pipe-hash inputs
+ * the kernel does not report. The defaults are Cayman's (and Cypress's and Barts's) golden
+ * GB_ADDR_CONFIG with 8 memory banks; only 2D tiling uses anything but group_bytes. */
+struct TilingConfig {
+   unsigned pipes = 8;         /* tile pipes: 1, 2, 4, 8 */
+   unsigned banks = 8;         /* memory banks: 4, 8, 16 (the board's; 2D surfaces name theirs) */
+   unsigned group_bytes = 256; /* pipe interleave: 256 or 512 */
+   unsigned row_bytes = 1024;  /* DRAM row: 1, 2 or 4 KiB (libdrm's default tile split) */
+   /* 8-pipe pipe hash inputs (GB_ADDR_CONFIG NUM_SHADER_ENGINES, SHADER_ENGINE_TILE_SIZE). Not
+    * in TILING_CONFIG: every 8-pipe TeraScale 2/3 chip (Cypress, Hemlock, Barts, Cayman) has 2
+    * shader engines and a golden SE tile size of 32, so tiling_config_from_kernel sets them
+    * from the pipe count. */
+   unsigned shader_engines = 2;
+   unsigned shader_engine_tile = 32;
+   /* Whether every field decoded to a value 2D tiling can use (libdrm's allow_2d). */
+   bool valid = true;
+};
+
+/* Decodes the dword RADEON_INFO_TILING_CONFIG returns on Evergreen and Cayman (Linux
+ * evergreen_gpu_init / cayman_gpu_init build it): bits 3:0 log2(pipes), 7:4 banks
+ * (0: 4, 1: 8, 2: 16), 11:8 pipe interleave (0: 256, 1: 512 bytes; Evergreen always 0),
+ * 15:12 row size (0: 1, 1: 2, 2: 4 KiB). Out-of-range fields clear `valid`. */
+TilingConfig tiling_config_from_kernel(Family family, uint32_t tiling_config_value);
+
+/* The per-surface parameters of 2D tiling, as values (not the resource word codes). */
+struct MacroTiling {
+   unsigned bank_width = 1, bank_height = 1; /* micro tiles: 1, 2, 4, 8 */
+   unsigned macro_tile_aspect = 1;           /* 1, 2, 4, 8 */
+   unsigned tile_split_bytes = 1024;         /* 64 .. 4096 */
+   unsigned banks = 8;                       /* NUM_BANKS: 2, 4, 8, 16 */
+};
+
 struct SurfaceDescription {
    unsigned width = 1, height = 1, depth = 1, layers = 1, levels = 1, bytes_per_element = 4;
    bool is_3d = false;
@@ -33,6 +71,13 @@ struct SurfaceDescription {
    /* 1D-tiled texel order inside an 8x8 micro tile: false = displayable (what colour
     * textures use), true = non-displayable (SQ_TEX_RESOURCE_WORD0.NON_DISP_TILING_ORDER). */
    bool non_displayable_order = false;
+   /* The board's tiling parameters; only 2D tiling needs more than the group size. */
+   TilingConfig tiling;
+   /* 2D tiling only: the surface's parameters, or (choose_macro_tiling) let the layout pick
+    * them the way libdrm's eg_surface_best does for a single-sample colour surface. The
+    * simulator passes the values its resource words hold. */
+   bool choose_macro_tiling = true;
+   MacroTiling macro;
 };
 
 struct SurfaceLevel {
@@ -51,6 +96,12 @@ struct SurfaceLayout {
    uint64_t size;      /* bytes, all levels */
    uint64_t alignment; /* bytes, base address alignment (and MIP_ADDRESS alignment) */
    uint64_t mip_offset; /* offset of level 1 = what MIP_ADDRESS points at, relative to base */
+   /* 2D tiled surfaces: the parameters the levels in 2D mode use (put them in the resource
+    * words with fill_texture_resource_tiling). The macro tile is
+    * (8 * bank_width * pipes * aspect) x (8 * bank_height * banks / aspect) elements. */
+   MacroTiling macro;
+   unsigned macro_tile_width = 0, macro_tile_height = 0; /* elements; 0 unless 2D */
+   uint64_t macro_tile_bytes = 0;
 };
 
 /* The tiling group ("pipe interleave") size in bytes. 256 on every TeraScale 2/3 board the
@@ -66,15 +117,58 @@ struct SurfaceAlignment {
 };
 bool surface_alignment(ArrayMode mode, unsigned bytes_per_element, SurfaceAlignment &, std::string &error);
 
+/* Pitch and height alignment (elements) and base alignment (bytes) of a 2D-tiled level: one
+ * macro tile (Linux evergreen_surface_check_2d, libdrm eg_surface_init_2d). */
+SurfaceAlignment surface_alignment_2d(const TilingConfig &, const MacroTiling &, unsigned bytes_per_element);
+
+/* The MacroTiling libdrm's eg_surface_best picks for a single-sample colour surface. */
+MacroTiling choose_macro_tiling(const TilingConfig &, unsigned bytes_per_element);
+
 bool compute_surface_layout(Family family, const SurfaceDescription &, SurfaceLayout &, std::string &error);
 
+/* Sets the resource's ARRAY_MODE (level 0's mode) and the 2D tiling codes (TILE_SPLIT,
+ * BANK_WIDTH, BANK_HEIGHT, MACRO_TILE_ASPECT, NUM_BANKS) from a layout. Non-2D layouts get
+ * zero codes (the kernel ignores them there). */
+void fill_texture_resource_tiling(const SurfaceLayout &, TextureResource &);
+
+/* The inverse: the MacroTiling values that a resource's codes stand for. */
+MacroTiling macro_tiling_from_resource(const TextureResource &);
+
+/* The pipe and bank swizzle that a 2D-tiled surface's base address selects: addrlib's
+ * EgBasedLib::ExtractBankPipeSwizzle reads them from the pipe and bank bits of the base
+ * (address / group bytes: the low log2(pipes) bits are the pipe swizzle, the next
+ * log2(banks) the bank swizzle, bank interleave 1). A base aligned to the macro tile bytes,
+ * as libdrm and Terakan place surfaces, has both 0. */
+struct BankPipeSwizzle {
+   unsigned pipe = 0, bank = 0;
+};
+BankPipeSwizzle bank_pipe_swizzle_from_base(uint64_t base_address, const TilingConfig &, unsigned banks);
+
+/* Everything the address of a texel in one level depends on. */
+struct LevelAddressing {
+   ArrayMode mode = ArrayMode::LinearAligned;
+   unsigned pitch = 0, aligned_height = 0; /* elements */
+   unsigned bytes_per_element = 4;
+   bool non_displayable_order = false;
+   /* 2D only: */
+   TilingConfig tiling;
+   MacroTiling macro;
+   BankPipeSwizzle swizzle;
+};
+
+/* Offset of a texel from the start of its level, per the addressing above. For 2D the result
+ * is the offset from a base whose pipe and bank bits are cleared (the swizzle is applied
+ * instead). */
+uint64_t surface_level_texel_offset(const LevelAddressing &, unsigned x, unsigned y, unsigned z_or_layer);
+
 /* Byte offset from the base of level 0 of texel (x, y) of layer (or z slice) `z_or_layer` of
- * `level`. Coordinates must be in range. */
+ * `level`. Coordinates must be in range. 2D-tiled levels are addressed with swizzle 0 (a base
+ * aligned to the macro tile bytes). */
 uint64_t surface_texel_offset(const SurfaceLayout &, const SurfaceDescription &, unsigned level, unsigned x,
                               unsigned y, unsigned z_or_layer);
 
-/* Same, for a single level described by its pitch, aligned height and mode (the simulator
- * addresses a texture from its resource words this way). */
+/* Same, for a single linear or 1D-tiled level described by its pitch, aligned height and mode
+ * (asserts on 2D: use the LevelAddressing overload). */
 uint64_t surface_level_texel_offset(ArrayMode mode, unsigned pitch, unsigned aligned_height,
                                     unsigned bytes_per_element, bool non_displayable_order, unsigned x,
                                     unsigned y, unsigned z_or_layer);

@@ -306,10 +306,20 @@ int radeon_gem_create(int fd, unsigned long request, void *arg)
    if (!bo)
       return fail(ENOMEM);
    const uint64_t size = (create->size + 4095) & ~uint64_t(4095);
-   if (drm_shim_bo_init(bo, size) != 0) {
+   /* radeon_bo_create honours the requested alignment (in bytes, at least a page): 2D tiled
+    * textures need their base on a macro tile. drm-shim's own set-up only aligns to pages, so
+    * the placement is made here with its heap and lock (drm_shim_bo_init otherwise). */
+   uint64_t alignment = 4096;
+   while (alignment < create->alignment && alignment < (uint64_t(1) << 30))
+      alignment <<= 1;
+   mtx_lock(&shim_device.mem_lock);
+   bo->mem_addr = util_vma_heap_alloc(&shim_device.mem_heap, size, alignment);
+   mtx_unlock(&shim_device.mem_lock);
+   if (!bo->mem_addr) {
       free(bo);
       return fail(ENOMEM);
    }
+   bo->size = size;
    {
       std::lock_guard<std::mutex> guard(buffers_lock);
       buffers[bo->mem_addr] = {size, domains, 0, 0};
@@ -454,6 +464,7 @@ int radeon_cs(int fd, unsigned long request, void *arg)
    terakan::sim::CsCheckOptions options;
    options.isa = terakan::hw::family_info(board.family).isa_class;
    options.keep_tiling_flags = cs_flags & RADEON_CS_KEEP_TILING_FLAGS;
+   options.tiling = terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config);
    const std::string refused = terakan::sim::check_and_patch(ib, relocs, options);
    if (!refused.empty())
       return refuse(("CS: Invalid command stream ! " + refused).c_str());
@@ -560,7 +571,8 @@ extern "C" void drm_shim_driver_init(void)
       std::fprintf(stderr, "terakan-sim: cannot map the buffer memory: %s\n", std::strerror(errno));
    } else {
       memory_file = static_cast<uint8_t *>(mapping);
-      command_processor = std::make_unique<terakan::sim::CommandProcessor>(board.family, gpu_memory);
+      command_processor = std::make_unique<terakan::sim::CommandProcessor>(
+         board.family, gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       if (const char *trace = std::getenv("TERAKAN_SIM_TRACE"))
          command_processor->set_trace(static_cast<terakan::sim::TraceLevel>(std::atoi(trace)));
    }

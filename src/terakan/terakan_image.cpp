@@ -1,7 +1,8 @@
 /* Images and image views.
  *
- * Layouts (src/hw/surface.h): VK_IMAGE_TILING_LINEAR is linear aligned; OPTIMAL is 1D tiled
- * thin1 (8x8 micro tiles, displayable texel order). 2D tiling (banks and pipes) is not used yet.
+ * Layouts (src/hw/surface.h): VK_IMAGE_TILING_LINEAR is linear aligned; OPTIMAL is 2D tiled
+ * thin1 with the board's pipes and banks (RADEON_INFO_TILING_CONFIG), its small levels 1D tiled
+ * as the hardware expects; 1D tiled thin1 if the kernel's tiling configuration is unusable.
  * Copies into and out of images are CP DMA copies of the runs of texels that are contiguous on
  * both sides (whole rows when linear, a few texels inside a micro tile when tiled). A view
  * becomes the texture resource words at creation; the command buffer only relocates their two
@@ -14,7 +15,8 @@ namespace hw = terakan::hw;
 
 /* Buffer objects start on pages; an image inside a memory allocation must sit on its layout's
  * alignment, which is also what BASE_ADDRESS and MIP_ADDRESS (256-byte units) need. */
-static hw::SurfaceDescription surface_of(const VkImageCreateInfo *info, const terakan_format *format)
+static hw::SurfaceDescription surface_of(const terakan_device *device, const VkImageCreateInfo *info,
+                                          const terakan_format *format)
 {
    hw::SurfaceDescription surface;
    surface.width = info->extent.width;
@@ -24,8 +26,12 @@ static hw::SurfaceDescription surface_of(const VkImageCreateInfo *info, const te
    surface.levels = info->mipLevels;
    surface.bytes_per_element = format->bytes;
    surface.is_3d = info->imageType == VK_IMAGE_TYPE_3D;
-   surface.mode = info->tiling == VK_IMAGE_TILING_OPTIMAL ? hw::ArrayMode::Tiled1DThin1
-                                                         : hw::ArrayMode::LinearAligned;
+   surface.mode = hw::ArrayMode::LinearAligned;
+   if (info->tiling == VK_IMAGE_TILING_OPTIMAL) {
+      surface.tiling = hw::tiling_config_from_kernel(device->physical->pci->family,
+                                                     device->radeon->info().tiling_config);
+      surface.mode = surface.tiling.valid ? hw::ArrayMode::Tiled2DThin1 : hw::ArrayMode::Tiled1DThin1;
+   }
    return surface;
 }
 
@@ -58,7 +64,7 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    vk_image_init(&device->vk, &image->vk, pCreateInfo);
    image->format = format;
-   image->surface = surface_of(pCreateInfo, format);
+   image->surface = surface_of(device, pCreateInfo, format);
    std::string error;
    bool laid_out = false;
    try {
@@ -181,6 +187,7 @@ static std::array<uint32_t, 8> resource_words(const terakan_image *image, const 
    resource.dim = dimension_of(view->vk.view_type);
    resource.array_mode = image->layout.levels[0].mode;
    resource.non_disp_tiling_order = image->surface.non_displayable_order;
+   hw::fill_texture_resource_tiling(image->layout, resource);
    resource.pitch = image->layout.levels[0].pitch;
    resource.width = image->surface.width;
    resource.height = resource.dim == hw::TextureDim::Dim1DArray ? 1 : image->surface.height;

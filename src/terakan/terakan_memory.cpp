@@ -39,8 +39,14 @@ terakan_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateIn
 
    std::string error;
    int error_number = 0;
+   /* Images ask for their macro tile's alignment (2D tiling) from the start of the buffer
+    * object: every allocation is aligned to its largest power of two up to 1 MiB, which covers
+    * any image it can hold (its size is at least one macro tile). */
+   uint64_t alignment = 4096;
+   while (alignment < (1u << 20) && alignment * 2 <= pAllocateInfo->allocationSize)
+      alignment *= 2;
    memory->bo = terakan::winsys::RadeonBo::create(*device->radeon, pAllocateInfo->allocationSize,
-                                                  4096, pdev->memory_placement[type], error,
+                                                  alignment, pdev->memory_placement[type], error,
                                                   error_number);
    if (!memory->bo) {
       vk_object_free(&device->vk, pAllocator, memory);

@@ -230,14 +230,112 @@ TEST(SurfaceLayout, ThreeDLevelsStoreTheirRoundedDepth)
    EXPECT_EQ(l.levels[1].offset, 64u * 4 * 4 * 5);
 }
 
-TEST(SurfaceLayout, TwoDTiledIsRefusedWithAMessage)
+/* Cayman's (and Barts's, Cypress's) tiling: 8 pipes, 2 shader engines with SE tile 32, 8
+ * banks, 256-byte groups, 1 KiB rows: the TilingConfig defaults. */
+TEST(SurfaceLayout, TwoDTiledParametersAndFallBack)
 {
    SurfaceDescription d;
+   d.width = 256, d.height = 256, d.levels = 4, d.bytes_per_element = 4;
    d.mode = ArrayMode::Tiled2DThin1;
    SurfaceLayout l;
    std::string error;
-   EXPECT_FALSE(compute_surface_layout(Family::Cayman, d, l, error));
-   EXPECT_NE(error.find("2D tiled"), std::string::npos);
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, l, error)) << error;
+   /* libdrm's choice for 4-byte elements: 256-byte micro tiles -> bank height 2, bank width
+    * 1, aspect 1 << (log2(2 * 8 / 8) >> 1) = 1, tile split = row = 1024. Macro tile
+    * 8 * 1 * 8 x 8 * 2 * 8 = 64 x 128 elements, 8 * 8 * 2 * 256 = 32768 bytes. */
+   EXPECT_EQ(l.macro.bank_width, 1u);
+   EXPECT_EQ(l.macro.bank_height, 2u);
+   EXPECT_EQ(l.macro.macro_tile_aspect, 1u);
+   EXPECT_EQ(l.macro.tile_split_bytes, 1024u);
+   EXPECT_EQ(l.macro_tile_width, 64u);
+   EXPECT_EQ(l.macro_tile_height, 128u);
+   EXPECT_EQ(l.alignment, 32768u);
+   /* 256 and 128 rows hold a macro tile; 64 does not: levels 2 and 3 are 1D. */
+   EXPECT_EQ(unsigned(l.levels[0].mode), unsigned(ArrayMode::Tiled2DThin1));
+   EXPECT_EQ(unsigned(l.levels[1].mode), unsigned(ArrayMode::Tiled2DThin1));
+   EXPECT_EQ(unsigned(l.levels[2].mode), unsigned(ArrayMode::Tiled1DThin1));
+   EXPECT_EQ(unsigned(l.levels[3].mode), unsigned(ArrayMode::Tiled1DThin1));
+   EXPECT_EQ(l.mip_offset, 262144u);
+   EXPECT_EQ(l.levels[2].offset, 262144u + 65536);
+   EXPECT_EQ(l.levels[3].offset, 262144u + 65536 + 16384);
+   EXPECT_EQ(l.size, 262144u + 65536 + 16384 + 4096);
+
+   TextureResource r;
+   fill_texture_resource_tiling(l, r);
+   EXPECT_EQ(unsigned(r.array_mode), 4u);
+   EXPECT_EQ(r.tile_split, 4u); /* 1024 = 64 << 4 */
+   EXPECT_EQ(r.bank_width, 0u);
+   EXPECT_EQ(r.bank_height, 1u);
+   EXPECT_EQ(r.macro_tile_aspect, 0u);
+   EXPECT_EQ(r.num_banks, 2u); /* 8 banks */
+
+   /* Too small for one macro tile: the whole surface is 1D, still macro-tile aligned. */
+   d.width = 32, d.height = 32, d.levels = 1;
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, l, error)) << error;
+   EXPECT_EQ(unsigned(l.levels[0].mode), unsigned(ArrayMode::Tiled1DThin1));
+   EXPECT_EQ(l.alignment, 32768u);
+   fill_texture_resource_tiling(l, r);
+   EXPECT_EQ(unsigned(r.array_mode), 2u);
+}
+
+TEST(SurfaceLayout, KernelTilingConfigDecode)
+{
+   /* Cayman golden: pipes code 3, banks code 1, group 0, row 0. */
+   TilingConfig t = tiling_config_from_kernel(Family::Cayman, 0x0013);
+   EXPECT_TRUE(t.valid);
+   EXPECT_EQ(t.pipes, 8u);
+   EXPECT_EQ(t.banks, 8u);
+   EXPECT_EQ(t.group_bytes, 256u);
+   EXPECT_EQ(t.row_bytes, 1024u);
+   EXPECT_EQ(t.shader_engines, 2u);
+   /* Aruba: 2 pipes, 8 banks, 2 KiB rows. */
+   t = tiling_config_from_kernel(Family::Aruba, 0x1011);
+   EXPECT_EQ(t.pipes, 2u);
+   EXPECT_EQ(t.row_bytes, 2048u);
+   EXPECT_EQ(t.shader_engines, 1u);
+   /* 16 banks, 512-byte groups, 4 KiB rows; then an invalid bank code. */
+   t = tiling_config_from_kernel(Family::Cayman, 0x2122);
+   EXPECT_EQ(t.pipes, 4u);
+   EXPECT_EQ(t.banks, 16u);
+   EXPECT_EQ(t.group_bytes, 512u);
+   EXPECT_EQ(t.row_bytes, 4096u);
+   EXPECT_FALSE(tiling_config_from_kernel(Family::Cayman, 0x0033).valid);
+}
+
+/* Addresses computed by hand from the addrlib formula (docs/hardware-notes.md, "2D tiled
+ * thin1"), not by the code under test: Cayman tiling, 4-byte elements, bank width 1, bank
+ * height 2, aspect 1 (macro tile 64 x 128, 512 bytes per pipe and bank), 128 x 128, 2 layers.
+ * No other implementation of this formula was available to compare with. */
+TEST(SurfaceLayout, TwoDTiledHandComputedAddresses)
+{
+   LevelAddressing a;
+   a.mode = ArrayMode::Tiled2DThin1;
+   a.pitch = 128, a.aligned_height = 128, a.bytes_per_element = 4;
+   a.macro.bank_width = 1, a.macro.bank_height = 2, a.macro.macro_tile_aspect = 1;
+   a.macro.tile_split_bytes = 1024, a.macro.banks = 8;
+   EXPECT_EQ(surface_level_texel_offset(a, 0, 0, 0), 0u);
+   /* (3, 2): micro tile index x0 x1 y0 x2 y1 y2 = 1 + 2 + 16 = 19 -> 76 bytes, pipe 0, bank 0. */
+   EXPECT_EQ(surface_level_texel_offset(a, 3, 2, 0), 76u);
+   /* (8, 0): micro tile x = 1: pipe bit 1 = x3 ^ y4 = 1 -> pipe 2 -> 2 << 8. */
+   EXPECT_EQ(surface_level_texel_offset(a, 8, 0, 0), 512u);
+   /* (0, 8): second micro tile row of the bank (offset 256), pipe bit 0 = x4 ^ y3 ^ x5 = 1;
+    * bank 0; 256 bytes -> the low 8 bits 0, then (256 >> 8) << (8 + 3 + 3). */
+   EXPECT_EQ(surface_level_texel_offset(a, 0, 8, 0), 256u + 16384);
+   /* (64, 16): macro tile 1 of the row (512 bytes), micro tile (8, 2): pipe 2; bank block
+    * (1, 1): b0 = x3 ^ y5 = 1, b1 = 0, b2 = x5 ^ y3 = 1 -> bank 5.
+    * 2 << 8 | 5 << 11 | (512 >> 8) << 14. */
+   EXPECT_EQ(surface_level_texel_offset(a, 64, 16, 0), 512u + 10240 + 32768);
+   /* Layer 1 at (0, 0): slice bytes 2 * 1 * 512 = 1024; bank rotated by (8 / 2 - 1) * 1 = 3:
+    * 3 << 11 | (1024 >> 8) << 14. */
+   EXPECT_EQ(surface_level_texel_offset(a, 0, 0, 1), 6144u + 65536);
+   /* A base whose pipe bits are 1 and bank bits 2 (address 0x1100 = group 17 = pipe 1,
+    * bank 2) selects that swizzle; (0, 0) then lands in pipe 1, bank 2. */
+   TilingConfig t;
+   const BankPipeSwizzle sw = bank_pipe_swizzle_from_base(0x1100, t, 8);
+   EXPECT_EQ(sw.pipe, 1u);
+   EXPECT_EQ(sw.bank, 2u);
+   a.swizzle = sw;
+   EXPECT_EQ(surface_level_texel_offset(a, 0, 0, 0), (1u << 8) | (2u << 11));
 }
 
 /* ---------------------------------------------------------------- checker */
@@ -347,6 +445,79 @@ TEST(TextureChecker, BadFormatAndBaseAlignment)
    r.array_mode = ArrayMode(3);
    texture_packet(mode, r, {0, 1});
    EXPECT_NE(check(mode).find("invalid array mode 3"), std::string::npos) << check(mode);
+}
+
+/* A 256 x 256 RGBA8 2D-tiled texture with 4 levels on Cayman tiling (see
+ * TwoDTiledParametersAndFallBack): level 0 262144 bytes, levels 1-3 65536 + 16384 + 4096. */
+TextureResource tiled_2d_texture()
+{
+   TextureResource r;
+   r.dim = TextureDim::Dim2D;
+   r.width = 256, r.height = 256, r.pitch = 256;
+   r.format = Fmt8_8_8_8;
+   r.last_level = 3;
+   r.array_mode = ArrayMode::Tiled2DThin1;
+   r.tile_split = 4, r.bank_width = 0, r.bank_height = 1, r.macro_tile_aspect = 0, r.num_banks = 2;
+   return r;
+}
+
+TEST(TextureChecker, TwoDTiledAcceptedWithExactBuffers)
+{
+   CheckerCase c;
+   c.relocs = {{0x100000, 262144, 0}, {0x200000, 65536 + 16384 + 4096, 0}};
+   texture_packet(c, tiled_2d_texture(), {0, 1});
+   EXPECT_EQ(check(c), "");
+}
+
+TEST(TextureChecker, TwoDTiledMipChainIncludesTheOneDLevels)
+{
+   CheckerCase c;
+   c.relocs = {{0x100000, 262144, 0}, {0x200000, 65536 + 16384 + 4096 - 1, 0}};
+   texture_packet(c, tiled_2d_texture(), {0, 1});
+   EXPECT_NE(check(c).find("mipmap [3] bo too small"), std::string::npos) << check(c);
+}
+
+TEST(TextureChecker, TwoDTiledRefusals)
+{
+   {
+      /* Pitch 96: a multiple of 8 texels, not of the macro tile width 64. */
+      CheckerCase c;
+      c.relocs = {{0x100000, 0x100000, 0}, {0x200000, 0x100000, 0}};
+      TextureResource r = tiled_2d_texture();
+      r.pitch = 96, r.width = 96, r.last_level = 0;
+      texture_packet(c, r, {0, 1});
+      EXPECT_NE(check(c).find("pitch 96 invalid must be aligned with 64"), std::string::npos) << check(c);
+   }
+   {
+      /* Base 0x4000: 256-aligned but not aligned to the 32768-byte macro tile. */
+      CheckerCase c;
+      c.relocs = {{0x100000, 0x100000, 0}, {0x200000, 0x100000, 0}};
+      TextureResource r = tiled_2d_texture();
+      r.base_address = 0x4000;
+      texture_packet(c, r, {0, 1});
+      EXPECT_NE(check(c).find("texture bo base 16384 not aligned with 32768"), std::string::npos) << check(c);
+   }
+   {
+      CheckerCase c;
+      c.relocs = {{0x100000, 0x100000, 0}, {0x200000, 0x100000, 0}};
+      TextureResource r = tiled_2d_texture();
+      r.tile_split = 7;
+      texture_packet(c, r, {0, 1});
+      EXPECT_NE(check(c).find("invalid tile split 7"), std::string::npos) << check(c);
+   }
+   {
+      /* 16 banks from the words: macro tile 64 x 256 (bank height 2). The kernel aligns level
+       * 0's 129 rows up to 256 silently; 256 x 256 x 4 bytes then fit exactly, 257 rows would
+       * not, so use a buffer one row short. */
+      CheckerCase c;
+      c.relocs = {{0x100000, 262144 - 1024, 0}, {0x200000, 0x100000, 0}};
+      TextureResource r = tiled_2d_texture();
+      r.num_banks = 3;
+      r.height = 129;
+      r.last_level = 0;
+      texture_packet(c, r, {0, 1});
+      EXPECT_NE(check(c).find("texture bo too small"), std::string::npos) << check(c);
+   }
 }
 
 TEST(TextureChecker, SamplerCountMultipleOfThree)
@@ -1458,6 +1629,74 @@ TEST(TexPm4, TextureSamplerAndBorderThroughTheCommandProcessor)
    /* Thread 1 at (0.5, 0.5): texel (2, 2). */
    EXPECT_FLOAT_EQ(out[4], red(2));
    EXPECT_FLOAT_EQ(out[5], green(2));
+}
+
+/* A 256 x 256 RGBA8 2D-tiled texture with 4 levels (levels 0 and 1 2D, 2 and 3 1D tiled):
+ * every texel written at the address surface_texel_offset gives, and one texel also at the
+ * hand-computed address of TwoDTiledHandComputedAddresses scaled to this pitch; nearest
+ * sampling with an explicit LOD returns the texels. */
+TEST(TexSample, TwoDTiledLevelsNearest)
+{
+   SurfaceDescription d;
+   d.width = 256, d.height = 256, d.levels = 4, d.bytes_per_element = 4;
+   d.mode = ArrayMode::Tiled2DThin1;
+   SurfaceLayout layout;
+   std::string error;
+   ASSERT_TRUE(compute_surface_layout(Family::Cayman, d, layout, error)) << error;
+   std::vector<uint8_t> bytes(layout.size, 0);
+   auto texel_value = [](unsigned x, unsigned y, unsigned level) {
+      return std::array<uint8_t, 4>{uint8_t(x), uint8_t(y), uint8_t(40 * level + 10), 255};
+   };
+   for (unsigned level = 0; level < 4; level++) {
+      const unsigned size = 256 >> level;
+      for (unsigned y = 0; y < size; y++)
+         for (unsigned x = 0; x < size; x++) {
+            const auto v = texel_value(x, y, level);
+            std::memcpy(&bytes[surface_texel_offset(layout, d, level, x, y, 0)], v.data(), 4);
+         }
+   }
+   /* Hand-computed: (64, 16) of level 0 with pitch 256 (4 macro tiles per row): macro tile 1
+    * -> 512 bytes per channel, pipe 2, bank 5 (as in the 128-pitch case, the macro tile row
+    * index is the same), so 2 << 8 | 5 << 11 | 2 << 14 = 43520. Mark it. */
+   const uint8_t marker[4] = {7, 7, 7, 7};
+   std::memcpy(&bytes[43520], marker, 4);
+
+   TexRun run;
+   TextureResource r;
+   r.dim = TextureDim::Dim2D;
+   r.width = 256, r.height = 256, r.pitch = layout.levels[0].pitch;
+   r.format = Fmt8_8_8_8;
+   r.last_level = 3;
+   fill_texture_resource_tiling(layout, r);
+   run.resource = r;
+   run.level0.assign(bytes.begin(), bytes.begin() + layout.mip_offset);
+   run.mips.assign(bytes.begin() + layout.mip_offset, bytes.end());
+   run.sampler.mip_filter = MipFilter::Point;
+   run.options.op = "SAMPLE_L";
+
+   struct Probe {
+      unsigned x, y, level;
+   };
+   const Probe probes[] = {{0, 0, 0},   {3, 2, 0},   {8, 0, 0},   {0, 8, 0},    {200, 129, 0}, {255, 255, 0},
+                           {64, 16, 0}, {5, 100, 1}, {127, 64, 1}, {63, 63, 2}, {17, 40, 2},  {31, 0, 3}};
+   std::vector<std::array<float, 4>> coords;
+   for (const Probe &p : probes) {
+      const float size = float(256 >> p.level);
+      coords.push_back({(float(p.x) + 0.5f) / size, (float(p.y) + 0.5f) / size, 0, float(p.level)});
+   }
+   const auto out = run.sample(coords);
+   ASSERT_EQ(run.error, "");
+   for (size_t i = 0; i < std::size(probes); i++) {
+      const Probe &p = probes[i];
+      if (p.x == 64 && p.y == 16 && p.level == 0) {
+         EXPECT_FLOAT_EQ(out[i][0], 7.0f / 255.0f) << "the hand-computed address";
+         continue;
+      }
+      const auto v = texel_value(p.x, p.y, p.level);
+      EXPECT_FLOAT_EQ(out[i][0], float(v[0]) / 255.0f) << i;
+      EXPECT_FLOAT_EQ(out[i][1], float(v[1]) / 255.0f) << i;
+      EXPECT_FLOAT_EQ(out[i][2], float(v[2]) / 255.0f) << i;
+   }
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/chips.h"
+#include "hw/surface.h"
 #include "hw/texture.h"
 
 namespace terakan::sim {
@@ -53,6 +54,9 @@ struct SamplerBinding {
 
 struct ComputeDispatch {
    hw::IsaClass isa = hw::IsaClass::Cayman;
+   /* The board's tiling parameters (RADEON_INFO_TILING_CONFIG decoded): 2D-tiled textures are
+    * addressed with its pipe count and group size. */
+   hw::TilingConfig tiling;
    unsigned wave_size = 64;
    std::vector<uint32_t> program; /* the microcode, from SQ_PGM_START_LS */
    uint64_t program_address = 0;

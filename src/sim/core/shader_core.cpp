@@ -800,7 +800,7 @@ private:
       }
       TextureView view;
       std::string error;
-      if (!prepare_texture_view(binding->second.resource, ctx.memory, view, error))
+      if (!prepare_texture_view(binding->second.resource, ctx.dispatch.tiling, ctx.memory, view, error))
          stop("CF %u: %s from texture %u: %s", pc, name, resource_id, error.c_str());
       return ctx.texture_views.emplace(resource_id, std::move(view)).first->second;
    }

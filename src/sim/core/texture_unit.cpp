@@ -292,8 +292,16 @@ public:
    Texel fetch(unsigned level, int x, int y, int slice) const
    {
       const TextureView::Level &l = view.levels[level];
-      const uint64_t offset = surface_level_texel_offset(l.mode, l.pitch, l.aligned_height, view.bytes_per_element,
-                                                         r.non_disp_tiling_order, unsigned(x), unsigned(y),
+      LevelAddressing a;
+      a.mode = l.mode;
+      a.pitch = l.pitch;
+      a.aligned_height = l.aligned_height;
+      a.bytes_per_element = view.bytes_per_element;
+      a.non_displayable_order = r.non_disp_tiling_order;
+      a.tiling = view.tiling;
+      a.macro = view.macro;
+      a.swizzle = l.swizzle;
+      const uint64_t offset = surface_level_texel_offset(a, unsigned(x), unsigned(y),
                                                          unsigned(slice));
       if (offset + view.bytes_per_element > l.size)
          fail("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
@@ -747,10 +755,12 @@ CubeTexel cube_texel_across_edge(const CubeTexel &outside, int size)
    return {face, index(to.s_sign * point[to.s_axis]), index(to.t_sign * point[to.t_axis])};
 }
 
-bool prepare_texture_view(const TextureResource &r, GpuMemory &memory, TextureView &view, std::string &error)
+bool prepare_texture_view(const TextureResource &r, const TilingConfig &tiling, GpuMemory &memory,
+                          TextureView &view, std::string &error)
 {
    view = {};
    view.resource = r;
+   view.tiling = tiling;
    view.bytes_per_element = format_bytes_per_element(r.format);
    view.block_dim = format_block_dimension(r.format);
    if (!view.bytes_per_element) {
@@ -773,6 +783,14 @@ bool prepare_texture_view(const TextureResource &r, GpuMemory &memory, TextureVi
    desc.is_3d = is_3d;
    desc.mode = r.array_mode;
    desc.non_displayable_order = r.non_disp_tiling_order;
+   desc.tiling = tiling;
+   if (r.array_mode == ArrayMode::Tiled2DThin1) {
+      /* The words carry the surface's own parameters (bank count included); pipes and group
+       * size are the board's. */
+      desc.choose_macro_tiling = false;
+      desc.macro = macro_tiling_from_resource(r);
+      view.macro = desc.macro;
+   }
    SurfaceLayout layout;
    if (!compute_surface_layout(Family::Cayman, desc, layout, error))
       return false;
@@ -795,6 +813,17 @@ bool prepare_texture_view(const TextureResource &r, GpuMemory &memory, TextureVi
       /* Only the layers the resource names must be in memory (the kernel checks LAST_ARRAY + 1);
        * the power-of-two reservation only places the next level. */
       l.size = uint64_t(l.pitch) * l.aligned_height * view.bytes_per_element * (is_3d ? s.slices : view.layers);
+      if (l.mode == ArrayMode::Tiled2DThin1) {
+         if (level == 0 && (l.pitch % layout.macro_tile_width || l.pitch < layout.macro_tile_width)) {
+            error = "2D-tiled level 0 PITCH " + std::to_string(l.pitch) + " is not a multiple of the macro tile width " +
+                    std::to_string(layout.macro_tile_width);
+            return false;
+         }
+         /* The pipe and bank bits of the level's address select a swizzle (addrlib's reading);
+          * the level starts at the address with those bits cleared. */
+         l.swizzle = bank_pipe_swizzle_from_base(address, tiling, view.macro.banks);
+         address &= ~(uint64_t(tiling.pipes * view.macro.banks - 1) * tiling.group_bytes);
+      }
       std::string resolve_error;
       uint8_t *data = memory.resolve(address, l.size, resolve_error);
       if (!data) {

@@ -12,6 +12,7 @@
 
 #include "core/gpu_memory.h"
 #include "hw/chips.h"
+#include "hw/surface.h"
 #include "hw/texture.h"
 
 namespace terakan::sim {
@@ -27,15 +28,22 @@ struct TextureView {
       unsigned width = 1, height = 1, depth = 1; /* texels (depth: 3D only) */
       unsigned pitch = 0, aligned_height = 0;    /* elements */
       hw::ArrayMode mode = hw::ArrayMode::LinearAligned;
+      /* 2D levels: the pipe/bank swizzle the level's address selects (see docs/sim-semantics.md). */
+      hw::BankPipeSwizzle swizzle;
    };
    std::vector<Level> levels; /* absolute level numbers 0..LAST_LEVEL */
    unsigned layers = 1;       /* array slices in memory (LAST_ARRAY + 1), 1 for 1D/2D/3D */
+   hw::TilingConfig tiling;   /* the board's */
+   hw::MacroTiling macro;     /* from the resource's tiling fields (2D only) */
 };
 
 /* Locates every level of `resource` (level 0 at BASE_ADDRESS, levels 1.. packed from
- * MIP_ADDRESS) and checks that each lies inside one buffer. */
-bool prepare_texture_view(const hw::TextureResource &resource, GpuMemory &memory, TextureView &view,
-                          std::string &error);
+ * MIP_ADDRESS) and checks that each lies inside one buffer. 2D-tiled resources use the
+ * board's `tiling` (pipes, group size) with the bank count and bank/aspect/split fields of the
+ * words; levels smaller than one macro tile are found to be 1D tiled the way the layout
+ * places them. */
+bool prepare_texture_view(const hw::TextureResource &resource, const hw::TilingConfig &tiling, GpuMemory &memory,
+                          TextureView &view, std::string &error);
 
 enum class TexOp { Sample, SampleL, SampleLZ, Ld, ResInfo };
 

@@ -12,8 +12,8 @@ namespace terakan::sim {
 
 using namespace hw;
 
-CommandProcessor::CommandProcessor(Family family_, GpuMemory &memory_)
-   : family(family_), isa(family_info(family_).isa_class),
+CommandProcessor::CommandProcessor(Family family_, GpuMemory &memory_, const hw::TilingConfig &tiling_)
+   : family(family_), isa(family_info(family_).isa_class), tiling(tiling_),
      /* Wavefronts are 32 wide on Cedar and Palm, 64 elsewhere (Mesa r600_wavefront_size,
       * LLVM R600Processors.td). */
      wave_size(family_ == Family::Cedar || family_ == Family::Palm ? 32 : 64), memory(memory_),
@@ -221,6 +221,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
    }
    ComputeDispatch dispatch;
    dispatch.isa = isa;
+   dispatch.tiling = tiling;
    dispatch.wave_size = wave_size;
    dispatch.program_address = uint64_t(get(ctx, reg::SQ_PGM_START_LS)) << 8;
    const uint32_t resources_ls = get(ctx, reg::SQ_PGM_RESOURCES_LS);

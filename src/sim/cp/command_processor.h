@@ -19,7 +19,9 @@ namespace terakan::sim {
 
 class CommandProcessor {
 public:
-   CommandProcessor(hw::Family family, GpuMemory &memory);
+   /* `tiling`: the board's tiling parameters (what RADEON_INFO_TILING_CONFIG reports, decoded);
+    * the default is an 8-pipe, 8-bank board such as the simulated Cayman, Barts or Cypress. */
+   CommandProcessor(hw::Family family, GpuMemory &memory, const hw::TilingConfig &tiling = {});
 
    /* Runs one IB. Returns an empty string on success. */
    std::string execute(std::span<const uint32_t> ib);
@@ -30,6 +32,7 @@ public:
 private:
    hw::Family family;
    hw::IsaClass isa;
+   hw::TilingConfig tiling;
    unsigned wave_size;
    GpuMemory &memory;
    TraceLevel trace = TraceLevel::None;

@@ -496,17 +496,32 @@ private:
       }
       if (nsamples > 1)
          throw Failure{"SET_RESOURCE (tex): multisampled textures are not simulated"};
-      const ArrayMode mode = r.array_mode;
-      if (mode == ArrayMode::Tiled2DThin1)
-         throw Failure{"SET_RESOURCE (tex): 2D-tiled textures (ARRAY_2D_TILED_THIN1) are not simulated"};
-      SurfaceAlignment align;
-      std::string error;
-      if (!surface_alignment(mode, bpe, align, error))
-         throw Failure{format("evergreen_surface_check: texture invalid array mode %u", unsigned(mode))};
+      ArrayMode mode = r.array_mode;
+      /* evergreen_surface_value_conv_check: only 2D surfaces have their tiling codes decoded;
+       * TILE_SPLIT 7 has no value. NUM_BANKS comes from the words, pipes and group size from
+       * the kernel's own tiling configuration. */
+      MacroTiling macro;
+      if (mode == ArrayMode::Tiled2DThin1) {
+         if (r.tile_split > 6)
+            throw Failure{format("evergreen_surface_value_conv_check: texture invalid tile split %u", r.tile_split)};
+         macro = macro_tiling_from_resource(r);
+      }
+      /* evergreen_surface_check for one level in `m`: pitch/height alignment and base alignment. */
+      auto alignment_of = [&](ArrayMode m) {
+         if (m == ArrayMode::Tiled2DThin1)
+            return surface_alignment_2d(options.tiling, macro, bpe);
+         SurfaceAlignment a;
+         std::string error;
+         if (!surface_alignment(m, bpe, a, error))
+            throw Failure{format("evergreen_surface_value_conv_check: texture invalid array mode %u", unsigned(m))};
+         return a;
+      };
+      SurfaceAlignment align = alignment_of(mode);
 
       const uint64_t nbx = ((uint64_t(r.pitch)) + block - 1) / block; /* (PITCH + 1) * 8 texels, in blocks */
       uint64_t nby = (uint64_t(r.height) + block - 1) / block;
       nby = (nby + align.height - 1) / align.height * align.height;
+      /* The kernel tests these with a mask: a 2D pitch alignment is a power of two. */
       if (nbx % align.pitch)
          throw Failure{format("evergreen_surface_check: texture pitch %llu invalid must be aligned with %u "
                               "(texture invalid 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x)",
@@ -541,6 +556,12 @@ private:
          };
          const uint64_t wl = minify(r.width), hl = minify(r.height), dl = minify(depth);
          uint64_t bx = (wl + block - 1) / block, by = (hl + block - 1) / block;
+         /* A 2D level narrower or shorter than one macro tile, and every level after it, is
+          * checked as 1D tiled (the previous level's alignment is the macro tile). */
+         if (mode == ArrayMode::Tiled2DThin1 && (bx < align.pitch || by < align.height)) {
+            mode = ArrayMode::Tiled1DThin1;
+            align = alignment_of(mode);
+         }
          bx = (bx + align.pitch - 1) / align.pitch * align.pitch;
          by = (by + align.height - 1) / align.height * align.height;
          layer_size = bx * by * bpe * nsamples;

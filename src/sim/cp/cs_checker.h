@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hw/chips.h"
+#include "hw/surface.h"
 
 namespace terakan::sim {
 
@@ -23,6 +24,9 @@ struct CsReloc {
 struct CsCheckOptions {
    hw::IsaClass isa = hw::IsaClass::Cayman;
    bool keep_tiling_flags = false; /* RADEON_CS_KEEP_TILING_FLAGS */
+   /* The board's tiling parameters; the kernel checks 2D-tiled surfaces with its pipe count
+    * and group size (the bank count comes from the words). */
+   hw::TilingConfig tiling;
 };
 
 /* Checks `ib` and patches it in place. Returns an empty string if the kernel would accept it,
