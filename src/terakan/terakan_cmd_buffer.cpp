@@ -415,6 +415,12 @@ terakan_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX, uint32_t 
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdSetDeviceMask(VkCommandBuffer, uint32_t)
+{
+   /* The one device of the group is always in the mask (Vulkan requires mask bit 0 here). */
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t x, uint32_t y, uint32_t z)
 {
    terakan_CmdDispatchBase(commandBuffer, 0, 0, 0, x, y, z);

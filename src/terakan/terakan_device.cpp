@@ -190,3 +190,14 @@ terakan_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
    vk_device_finish(&device->vk);
    vk_free(&device->vk.alloc, device);
 }
+
+/* ---- device groups (VK_KHR_device_group): every group has one device ---- */
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDeviceGroupPeerMemoryFeatures(VkDevice, uint32_t, uint32_t, uint32_t,
+                                         VkPeerMemoryFeatureFlags *pPeerMemoryFeatures)
+{
+   /* Only asked for device index 0 with itself: everything is local. */
+   *pPeerMemoryFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                          VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+}

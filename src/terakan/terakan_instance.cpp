@@ -7,6 +7,7 @@
 #include "util/build_id.h"
 
 static const struct vk_instance_extension_table terakan_instance_extensions = {
+   .KHR_device_group_creation = true, /* groups of one: the runtime enumerates them */
    .KHR_get_physical_device_properties2 = true,
    .EXT_debug_report = true,
    .EXT_debug_utils = true,

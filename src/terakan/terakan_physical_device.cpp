@@ -24,6 +24,7 @@
 using terakan::hw::FamilyInfo;
 
 static const struct vk_device_extension_table terakan_device_extensions = {
+   .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
    .KHR_driver_properties = true,
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
 };

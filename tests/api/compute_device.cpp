@@ -38,7 +38,8 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
 {
    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
    const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
-                               VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME};
+                               VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME,
+                               VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME};
    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
    app.pApplicationName = "terakan-api-tests";
    app.apiVersion = VK_API_VERSION_1_0;
@@ -46,7 +47,15 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
    info.pApplicationInfo = &app;
    info.enabledLayerCount = validation ? 1 : 0;
    info.ppEnabledLayerNames = layers;
-   info.enabledExtensionCount = 2;
+   /* Device groups only where the implementation offers them (both devices tested do). */
+   uint32_t instance_extension_count = 0;
+   vkEnumerateInstanceExtensionProperties(nullptr, &instance_extension_count, nullptr);
+   std::vector<VkExtensionProperties> instance_extensions(instance_extension_count);
+   vkEnumerateInstanceExtensionProperties(nullptr, &instance_extension_count, instance_extensions.data());
+   bool group_creation = false;
+   for (const VkExtensionProperties &e : instance_extensions)
+      group_creation |= !std::strcmp(e.extensionName, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+   info.enabledExtensionCount = group_creation ? 3 : 2;
    info.ppEnabledExtensionNames = extensions;
    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
@@ -98,7 +107,18 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
    queue_info.pQueuePriorities = &priority;
    VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
    timeline.timelineSemaphore = VK_TRUE;
-   const char *device_extensions[] = {VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME};
+   std::vector<const char *> device_extensions;
+   if (timeline_semaphores)
+      device_extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+   {
+      uint32_t count = 0;
+      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+      std::vector<VkExtensionProperties> offered_extensions(count);
+      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, offered_extensions.data());
+      for (const VkExtensionProperties &e : offered_extensions)
+         if (group_creation && !std::strcmp(e.extensionName, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
+            device_extensions.push_back(VK_KHR_DEVICE_GROUP_EXTENSION_NAME);
+   }
    VkPhysicalDeviceFeatures offered{};
    vkGetPhysicalDeviceFeatures(physical, &offered);
    VkPhysicalDeviceFeatures enabled{};
@@ -108,17 +128,20 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
    device_info.queueCreateInfoCount = 1;
    device_info.pQueueCreateInfos = &queue_info;
    device_info.pEnabledFeatures = &enabled;
-   if (timeline_semaphores) {
+   if (timeline_semaphores)
       device_info.pNext = &timeline;
-      device_info.enabledExtensionCount = 1;
-      device_info.ppEnabledExtensionNames = device_extensions;
-   }
+   device_info.enabledExtensionCount = uint32_t(device_extensions.size());
+   device_info.ppEnabledExtensionNames = device_extensions.data();
    if (vkCreateDevice(physical, &device_info, nullptr, &device) != VK_SUCCESS) {
       error = "vkCreateDevice failed";
       device = VK_NULL_HANDLE;
       return;
    }
    vkGetDeviceQueue(device, queue_family, 0, &queue);
+   for (const char *e : device_extensions)
+      if (!std::strcmp(e, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
+         dispatch_base = reinterpret_cast<PFN_vkCmdDispatchBaseKHR>(
+            vkGetDeviceProcAddr(device, "vkCmdDispatchBaseKHR"));
    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
    pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
    pool_info.queueFamilyIndex = queue_family;
@@ -221,6 +244,7 @@ ComputeDevice::Program ComputeDevice::program(const std::vector<uint32_t> &spirv
       info.stage.module = module;
       info.stage.pName = "main";
       info.stage.pSpecializationInfo = specialization;
+      info.flags = pipeline_flags;
       info.layout = p.layout;
       result = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
       vkDestroyShaderModule(device, module, nullptr);

@@ -33,6 +33,10 @@ public:
    uint32_t queue_family = 0;
    VkCommandPool pool = VK_NULL_HANDLE;
    bool timeline_semaphores = false;
+   /* VK_KHR_device_group enabled: vkCmdDispatchBaseKHR through this pointer. */
+   PFN_vkCmdDispatchBaseKHR dispatch_base = nullptr;
+   /* Flags for the pipelines program() makes next (VK_PIPELINE_CREATE_DISPATCH_BASE_BIT). */
+   VkPipelineCreateFlags pipeline_flags = 0;
 
    struct Buffer {
       VkBuffer buffer = VK_NULL_HANDLE;

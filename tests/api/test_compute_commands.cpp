@@ -178,6 +178,30 @@ TEST(ComputeCommands, DirectAndIndirectDispatchIds)
    });
 }
 
+/* vkCmdDispatchBase (VK_KHR_device_group): group ids start at the base, the group count
+ * does not include it. */
+TEST(ComputeCommands, DispatchBase)
+{
+   ASSERT_NE(terakan_gpu().dispatch_base, nullptr) << "VK_KHR_device_group is not offered";
+   expect_same_as_lavapipe([](ComputeDevice &gpu) {
+      auto out = gpu.buffer(4 * 4 * 8 * 24);
+      gpu.pipeline_flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
+      auto p = gpu.program("ids", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 0);
+      gpu.pipeline_flags = 0;
+      VkDescriptorSet set = gpu.descriptor_set(p, 0, {{out.buffer, 0, VK_WHOLE_SIZE}});
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+      gpu.dispatch_base(commands, 2, 1, 0, 3, 2, 1);
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      auto words = words_of(out);
+      gpu.destroy(p);
+      gpu.destroy(out);
+      return words;
+   });
+}
+
 TEST(ComputeCommands, TwoSetsDynamicOffsetsAndUniforms)
 {
    expect_same_as_lavapipe([](ComputeDevice &gpu) {
