@@ -208,57 +208,12 @@ ComputeDevice::Program ComputeDevice::program(const std::vector<uint32_t> &spirv
                                               uint32_t push_bytes, VkResult *result_out,
                                               const VkSpecializationInfo *specialization)
 {
-   Program p;
-   p.types = sets;
-   std::vector<VkDescriptorPoolSize> pool_sizes;
-   for (const auto &types : sets) {
-      std::vector<VkDescriptorSetLayoutBinding> bindings;
-      for (uint32_t b = 0; b < types.size(); b++) {
-         bindings.push_back({b, types[b], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-         pool_sizes.push_back({types[b], 64});
-      }
-      VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-      info.bindingCount = uint32_t(bindings.size());
-      info.pBindings = bindings.data();
-      VkDescriptorSetLayout layout;
-      vkCreateDescriptorSetLayout(device, &info, nullptr, &layout);
-      p.set_layouts.push_back(layout);
-   }
-   const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
-   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-   layout_info.setLayoutCount = uint32_t(p.set_layouts.size());
-   layout_info.pSetLayouts = p.set_layouts.data();
-   layout_info.pushConstantRangeCount = push_bytes ? 1 : 0;
-   layout_info.pPushConstantRanges = &range;
-   vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout);
-
-   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-   module_info.codeSize = spirv.size() * 4;
-   module_info.pCode = spirv.data();
-   VkShaderModule module = VK_NULL_HANDLE;
-   VkResult result = vkCreateShaderModule(device, &module_info, nullptr, &module);
-   if (result == VK_SUCCESS) {
-      VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-      info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-      info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      info.stage.module = module;
-      info.stage.pName = "main";
-      info.stage.pSpecializationInfo = specialization;
-      info.flags = pipeline_flags;
-      info.layout = p.layout;
-      result = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
-      vkDestroyShaderModule(device, module, nullptr);
-   }
-   if (result_out)
-      *result_out = result;
-   if (!pool_sizes.empty()) {
-      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-      pool_info.maxSets = 64;
-      pool_info.poolSizeCount = uint32_t(pool_sizes.size());
-      pool_info.pPoolSizes = pool_sizes.data();
-      vkCreateDescriptorPool(device, &pool_info, nullptr, &p.descriptor_pool);
-   }
-   return p;
+   /* One descriptor per binding, bindings numbered from 0. */
+   std::vector<std::vector<VkDescriptorSetLayoutBinding>> bindings(sets.size());
+   for (size_t s = 0; s < sets.size(); s++)
+      for (uint32_t b = 0; b < sets[s].size(); b++)
+         bindings[s].push_back({b, sets[s][b], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+   return program_with_bindings(spirv, bindings, push_bytes, result_out, specialization);
 }
 
 void ComputeDevice::destroy(Program &p)
@@ -453,7 +408,7 @@ VkSampler ComputeDevice::sampler(VkFilter filter, VkSamplerAddressMode mode, boo
 
 ComputeDevice::Program ComputeDevice::program_with_bindings(
    const std::vector<uint32_t> &spirv, const std::vector<std::vector<VkDescriptorSetLayoutBinding>> &sets,
-   uint32_t push_bytes, VkResult *result_out)
+   uint32_t push_bytes, VkResult *result_out, const VkSpecializationInfo *specialization)
 {
    Program p;
    std::vector<VkDescriptorPoolSize> pool_sizes;
@@ -488,17 +443,21 @@ ComputeDevice::Program ComputeDevice::program_with_bindings(
       info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
       info.stage.module = module;
       info.stage.pName = "main";
+      info.stage.pSpecializationInfo = specialization;
+      info.flags = pipeline_flags;
       info.layout = p.layout;
       result = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline);
       vkDestroyShaderModule(device, module, nullptr);
    }
    if (result_out)
       *result_out = result;
-   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-   pool_info.maxSets = 64;
-   pool_info.poolSizeCount = uint32_t(pool_sizes.size());
-   pool_info.pPoolSizes = pool_sizes.data();
-   vkCreateDescriptorPool(device, &pool_info, nullptr, &p.descriptor_pool);
+   if (!pool_sizes.empty()) {
+      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      pool_info.maxSets = 64;
+      pool_info.poolSizeCount = uint32_t(pool_sizes.size());
+      pool_info.pPoolSizes = pool_sizes.data();
+      vkCreateDescriptorPool(device, &pool_info, nullptr, &p.descriptor_pool);
+   }
    return p;
 }
 

@@ -105,7 +105,8 @@ public:
    /* A program whose set layouts are given binding by binding (arrays, immutable samplers). */
    Program program_with_bindings(const std::vector<uint32_t> &spirv,
                                  const std::vector<std::vector<VkDescriptorSetLayoutBinding>> &sets,
-                                 uint32_t push_bytes, VkResult *result = nullptr);
+                                 uint32_t push_bytes, VkResult *result = nullptr,
+                                 const VkSpecializationInfo *specialization = nullptr);
    VkDescriptorSet allocate_set(Program &program, uint32_t set);
    void write_buffer(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
                      const Buffer &buffer);

@@ -106,6 +106,22 @@ std::vector<uint32_t> read_back(ComputeDevice::Buffer &b)
    return std::vector<uint32_t>(b.words, b.words + b.size / 4);
 }
 
+/* One dispatch of one group with `set` (and push constants), then `out`'s words. */
+std::vector<uint32_t> dispatch_once(ComputeDevice &gpu, const ComputeDevice::Program &program,
+                                    VkDescriptorSet set, ComputeDevice::Buffer &out,
+                                    const void *push = nullptr, uint32_t push_bytes = 0)
+{
+   VkCommandBuffer commands = gpu.begin();
+   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
+   if (push_bytes)
+      vkCmdPushConstants(commands, program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+   vkCmdDispatch(commands, 1, 1, 1);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   return read_back(out);
+}
+
 /* Samplers a scenario uses, destroyed with it. */
 struct Samplers {
    ComputeDevice &gpu;
@@ -253,14 +269,7 @@ std::vector<uint32_t> dimensions_levels_and_fetches(ComputeDevice &gpu)
    gpu.write_image(set, 3, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, views[2], nearest);
    gpu.write_image(set, 4, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, views[3], mipmapped);
    const float push[5] = {0.125f, 0.125f, 0.0625f, 0.0625f, 0.2f};
-   VkCommandBuffer commands = gpu.begin();
-   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
-   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
-   vkCmdPushConstants(commands, program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
-   vkCmdDispatch(commands, 1, 1, 1);
-   ComputeDevice::barrier(commands);
-   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
-   std::vector<uint32_t> words = read_back(out);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out, push, sizeof(push));
    gpu.destroy(program);
    for (VkImageView v : views)
       vkDestroyImageView(gpu.device, v, nullptr);
@@ -334,13 +343,7 @@ std::vector<uint32_t> format_decoding(ComputeDevice &gpu)
    const uint32_t where[][2] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {4, 0}};
    for (size_t i = 0; i < views.size(); i++)
       gpu.write_image(set, where[i][0], where[i][1], VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, views[i], nearest);
-   VkCommandBuffer commands = gpu.begin();
-   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
-   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
-   vkCmdDispatch(commands, 1, 1, 1);
-   ComputeDevice::barrier(commands);
-   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
-   std::vector<uint32_t> words = read_back(out);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
    gpu.destroy(program);
    for (VkImageView v : views)
       vkDestroyImageView(gpu.device, v, nullptr);
@@ -401,13 +404,7 @@ std::vector<uint32_t> texel_buffers(ComputeDevice &gpu)
       write.pTexelBufferView = &views[b - 1];
       vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
    }
-   VkCommandBuffer commands = gpu.begin();
-   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
-   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
-   vkCmdDispatch(commands, 1, 1, 1);
-   ComputeDevice::barrier(commands);
-   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
-   std::vector<uint32_t> words = read_back(out);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
    gpu.destroy(program);
    for (VkBufferView v : views)
       vkDestroyBufferView(gpu.device, v, nullptr);
@@ -434,13 +431,7 @@ std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
    gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
    gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, nearest);
    gpu.write_image(set, 2, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, linear);
-   VkCommandBuffer commands = gpu.begin();
-   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
-   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
-   vkCmdDispatch(commands, 1, 1, 1);
-   ComputeDevice::barrier(commands);
-   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
-   std::vector<uint32_t> words = read_back(out);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
    gpu.destroy(program);
    vkDestroyImageView(gpu.device, view, nullptr);
    vkDestroySampler(gpu.device, nearest, nullptr);
@@ -476,16 +467,10 @@ std::vector<uint32_t> large_tiled_image(ComputeDevice &gpu)
    VkDescriptorSet set = gpu.allocate_set(program, 0);
    gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
    gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, nearest);
-   VkCommandBuffer commands = gpu.begin();
-   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
-   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.layout, 0, 1, &set, 0, nullptr);
-   vkCmdDispatch(commands, 1, 1, 1);
-   ComputeDevice::barrier(commands);
-   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
-   std::vector<uint32_t> words = read_back(out);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
    /* And back: the whole image copied out to a buffer must be what went in. */
    auto back = gpu.buffer(data.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-   commands = gpu.begin();
+   VkCommandBuffer commands = gpu.begin();
    VkImageMemoryBarrier to_source{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
    to_source.srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
    to_source.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
