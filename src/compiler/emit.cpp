@@ -5,6 +5,8 @@
  * before it is returned. */
 #include "emit.h"
 
+#include "hw/texture.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -518,7 +520,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
             const Field selects[] = {vtx::dst_sel_x, vtx::dst_sel_y, vtx::dst_sel_z, vtx::dst_sel_w};
             for (unsigned k = 0; k < 4; k++)
                instruction.set(selects[k], k == dst.chan ? 0 : 7);
-            instruction.set(vtx::data_format, 13); /* FMT_32 */
+            instruction.set(vtx::data_format, hw::Fmt32);
             instruction.set(vtx::num_format_all, 1); /* integer: the bits as they are */
             instruction.set(vtx::offset, fetch.offset);
             if (isa == hw::IsaClass::Evergreen) {

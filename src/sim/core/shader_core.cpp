@@ -905,28 +905,28 @@ private:
       const unsigned format = use_resource ? res.data_format : instruction.get(vtx::data_format);
       const unsigned num_format = use_resource ? res.num_format : instruction.get(vtx::num_format_all);
       const bool is_signed = use_resource ? res.format_comp : instruction.get(vtx::format_comp_all);
-      /* Component count and bits per component of the buffer formats compute uses
-       * (Mesa r600_formats.h FMT_* numbering). */
+      /* Component count and bits per component of the buffer formats compute uses (the FMT_*
+       * numbers of src/hw/texture.h). */
       unsigned components, bits;
       bool is_float = false;
       switch (format) {
-      case 6: components = 1, bits = 16, is_float = true; break;  /* FMT_16_FLOAT */
-      case 16: components = 2, bits = 16, is_float = true; break; /* FMT_16_16_FLOAT */
-      case 32: components = 4, bits = 16, is_float = true; break; /* FMT_16_16_16_16_FLOAT */
-      case 1: components = 1, bits = 8; break;          /* FMT_8 */
-      case 5: components = 1, bits = 16; break;         /* FMT_16 */
-      case 7: components = 2, bits = 8; break;          /* FMT_8_8 */
-      case 13: components = 1, bits = 32; break;        /* FMT_32 */
-      case 14: components = 1, bits = 32, is_float = true; break;
-      case 15: components = 2, bits = 16; break;        /* FMT_16_16 */
-      case 26: components = 4, bits = 8; break;         /* FMT_8_8_8_8 */
-      case 29: components = 2, bits = 32; break;        /* FMT_32_32 */
-      case 30: components = 2, bits = 32, is_float = true; break;
-      case 31: components = 4, bits = 16; break;        /* FMT_16_16_16_16 */
-      case 34: components = 4, bits = 32; break;        /* FMT_32_32_32_32 */
-      case 35: components = 4, bits = 32, is_float = true; break;
-      case 47: components = 3, bits = 32; break;        /* FMT_32_32_32 */
-      case 48: components = 3, bits = 32, is_float = true; break;
+      case hw::Fmt16Float: components = 1, bits = 16, is_float = true; break;
+      case hw::Fmt16_16Float: components = 2, bits = 16, is_float = true; break;
+      case hw::Fmt16_16_16_16Float: components = 4, bits = 16, is_float = true; break;
+      case hw::Fmt8: components = 1, bits = 8; break;
+      case hw::Fmt16: components = 1, bits = 16; break;
+      case hw::Fmt8_8: components = 2, bits = 8; break;
+      case hw::Fmt32: components = 1, bits = 32; break;
+      case hw::Fmt32Float: components = 1, bits = 32, is_float = true; break;
+      case hw::Fmt16_16: components = 2, bits = 16; break;
+      case hw::Fmt8_8_8_8: components = 4, bits = 8; break;
+      case hw::Fmt32_32: components = 2, bits = 32; break;
+      case hw::Fmt32_32Float: components = 2, bits = 32, is_float = true; break;
+      case hw::Fmt16_16_16_16: components = 4, bits = 16; break;
+      case hw::Fmt32_32_32_32: components = 4, bits = 32; break;
+      case hw::Fmt32_32_32_32Float: components = 4, bits = 32, is_float = true; break;
+      case hw::Fmt32_32_32: components = 3, bits = 32; break;
+      case hw::Fmt32_32_32Float: components = 3, bits = 32, is_float = true; break;
       default:
          stop("CF %u: VFETCH data format %u is not simulated", pc, format);
       }
