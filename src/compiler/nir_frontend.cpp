@@ -87,6 +87,26 @@ void optimize(nir_shader *shader)
    } while (progress && ++rounds < 64);
 }
 
+/* DeviceIndex (VK_KHR_device_group): every device group Terakan reports has one device, so
+ * the index is always 0. NIR has no intrinsic for it, and nir_lower_system_values stops on the
+ * variable, so the loads are replaced before that pass runs. */
+bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   nir_intrinsic_instr *load = nir_instr_as_intrinsic(instr);
+   if (load->intrinsic != nir_intrinsic_load_deref)
+      return false;
+   nir_variable *variable = nir_deref_instr_get_variable(nir_src_as_deref(load->src[0]));
+   if (!variable || variable->data.mode != nir_var_system_value ||
+       variable->data.location != SYSTEM_VALUE_DEVICE_INDEX)
+      return false;
+   builder->cursor = nir_before_instr(instr);
+   nir_ssa_def_rewrite_uses(&load->dest.ssa, nir_imm_intN_t(builder, 0, load->dest.ssa.bit_size));
+   nir_instr_remove(instr);
+   return true;
+}
+
 bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
                          std::vector<SamplerRecord> *records, std::string *error)
 {
@@ -122,6 +142,7 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    spirv_options.push_const_addr_format = nir_address_format_32bit_offset;
    spirv_options.shared_addr_format = nir_address_format_32bit_offset;
    spirv_options.caps.storage_image_ms = false;
+   spirv_options.caps.device_group = true;
 
    if (spirv.size() < 5 || spirv[0] != 0x07230203) {
       error = "not a SPIR-V module (bad magic number or too short)";
@@ -175,6 +196,8 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_split_per_member_structs);
    NIR_PASS_V(shader, nir_lower_global_vars_to_local);
    NIR_PASS_V(shader, nir_lower_vars_to_ssa);
+   NIR_PASS_V(shader, nir_shader_instructions_pass, lower_device_index_to_zero,
+              nir_metadata_block_index | nir_metadata_dominance, nullptr);
    NIR_PASS_V(shader, nir_lower_system_values);
    nir_lower_compute_system_values_options sysvals = {};
    sysvals.lower_local_invocation_index = true;

@@ -24,6 +24,7 @@
 
 extern "C" {
 #include "drm-shim/drm_shim.h"
+#include "util/hash_table.h"
 }
 #include <radeon_drm.h>
 
@@ -284,10 +285,22 @@ void forget_buffer(struct shim_bo *bo)
    buffers.erase(bo->mem_addr);
 }
 
+/* The buffer object behind a handle, without taking a reference. drm_shim_bo_lookup takes
+ * one that nothing here gives back, and drm-shim 22.3's drm_shim_bo_put frees an object only
+ * when its count does not come back to zero: a buffer looked up exactly once (mapped, or
+ * named once by a command stream) was never freed at GEM_CLOSE, and long runs (dEQP's memory
+ * tests) exhausted the simulated memory. The object is used only within the ioctl that asked. */
 struct shim_bo *lookup(int fd, uint32_t handle)
 {
    struct shim_fd *shim_fd = drm_shim_fd_lookup(fd);
-   return shim_fd ? drm_shim_bo_lookup(shim_fd, int(handle)) : nullptr;
+   if (!shim_fd || handle == 0)
+      return nullptr;
+   mtx_lock(&shim_fd->handle_lock);
+   struct hash_entry *entry =
+      _mesa_hash_table_search(shim_fd->handles, reinterpret_cast<void *>(uintptr_t(handle)));
+   struct shim_bo *bo = entry ? static_cast<struct shim_bo *>(entry->data) : nullptr;
+   mtx_unlock(&shim_fd->handle_lock);
+   return bo;
 }
 
 int radeon_gem_create(int fd, unsigned long request, void *arg)

@@ -126,6 +126,16 @@ terakan_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
                              VK_BUFFER_CREATE_SPARSE_ALIASED_BIT))
       return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: sparse buffers are not supported");
+   /* A buffer no heap could hold can never be bound; refusing it here also keeps the size
+    * arithmetic of the memory requirements (rounded up to dwords) from wrapping around. */
+   const VkPhysicalDeviceMemoryProperties &memory = device->physical->memory;
+   VkDeviceSize largest_heap = 0;
+   for (uint32_t i = 0; i < memory.memoryHeapCount; i++)
+      largest_heap = MAX2(largest_heap, memory.memoryHeaps[i].size);
+   if (pCreateInfo->size > largest_heap)
+      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "terakan: a buffer of %llu bytes is larger than any memory heap (%llu)",
+                       (unsigned long long)pCreateInfo->size, (unsigned long long)largest_heap);
    auto *buffer = static_cast<terakan_buffer *>(
       vk_buffer_create(&device->vk, pCreateInfo, pAllocator, sizeof(terakan_buffer)));
    if (!buffer)

@@ -238,8 +238,10 @@ const std::map<std::string_view, Fn> &table()
       {"BFE_UINT", [](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, false); }},
       {"BFE_INT", [](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, true); }},
       {"BFI_INT", [](uint32_t a, uint32_t b, uint32_t c) { return (a & b) | (~a & c); }},
+      /* ((1 << width) - 1) << offset, both from their low five bits (Evergreen ISA, BFM_INT):
+       * a width of 0 makes an empty mask. */
       {"BFM_INT", [](uint32_t a, uint32_t b, uint32_t) {
-          return (((a & 31) ? (1u << (a & 31)) : 0u) - 1u) << (b & 31); }},
+          return ((1u << (a & 31)) - 1u) << (b & 31); }},
       {"BIT_ALIGN_INT", [](uint32_t a, uint32_t b, uint32_t c) {
           return uint32_t(((uint64_t(a) << 32) | b) >> (c & 31)); }},
       {"BYTE_ALIGN_INT", [](uint32_t a, uint32_t b, uint32_t c) {
