@@ -135,14 +135,36 @@ terakan_BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferB
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    vk_command_buffer_reset(&cmd->vk);
    release_resources(cmd);
-   if (cmd->vk.level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
-      return vk_command_buffer_set_error(&cmd->vk, VK_ERROR_FEATURE_NOT_PRESENT);
    try {
       begin_stream(cmd);
    } catch (const std::bad_alloc &) {
       return vk_command_buffer_set_error(&cmd->vk, VK_ERROR_OUT_OF_HOST_MEMORY);
    }
    return VK_SUCCESS;
+}
+
+/* A secondary command buffer records streams like a primary one (there are no render passes
+ * to inherit yet, and every dispatch writes all the state it relies on, so nothing flows in
+ * either direction). Executing it appends its packets to the primary's stream, with their
+ * relocations renumbered; the secondary's upload buffers stay its own, alive as long as the
+ * primary may run (the application may not reset or free it before). */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdExecuteCommands(VkCommandBuffer commandBuffer, uint32_t commandBufferCount,
+                           const VkCommandBuffer *pCommandBuffers)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   try {
+      for (uint32_t i = 0; i < commandBufferCount; i++) {
+         VK_FROM_HANDLE(terakan_cmd_buffer, secondary, pCommandBuffers[i]);
+         for (const CommandStream &part : secondary->streams) {
+            if (stream(cmd).size() + part.size() > terakan::winsys::max_ib_dwords)
+               begin_stream(cmd);
+            cmd->streams.back().append(part);
+         }
+      }
+   } catch (const std::bad_alloc &) {
+      vk_command_buffer_set_error(&cmd->vk, VK_ERROR_OUT_OF_HOST_MEMORY);
+   }
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

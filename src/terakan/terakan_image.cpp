@@ -104,6 +104,7 @@ terakan_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequire
    requirements.size = align64(image->layout.size, 256);
    requirements.alignment = std::max<uint64_t>(image->layout.alignment, 256);
    requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
+   terakan_fill_dedicated_requirements(pMemoryRequirements);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

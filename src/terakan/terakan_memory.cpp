@@ -167,6 +167,19 @@ terakan_GetBufferMemoryRequirements2(VkDevice _device, const VkBufferMemoryRequi
    requirements.size = align64(buffer->vk.size, 4);
    requirements.alignment = buffer_alignment;
    requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
+   terakan_fill_dedicated_requirements(pMemoryRequirements);
+}
+
+void terakan_fill_dedicated_requirements(VkMemoryRequirements2 *requirements)
+{
+   /* Each allocation is one buffer object of its own, so a dedicated one gains nothing. */
+   vk_foreach_struct(ext, requirements->pNext) {
+      if (ext->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
+         auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(ext);
+         dedicated->prefersDedicatedAllocation = VK_FALSE;
+         dedicated->requiresDedicatedAllocation = VK_FALSE;
+      }
+   }
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

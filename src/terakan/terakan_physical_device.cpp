@@ -24,8 +24,19 @@
 using terakan::hw::FamilyInfo;
 
 static const struct vk_device_extension_table terakan_device_extensions = {
+   /* Bind several objects at once: terakan_Bind*Memory2 are the only bind commands. */
+   .KHR_bind_memory2 = true,
+   /* Every allocation is its own buffer object already, so a dedicated one is never needed
+    * nor preferred (VkMemoryDedicatedRequirements says so); the allocate info is accepted. */
+   .KHR_dedicated_allocation = true,
    .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
    .KHR_driver_properties = true,
+   .KHR_get_memory_requirements2 = true,
+   /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
+    * environment, which already allows them, and every buffer access is per dword. */
+   .KHR_relaxed_block_layout = true,
+   /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
+   .KHR_storage_buffer_storage_class = true,
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
 };
 

@@ -350,3 +350,5 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_event, base, VkEvent, VK_OBJECT_TYPE_EVEN
 
 /* Maps a kernel errno from buffer creation to the Vulkan result. */
 VkResult terakan_bo_error(struct terakan_device *device, int error_number, const std::string &message);
+/* VkMemoryDedicatedRequirements in a requirements chain: never required nor preferred. */
+void terakan_fill_dedicated_requirements(VkMemoryRequirements2 *requirements);

@@ -148,6 +148,69 @@ TEST(ComputeCommands, FillUpdateCopyAndDispatch)
    });
 }
 
+/* Secondary command buffers: two secondaries (a dispatch with its own bindings; a fill, an
+ * update and a copy) recorded once and executed twice from one primary, between commands of
+ * the primary's own; one of them is also executed from a second primary. */
+TEST(ComputeCommands, SecondaryCommandBuffersExecutedTwice)
+{
+   expect_same_as_lavapipe([](ComputeDevice &gpu) {
+      auto data = gpu.buffer(4096), other = gpu.buffer(4096);
+      for (uint32_t i = 0; i < 1024; i++) {
+         data.words[i] = i * 2654435761u;
+         other.words[i] = 77 + i;
+      }
+      auto p = gpu.program("scale_add", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 8);
+      VkDescriptorSet set = gpu.descriptor_set(p, 0, {{data.buffer, 0, VK_WHOLE_SIZE}});
+      VkDescriptorSet other_set = gpu.descriptor_set(p, 0, {{other.buffer, 0, VK_WHOLE_SIZE}});
+
+      VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      info.commandPool = gpu.pool;
+      info.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+      info.commandBufferCount = 2;
+      VkCommandBuffer secondaries[2] = {};
+      EXPECT_EQ(vkAllocateCommandBuffers(gpu.device, &info, secondaries), VK_SUCCESS);
+      VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+      VkCommandBufferBeginInfo begin_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+      begin_info.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+      begin_info.pInheritanceInfo = &inheritance;
+      EXPECT_EQ(vkBeginCommandBuffer(secondaries[0], &begin_info), VK_SUCCESS);
+      dispatch_scale_add(secondaries[0], p, set, 5, 3, 16);
+      ComputeDevice::barrier(secondaries[0]);
+      EXPECT_EQ(vkEndCommandBuffer(secondaries[0]), VK_SUCCESS);
+      EXPECT_EQ(vkBeginCommandBuffer(secondaries[1], &begin_info), VK_SUCCESS);
+      vkCmdFillBuffer(secondaries[1], other.buffer, 256, 512, 0x5A5A5A5Au);
+      const uint32_t inline_data[4] = {1, 2, 3, 4};
+      vkCmdUpdateBuffer(secondaries[1], other.buffer, 1024, sizeof(inline_data), inline_data);
+      ComputeDevice::barrier(secondaries[1]);
+      const VkBufferCopy region = {0, 2048, 1024};
+      vkCmdCopyBuffer(secondaries[1], data.buffer, other.buffer, 1, &region);
+      ComputeDevice::barrier(secondaries[1]);
+      EXPECT_EQ(vkEndCommandBuffer(secondaries[1]), VK_SUCCESS);
+
+      VkCommandBuffer commands = gpu.begin();
+      dispatch_scale_add(commands, p, other_set, 1, 2, 16);
+      ComputeDevice::barrier(commands);
+      vkCmdExecuteCommands(commands, 2, secondaries);
+      /* The primary binds again: state is undefined after vkCmdExecuteCommands. */
+      dispatch_scale_add(commands, p, other_set, 9, 1, 16);
+      ComputeDevice::barrier(commands);
+      vkCmdExecuteCommands(commands, 2, secondaries);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      VkCommandBuffer again = gpu.begin();
+      vkCmdExecuteCommands(again, 1, &secondaries[0]);
+      EXPECT_EQ(gpu.submit_and_wait(again), VK_SUCCESS);
+
+      auto out = words_of(data);
+      auto more = words_of(other);
+      out.insert(out.end(), more.begin(), more.end());
+      vkFreeCommandBuffers(gpu.device, gpu.pool, 2, secondaries);
+      gpu.destroy(p);
+      gpu.destroy(data);
+      gpu.destroy(other);
+      return out;
+   });
+}
+
 TEST(ComputeCommands, DirectAndIndirectDispatchIds)
 {
    expect_same_as_lavapipe([](ComputeDevice &gpu) {

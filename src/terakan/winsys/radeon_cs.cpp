@@ -15,16 +15,35 @@ void CommandStream::clear()
    dwords.clear();
    buffers_.clear();
    index_of_handle_.clear();
+   relocation_positions_.clear();
 }
 
-void CommandStream::relocation(RadeonBo &bo)
+uint32_t CommandStream::relocation_index(RadeonBo &bo)
 {
    auto [entry, inserted] = index_of_handle_.try_emplace(bo.handle(), uint32_t(buffers_.size()));
    if (inserted)
       buffers_.push_back(&bo);
+   return entry->second;
+}
+
+void CommandStream::relocation(RadeonBo &bo)
+{
+   const uint32_t index = relocation_index(bo);
    /* The NOP's body is the relocation's dword offset in the RELOCS chunk (4 dwords each). */
    packet(hw::pm4::NOP, 1);
-   emit(entry->second * 4);
+   relocation_positions_.push_back(dwords.size());
+   emit(index * 4);
+}
+
+void CommandStream::append(const CommandStream &other)
+{
+   const size_t base = dwords.size();
+   dwords.insert(dwords.end(), other.dwords.begin(), other.dwords.end());
+   for (size_t position : other.relocation_positions_) {
+      RadeonBo &bo = *other.buffers_[other.dwords[position] / 4];
+      dwords[base + position] = relocation_index(bo) * 4;
+      relocation_positions_.push_back(base + position);
+   }
 }
 
 static void set_registers(CommandStream &cs, uint32_t opcode, hw::pm4::RegisterWindow window,
