@@ -79,6 +79,10 @@ def device_environment(device, build_dir, compute_only):
         icd = os.path.join(build_dir, 'src', 'terakan', 'terakan_devenv_icd.%s.json' % os.uname().machine)
         env['LD_PRELOAD'] = os.path.join(build_dir, 'src', 'sim', 'libterakan_sim.so')
         env['TERAKAN_SIM_CHIP'] = CHIPS.get(device, device.upper())
+        # The driver's own reason for a failure (a shader refused, a feature missing) goes to
+        # stderr and into the results next to dEQP's.
+        flags = [flag for flag in env.get('TERAKAN_DEBUG', '').split(',') if flag]
+        env['TERAKAN_DEBUG'] = ','.join(flags + ['errors'])
     env['VK_DRIVER_FILES'] = icd
     env['VK_ICD_FILENAMES'] = icd
     return env
@@ -103,6 +107,28 @@ def read_case_file(path):
     with opener(path, 'rt', encoding='utf-8') as listing:
         return [line.split('#', 1)[0].split(',')[0].strip() for line in listing
                 if line.split('#', 1)[0].strip()]
+
+
+CASE_LINE_RE = re.compile(r"^Test case '([^']+)'\.\.")
+
+
+def driver_messages(path):
+    """{case: the first 'terakan: ...' message printed while the case ran} from a process's
+    output (deqp-vk names each case on stdout before running it)."""
+    messages = {}
+    current = None
+    try:
+        output = open(path, encoding='utf-8', errors='replace')
+    except FileNotFoundError:
+        return messages
+    with output:
+        for line in output:
+            match = CASE_LINE_RE.match(line)
+            if match:
+                current = match.group(1)
+            elif current and 'terakan: ' in line and current not in messages:
+                messages[current] = line[line.index('terakan: '):].strip()
+    return messages
 
 
 RESULT_RE = re.compile(r'<Result StatusCode="([^"]+)"[^>]*>(.*?)</Result>', re.S)
@@ -237,6 +263,10 @@ class DeviceRun:
                                 % process.returncode)
         elif timed_out and not results:
             results[part[0]] = ('Timeout', 'no case started within %d s' % self.args.timeout)
+        messages = driver_messages(os.path.join(work, 'output.txt'))
+        for case, (status, reason) in list(results.items()):
+            if status not in PASS_LIKE and case in messages:
+                results[case] = (status, '%s [%s]' % (reason, messages[case]))
         leftover = [case for case in part if case not in results]
         with self.lock:
             self.results.update((case, result) for case, result in results.items() if case in part)

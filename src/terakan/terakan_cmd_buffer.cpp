@@ -292,7 +292,7 @@ static bool select_variant(terakan_cmd_buffer *cmd)
       std::string error;
       code = static_cast<RadeonBo *>(pipeline->variants->get(key & pipeline->variants->relevant_bits(), error));
       if (!code) {
-         vk_command_buffer_set_error(&cmd->vk, vk_errorf(cmd, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_OUT_OF_DEVICE_MEMORY,
                                                          "terakan: shader variant: %s", error.c_str()));
          return false;
       }

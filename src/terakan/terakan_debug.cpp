@@ -13,6 +13,7 @@ uint64_t terakan_debug_flags()
    static const debug_control controls[] = {
       {"startup", TERAKAN_DEBUG_STARTUP},
       {"variants", TERAKAN_DEBUG_VARIANTS},
+      {"errors", TERAKAN_DEBUG_ERRORS},
       {nullptr, 0},
    };
    /* Function-local statics are initialized once, thread-safely. */

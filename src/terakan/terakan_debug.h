@@ -3,11 +3,16 @@
 
 #include <cstdint>
 
+#include "util/log.h"
+
 enum terakan_debug_flag : uint64_t {
    /* Explain device enumeration: every DRM node looked at, and why it was taken or skipped. */
    TERAKAN_DEBUG_STARTUP = 1ull << 0,
    /* Report every unnormalized-coordinate program variant made (terakan_shader_variants.h). */
    TERAKAN_DEBUG_VARIANTS = 1ull << 1,
+   /* Print every error the driver reports (the message of terakan_errorf) on stderr too: the
+    * messages otherwise reach only debug messengers (Mesa's vk_errorf logs in debug builds). */
+   TERAKAN_DEBUG_ERRORS = 1ull << 2,
 };
 
 uint64_t terakan_debug_flags();
@@ -16,3 +21,9 @@ static inline bool terakan_debug(terakan_debug_flag flag)
 {
    return (terakan_debug_flags() & flag) != 0;
 }
+
+/* vk_errorf, and with TERAKAN_DEBUG=errors the same message on stderr (dEQP runs and users
+ * without a debug messenger see why a command failed). The format begins "terakan: ". */
+#define terakan_errorf(object, result, ...)                                                    \
+   ((terakan_debug(TERAKAN_DEBUG_ERRORS) ? mesa_loge(__VA_ARGS__) : (void)0),                  \
+    vk_errorf(object, result, __VA_ARGS__))

@@ -58,7 +58,7 @@ terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutC
    for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++) {
       const VkDescriptorSetLayoutBinding &b = pCreateInfo->pBindings[i];
       if (b.descriptorCount && !is_supported_type(b.descriptorType))
-         return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                           "terakan: descriptor type %d (binding %u) is not supported yet; only "
                           "uniform and storage buffers (and their dynamic forms), uniform texel "
                           "buffers, samplers, sampled images and combined image-samplers are",

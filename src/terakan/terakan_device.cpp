@@ -90,7 +90,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
       const VkDeviceQueueCreateInfo &info = pCreateInfo->pQueueCreateInfos[i];
       if (info.queueFamilyIndex != 0 || info.queueCount > family.queueCount ||
           info.flags != 0)
-         return vk_errorf(pdev, VK_ERROR_INITIALIZATION_FAILED,
+         return terakan_errorf(pdev, VK_ERROR_INITIALIZATION_FAILED,
                           "terakan: queue family %u with %u queues (flags 0x%x) requested; "
                           "only family 0 with %u queue exists",
                           info.queueFamilyIndex, info.queueCount, info.flags,

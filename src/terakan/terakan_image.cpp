@@ -42,21 +42,21 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    VK_FROM_HANDLE(terakan_device, device, _device);
    const terakan_format *format = terakan_format_of(pCreateInfo->format);
    if (!format)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: images of format %d are not supported", pCreateInfo->format);
    const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                              VK_IMAGE_USAGE_TRANSFER_DST_BIT;
    if (pCreateInfo->usage & ~supported_usage)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image usage 0x%x is not supported; only sampling and transfers are",
                        pCreateInfo->usage);
    if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                                 VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image flags 0x%x are not supported (sparse, aliasing, ...)",
                        pCreateInfo->flags);
    if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: multisampled images are not supported");
    auto *image = terakan_object_new<terakan_image>(pAllocator ? pAllocator : &device->vk.alloc,
                                                    VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
@@ -76,7 +76,7 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    if (!laid_out) {
       vk_image_finish(&image->vk);
       terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
-      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "terakan: image layout: %s",
+      return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "terakan: image layout: %s",
                        error.c_str());
    }
    *pImage = terakan_image_to_handle(image);

@@ -11,7 +11,7 @@ VkResult terakan_bo_error(struct terakan_device *device, int error_number,
     * reported as such. */
    const VkResult result = error_number == EDEADLK ? VK_ERROR_DEVICE_LOST
                                                    : VK_ERROR_OUT_OF_DEVICE_MEMORY;
-   return vk_errorf(device, result, "terakan: %s", message.c_str());
+   return terakan_errorf(device, result, "terakan: %s", message.c_str());
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
@@ -22,11 +22,11 @@ terakan_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateIn
    const terakan_physical_device *pdev = device->physical;
    const uint32_t type = pAllocateInfo->memoryTypeIndex;
    if (type >= pdev->memory.memoryTypeCount)
-      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+      return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
                        "terakan: memory type %u does not exist", type);
    const VkMemoryHeap &heap = pdev->memory.memoryHeaps[pdev->memory.memoryTypes[type].heapIndex];
    if (pAllocateInfo->allocationSize > heap.size)
-      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+      return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
                        "terakan: %llu bytes asked of a heap of %llu",
                        (unsigned long long)pAllocateInfo->allocationSize,
                        (unsigned long long)heap.size);
@@ -78,11 +78,11 @@ terakan_MapMemory(VkDevice _device, VkDeviceMemory _memory, VkDeviceSize offset,
    const VkMemoryPropertyFlags properties =
       device->physical->memory.memoryTypes[memory->type_index].propertyFlags;
    if (!(properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
-      return vk_errorf(device, VK_ERROR_MEMORY_MAP_FAILED,
+      return terakan_errorf(device, VK_ERROR_MEMORY_MAP_FAILED,
                        "terakan: memory type %u is not host-visible", memory->type_index);
    void *map = memory->bo->map();
    if (!map)
-      return vk_errorf(device, VK_ERROR_MEMORY_MAP_FAILED, "terakan: DRM_RADEON_GEM_MMAP failed");
+      return terakan_errorf(device, VK_ERROR_MEMORY_MAP_FAILED, "terakan: DRM_RADEON_GEM_MMAP failed");
    memory->map = map;
    *ppData = static_cast<uint8_t *>(map) + offset;
    return VK_SUCCESS;
@@ -124,7 +124,7 @@ terakan_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
    if (pCreateInfo->flags & (VK_BUFFER_CREATE_SPARSE_BINDING_BIT |
                              VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT |
                              VK_BUFFER_CREATE_SPARSE_ALIASED_BIT))
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: sparse buffers are not supported");
    /* A buffer no heap could hold can never be bound; refusing it here also keeps the size
     * arithmetic of the memory requirements (rounded up to dwords) from wrapping around. */
@@ -133,7 +133,7 @@ terakan_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
    for (uint32_t i = 0; i < memory.memoryHeapCount; i++)
       largest_heap = MAX2(largest_heap, memory.memoryHeaps[i].size);
    if (pCreateInfo->size > largest_heap)
-      return vk_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+      return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY,
                        "terakan: a buffer of %llu bytes is larger than any memory heap (%llu)",
                        (unsigned long long)pCreateInfo->size, (unsigned long long)largest_heap);
    auto *buffer = static_cast<terakan_buffer *>(
@@ -204,10 +204,10 @@ terakan_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreate
    VK_FROM_HANDLE(terakan_buffer, buffer, pCreateInfo->buffer);
    const terakan_format *format = terakan_format_of(pCreateInfo->format);
    if (!terakan_format_is_texel_buffer(format))
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: format %d cannot be a texel buffer", pCreateInfo->format);
    if (buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: storage texel buffers are not supported yet");
    auto *view = static_cast<terakan_buffer_view *>(
       vk_object_zalloc(&device->vk, pAllocator, sizeof(terakan_buffer_view), VK_OBJECT_TYPE_BUFFER_VIEW));

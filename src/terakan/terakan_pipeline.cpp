@@ -313,10 +313,10 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    VK_FROM_HANDLE(vk_shader_module, module, info->stage.module);
    VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
    if (!module)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: a compute stage without a VkShaderModule is not supported");
    if (module->nir)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: NIR shader modules are not supported");
 
    terakan::compiler::CompileOptions options;
@@ -333,7 +333,7 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
          constant.id = entry.constantID;
          constant.bytes = unsigned(entry.size);
          if (entry.size > 8 || entry.offset + entry.size > spec->dataSize)
-            return vk_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+            return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
                              "terakan: specialization constant %u lies outside its data",
                              entry.constantID);
          std::memcpy(&constant.bits, static_cast<const uint8_t *>(spec->pData) + entry.offset,
@@ -366,7 +366,7 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
       const std::span<const uint32_t> spirv(reinterpret_cast<const uint32_t *>(module->data),
                                             module->size / 4);
       if (!terakan::compiler::compile_compute(spirv, info->stage.pName, options, binary, error))
-         return vk_errorf(device, VK_ERROR_INVALID_SHADER_NV, "terakan: %s", error.c_str());
+         return terakan_errorf(device, VK_ERROR_INVALID_SHADER_NV, "terakan: %s", error.c_str());
       if (cache) {
          struct vk_pipeline_cache_object *object =
             cached_binary_create(&device->vk, key, sizeof(key),
@@ -384,7 +384,7 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    if (!resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots) ||
        !resolve_textures(binary, options.texture_bindings, layout, pipeline)) {
       destroy_pipeline(device, pipeline, allocator);
-      return vk_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+      return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
                        "terakan: the program uses a buffer slot its pipeline layout does not "
                        "provide (a stale pipeline cache entry?)");
    }
@@ -458,7 +458,7 @@ terakan_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache, uint32_t coun
    VK_FROM_HANDLE(terakan_device, device, _device);
    for (uint32_t i = 0; i < count; i++)
       pPipelines[i] = VK_NULL_HANDLE;
-   return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+   return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                     "terakan: graphics pipelines are not implemented yet");
 }
 

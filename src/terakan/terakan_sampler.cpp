@@ -66,10 +66,10 @@ terakan_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
    if (pCreateInfo->compareEnable)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: depth-comparison samplers are not supported yet");
    if (pCreateInfo->anisotropyEnable)
-      return vk_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: anisotropic filtering is not supported (samplerAnisotropy is off)");
    auto *sampler = terakan_object_new<terakan_sampler>(pAllocator ? pAllocator : &device->vk.alloc,
                                                        VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
