@@ -3,7 +3,10 @@
  * Clauses: fetches whose addresses are ready go into one fetch clause, then every ALU
  * operation that can run goes into ALU clauses, then the stores that are ready; repeated until
  * the program is placed. Memory order is kept: a fetch never moves above an earlier store, and
- * stores stay in program order.
+ * stores stay in program order. Operations whose results only stores read (store data and
+ * indices, which all sit in channel x) wait until their store is among the next few: placed
+ * early, a run of stores kept two GPRs each alive at once (dEQP's ssbo.layout shaders store
+ * dozens of constants and needed more than 124 GPRs).
  *
  * Groups: a list scheduler. Ready operations (operands produced in an earlier group or clause)
  * are taken highest first (the longest chain of dependent operations below them) and placed in
@@ -23,6 +26,8 @@ using isa::SlotRule;
 
 constexpr unsigned max_alu_clause_slots = 128;
 constexpr unsigned max_fetch_clause_size = 8;
+/* How many stores ahead the operations that feed only stores may be computed. */
+constexpr unsigned store_window = 16;
 
 struct GroupBuilder {
    hw::IsaClass isa;
@@ -122,6 +127,7 @@ public:
             available[v] = true;
       done.assign(in.nodes.size(), false);
       compute_heights();
+      find_store_only_values();
 
       /* Segments between control-flow markers are scheduled one after the other. */
       size_t begin = 0;
@@ -134,12 +140,19 @@ public:
          size_t remaining = 0;
          for (size_t i = begin; i < end; i++)
             remaining += done[i] ? 0 : 1;
+         defer_store_only = true;
          while (remaining) {
             const size_t before = remaining;
             remaining -= schedule_fetches();
             remaining -= schedule_alu();
             remaining -= schedule_stores();
             if (remaining == before) {
+               /* An ordering constraint may tie a deferred operation to one that must come
+                * first; the segment then goes on without deferring. */
+               if (defer_store_only) {
+                  defer_store_only = false;
+                  continue;
+               }
                error = "internal: the scheduler made no progress (an operand is never produced)";
                return false;
             }
@@ -165,6 +178,78 @@ private:
    std::vector<bool> available, done;
    std::vector<unsigned> height;
    size_t segment_begin = 0, segment_end = 0;
+   /* Values read by stores only (directly, or through operations that are themselves such). */
+   std::vector<bool> store_only;
+   bool defer_store_only = true;
+
+   void find_store_only_values()
+   {
+      /* Walking backwards, every reader of a value is seen before the value's producer. */
+      std::vector<bool> read_elsewhere(in.values.size(), false), read_by_store(in.values.size(), false);
+      store_only.assign(in.values.size(), false);
+      for (size_t i = in.nodes.size(); i-- > 0;) {
+         const Node &node = in.nodes[i];
+         if (node.kind == NodeKind::Alu && node.alu.dst != no_value) {
+            const unsigned v = node.alu.dst;
+            const ValueInfo &info = in.values[v];
+            store_only[v] = read_by_store[v] && !read_elsewhere[v] && info.fixed_gpr < 0 &&
+                            !info.whole_program && node.bundle < 0;
+         }
+         switch (node.kind) {
+         case NodeKind::Store:
+            for (unsigned v : {node.store.data, node.store.index})
+               if (v != no_value)
+                  read_by_store[v] = true;
+            break;
+         case NodeKind::Fetch:
+            for (unsigned v : node.fetch.sources())
+               read_elsewhere[v] = true;
+            break;
+         case NodeKind::Alu: {
+            const bool feeds_stores_only = node.alu.dst != no_value && store_only[node.alu.dst];
+            for (unsigned k = 0; k < node.alu.op->sources; k++) {
+               const Operand &o = node.alu.src[k];
+               if (!o.is_value())
+                  continue;
+               if (feeds_stores_only)
+                  read_by_store[o.value] = true;
+               else
+                  read_elsewhere[o.value] = true;
+            }
+            break;
+         }
+         default:
+            if (node.condition != no_value)
+               read_elsewhere[node.condition] = true;
+            break;
+         }
+      }
+   }
+
+   /* Values the next `store_window` unplaced stores of the segment read, with what computes
+    * them from values read by stores only. */
+   std::vector<bool> values_for_next_stores() const
+   {
+      std::vector<bool> wanted(in.values.size(), false);
+      unsigned stores = 0;
+      for (size_t i = segment_begin; i < segment_end && stores < store_window; i++) {
+         if (done[i] || in.nodes[i].kind != NodeKind::Store)
+            continue;
+         for (unsigned v : {in.nodes[i].store.data, in.nodes[i].store.index})
+            if (v != no_value)
+               wanted[v] = true;
+         stores++;
+      }
+      for (size_t i = segment_end; i-- > segment_begin;) {
+         const Node &node = in.nodes[i];
+         if (node.kind != NodeKind::Alu || node.alu.dst == no_value || !wanted[node.alu.dst])
+            continue;
+         for (unsigned k = 0; k < node.alu.op->sources; k++)
+            if (node.alu.src[k].is_value() && store_only[node.alu.src[k].value])
+               wanted[node.alu.src[k].value] = true;
+      }
+      return wanted;
+   }
 
    /* Whether every node this one must follow was placed in an earlier group or clause. */
    bool ordered(size_t i) const
@@ -241,11 +326,15 @@ private:
          clause.kind = ClauseKind::Alu;
          clause_slots = 0;
       };
+      const std::vector<bool> wanted_by_stores = values_for_next_stores();
       for (;;) {
          std::vector<size_t> candidates;
          for (size_t i = segment_begin; i < segment_end; i++) {
             const Node &node = in.nodes[i];
             if (done[i] || node.kind != NodeKind::Alu || !ordered(i))
+               continue;
+            if (defer_store_only && node.alu.dst != no_value && store_only[node.alu.dst] &&
+                !wanted_by_stores[node.alu.dst])
                continue;
             bool ok = true;
             for (unsigned s = 0; s < node.alu.op->sources; s++)
