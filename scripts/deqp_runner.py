@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ElementTree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -421,6 +422,25 @@ def compare(results, expected, run_cases):
     return differences
 
 
+def write_junit(path, device, results, expected, run_cases):
+    """A JUnit-style report (scripts/test_summary.py counts its test cases): a case that gives
+    its expected Pass passes, one that gives its expected other status is skipped with that
+    status, and any other outcome is a failure."""
+    suite = ElementTree.Element('testsuite', name='deqp-' + device)
+    for case in run_cases:
+        status, reason = results.get(case, ('InternalError', 'not run'))
+        want = expected.get(case, 'Pass')
+        element = ElementTree.SubElement(suite, 'testcase', classname='deqp-' + device, name=case)
+        if normalize(status) != normalize(want):
+            failure = ElementTree.SubElement(element, 'failure', message='expected %s, got %s' % (want, status))
+            failure.text = reason
+        elif normalize(status) != 'Pass':
+            ElementTree.SubElement(element, 'skipped', message='%s as expected' % status)
+    root = ElementTree.Element('testsuites')
+    root.append(suite)
+    ElementTree.ElementTree(root).write(path, encoding='utf-8', xml_declaration=True)
+
+
 def expectation_files(directory, device):
     return [os.path.join(directory, 'expectations.txt'),
             os.path.join(directory, '%s-expectations.txt' % device)]
@@ -471,6 +491,8 @@ def command_run(args):
             for line in differences:
                 print('%s: %s' % (device, line))
             print('%s: %d results differ from the expectations in %s' % (device, len(differences), args.expectations))
+            if args.junit:
+                write_junit(args.junit, device, ordered, expected, cases)
             if differences:
                 status = 1
     if not args.keep_work:
@@ -528,6 +550,7 @@ def main():
     parser.add_argument('--validation', action='store_true', help="dEQP's --deqp-validation=enable")
     parser.add_argument('--expectations', help='folder with expectations.txt and CHIP-expectations.txt; '
                         'exit 1 on any result that differs')
+    parser.add_argument('--junit', help='with --expectations: write a JUnit-style report there (one chip)')
     parser.add_argument('--depth', type=int, default=2, help='group depth of the tables (default 2)')
     parser.add_argument('--keep-work', action='store_true', help="keep each process's folder and log")
     parser.add_argument('--progress', action='store_true', help='print progress on stderr')

@@ -143,6 +143,7 @@ struct SelectedProgram {
    bool uses_push_constants = false, uses_driver_constants = false;
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
+   std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
    std::vector<SamplerRecord> sampler_records; /* dword offsets filled in by the emitter */
    std::vector<unsigned> texture_resources, samplers;
    unsigned gpr_groups = 0;

@@ -79,6 +79,9 @@ inline constexpr unsigned default_first_texture_resource = 32;
 /* The driver-constant dword (constant buffer 1) holding the mask of dynamically indexed
  * samplers that need unnormalized coordinates; one bit per SamplerRecord with `dynamic`. */
 inline constexpr unsigned unnormalized_mask_constant = 3;
+/* Driver-constant dwords 4-11: the byte size of the range bound to storage buffer slot 0-7
+ * (OpArrayLength reads it: get_ssbo_size). */
+inline constexpr unsigned storage_buffer_size_constants = 4;
 inline constexpr unsigned max_sampler_records = 32;
 
 struct CompileOptions {
@@ -143,6 +146,9 @@ struct ShaderBinary {
    bool uses_driver_constants = false;  /* constant buffer 1 must be bound */
    bool push_constants_fetched = false; /* fetch resource 16 must point at the push constants */
    std::vector<unsigned> rat_slots; /* buffer slots the program writes through RATs */
+   /* Storage buffer slots whose range size it reads from the driver constants
+    * (storage_buffer_size_constants + slot). */
+   std::vector<unsigned> sized_slots;
    std::vector<FetchRecord> fetches;
    std::vector<SamplerRecord> sampler_records;
    std::vector<unsigned> texture_resources; /* texture resource slots the program reads */

@@ -602,6 +602,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
    binary.gprs = allocation.gprs;
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
+   binary.sized_slots = selected.sized_slots;
    binary.uses_driver_constants = selected.uses_driver_constants;
    binary.push_constants_fetched = selected.push_constants_fetched;
    stats.dwords = unsigned(binary.code.size());

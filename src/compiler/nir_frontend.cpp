@@ -42,7 +42,23 @@ const nir_shader_compiler_options &terakan_nir_options()
       o.lower_insert_word = true;
       o.lower_rotate = true;
       o.lower_uclz = true;
-      o.lower_pack_split = true;
+      /* The GLSL packing built-ins become arithmetic and bit operations; the half-float
+       * ones become their _split forms, selected as FLT32_TO_FLT16 / FLT16_TO_FLT32 (not
+       * lower_pack_split, which would turn those into 16-bit values). */
+      o.lower_pack_half_2x16 = true;
+      o.lower_unpack_half_2x16 = true;
+      o.lower_pack_unorm_2x16 = true;
+      o.lower_pack_snorm_2x16 = true;
+      o.lower_pack_unorm_4x8 = true;
+      o.lower_pack_snorm_4x8 = true;
+      o.lower_unpack_unorm_2x16 = true;
+      o.lower_unpack_snorm_2x16 = true;
+      o.lower_unpack_unorm_4x8 = true;
+      o.lower_unpack_snorm_4x8 = true;
+      /* No saturating integer additions (OpArrayLength's size arithmetic uses usub_sat). */
+      o.lower_uadd_sat = true;
+      o.lower_usub_sat = true;
+      o.lower_iadd_sat = true;
       o.lower_mul_2x32_64 = true;
       o.lower_int64_options = nir_lower_int64_options(~0u);
       o.lower_doubles_options = nir_lower_doubles_options(~0u);
@@ -211,6 +227,8 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
               glsl_get_natural_size_align_bytes);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_shared, nir_address_format_32bit_offset);
    NIR_PASS_V(shader, nir_remove_dead_variables, nir_var_function_temp, nullptr);
+   /* frexp as exponent-field bit operations. */
+   NIR_PASS_V(shader, nir_lower_frexp);
 
    optimize(shader);
    /* Local arrays still indexed at run time after unrolling become selects over direct

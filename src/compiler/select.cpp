@@ -1032,6 +1032,34 @@ private:
       case nir_op_f2f32:
          result.push_back(a);
          return true;
+      /* Half floats live in the low 16 bits of a dword: FLT32_TO_FLT16 and FLT16_TO_FLT32
+       * convert one (round to nearest even; docs/sim-semantics.md), as r600g uses them. */
+      case nir_op_pack_half_2x16_split: {
+         const unsigned low = emit("FLT32_TO_FLT16", {a});
+         const unsigned high = emit("FLT32_TO_FLT16", {b});
+         const unsigned shifted = emit("LSHL_INT", {Operand::of_value(high), Operand::literal(16)});
+         v = emit("OR_INT", {Operand::of_value(low), Operand::of_value(shifted)});
+         break;
+      }
+      case nir_op_unpack_half_2x16_split_x:
+         v = emit("FLT16_TO_FLT32", {Operand::of_value(emit("AND_INT", {a, Operand::literal(0xffff)}))});
+         break;
+      case nir_op_unpack_half_2x16_split_y:
+         v = emit("FLT16_TO_FLT32", {Operand::of_value(emit("LSHR_INT", {a, Operand::literal(16)}))});
+         break;
+      case nir_op_fquantize2f16: {
+         /* Through a half and back; magnitudes below the smallest normal half become a zero
+          * of the same sign (OpQuantizeToF16 allows either zero; NIR's definition keeps it). */
+         const unsigned half = emit("FLT32_TO_FLT16", {a});
+         const unsigned back = emit("FLT16_TO_FLT32", {Operand::of_value(half)});
+         Operand magnitude = a;
+         magnitude.abs = true;
+         magnitude.neg = false;
+         const unsigned tiny = emit("SETGT_DX10", {Operand::literal(float_bits(1.0f / 16384.0f)), magnitude});
+         const unsigned sign = emit("AND_INT", {a, Operand::literal(0x80000000u)});
+         v = emit("CNDE_INT", {Operand::of_value(tiny), Operand::of_value(back), Operand::of_value(sign)});
+         break;
+      }
       default:
          return fail(std::string("the NIR operation ") + nir_op_infos[alu->op].name +
                      " is not supported by the compiler yet");
@@ -1191,6 +1219,19 @@ private:
                           unsigned(nir_src_as_uint(intrinsic->src[0])), storage, slot))
             return false;
          result() = {Operand{OperandKind::Descriptor, slot}, Operand::literal(0)};
+         return true;
+      }
+      case nir_intrinsic_get_ssbo_size: {
+         /* The size of the bound range, which the driver writes into its constants. */
+         unsigned slot;
+         if (!binding_of(intrinsic->src[0], slot))
+            return false;
+         if (slot >= max_storage_buffer_slots)
+            return fail("internal: the size of a buffer that is not in a storage buffer slot");
+         out.uses_driver_constants = true;
+         if (std::find(out.sized_slots.begin(), out.sized_slots.end(), slot) == out.sized_slots.end())
+            out.sized_slots.push_back(slot);
+         result().push_back(Operand::kcache(1, storage_buffer_size_constants + slot));
          return true;
       }
       case nir_intrinsic_load_vulkan_descriptor: {

@@ -372,6 +372,13 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
       terakan_descriptor d;
       if (!slot_descriptor(cmd, slot, d))
          continue;
+      /* Slots 0-7 are storage buffers (read-only ones have no RAT): their range's size for
+       * OpArrayLength. */
+      if (slot.slot < terakan::compiler::max_storage_buffer_slots) {
+         const uint32_t size = uint32_t(std::min<uint64_t>(d.range, UINT32_MAX));
+         std::memcpy(driver_constants + 4 * (terakan::compiler::storage_buffer_size_constants + slot.slot),
+                     &size, 4);
+      }
       if (slot.rat) {
          emit_rat(cs, slot.slot, *d.bo, d.offset, d.range);
          target_mask |= 0xfu << (4 * slot.slot);

@@ -222,6 +222,10 @@ static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBi
          return false;
       source->rat = true;
    }
+   /* Buffers whose size alone is read still need their descriptor at dispatch. */
+   for (unsigned slot : binary.sized_slots)
+      if (!source_of(slot))
+         return false;
    for (const terakan::compiler::FetchRecord &fetch : binary.fetches) {
       if (fetch.binding == terakan::compiler::push_constant_fetch_resource || fetch.sampler >= 0 ||
           std::count(binary.texture_resources.begin(), binary.texture_resources.end(), fetch.binding))

@@ -87,6 +87,11 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
    auto &driver = memory.add(driver_address, 256);
    std::memcpy(driver.bytes.data(), shader.groups.data(), 12);
    const auto initial = initial_buffers();
+   /* Driver constants 4-11: the size of each storage buffer's range (OpArrayLength). */
+   for (unsigned b = 0; b < initial.size() && b < compiler::max_storage_buffer_slots; b++) {
+      const uint32_t size = uint32_t(initial[b].size() * 4);
+      std::memcpy(driver.bytes.data() + 4 * (compiler::storage_buffer_size_constants + b), &size, 4);
+   }
 
    sim::ComputeDispatch dispatch;
    dispatch.isa = hw::family_info(family).isa_class;

@@ -1,5 +1,5 @@
-#version 450
 // groups: 1 1 1
+#version 450
 // Ninety-six stores of distinct values computed from one load each (store data and indices
 // read by stores only): placed all at once they needed two GPRs per store, more than 124.
 layout(local_size_x = 8, local_size_y = 1) in;
