@@ -44,7 +44,7 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
    if (!shader)
       return false;
 
-   bool ok = select_program(shader, isa, options.buffer_bindings, selected, error);
+   bool ok = select_program(shader, isa, options.buffer_bindings, options.robust_buffer_access, selected, error);
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;

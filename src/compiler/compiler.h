@@ -82,6 +82,11 @@ inline constexpr unsigned unnormalized_mask_constant = 3;
 /* Driver-constant dwords 4-11: the byte size of the range bound to storage buffer slot 0-7
  * (OpArrayLength reads it: get_ssbo_size). */
 inline constexpr unsigned storage_buffer_size_constants = 4;
+/* Driver-constant dwords 12-19: the last dword index inside the range bound to storage buffer
+ * slot 0-7 (range / 4 - 1, at least 0). With robust buffer access every RAT index is clamped
+ * to it: Vulkan lets out-of-bounds writes land anywhere in the buffer's own memory, and the
+ * simulator (like the documents) gives no bound the hardware would enforce. */
+inline constexpr unsigned storage_buffer_last_dword_constants = 12;
 inline constexpr unsigned max_sampler_records = 32;
 
 struct CompileOptions {
@@ -94,6 +99,8 @@ struct CompileOptions {
    /* The chip's sampler words can force unnormalized coordinates: every sample is compiled
     * normalized and nothing is recorded or branched on. */
    bool sampler_forces_unnormalized = false;
+   /* robustBufferAccess: storage-buffer writes and atomics stay inside the bound range. */
+   bool robust_buffer_access = false;
 };
 
 /* One fetch instruction of the program, for the driver: where it sits and what it reads. */

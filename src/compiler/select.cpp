@@ -98,8 +98,9 @@ constexpr DirectOp direct_ops[] = {
 class Selector {
 public:
    Selector(nir_shader *shader, hw::IsaClass isa, const std::vector<BufferBinding> &bindings,
-            SelectedProgram &out, std::string &error)
-      : shader(shader), buffer_bindings(bindings), out(out), error(error)
+            bool robust_buffer_access, SelectedProgram &out, std::string &error)
+      : shader(shader), buffer_bindings(bindings), robust_buffer_access(robust_buffer_access),
+        out(out), error(error)
    {
       out.isa = isa;
    }
@@ -519,6 +520,7 @@ private:
 
    nir_shader *shader;
    const std::vector<BufferBinding> &buffer_bindings;
+   const bool robust_buffer_access;
    SelectedProgram &out;
    std::string &error;
    std::array<unsigned, 3> local_id{}, group_id{};
@@ -1229,8 +1231,7 @@ private:
          if (slot >= max_storage_buffer_slots)
             return fail("internal: the size of a buffer that is not in a storage buffer slot");
          out.uses_driver_constants = true;
-         if (std::find(out.sized_slots.begin(), out.sized_slots.end(), slot) == out.sized_slots.end())
-            out.sized_slots.push_back(slot);
+         note_sized(slot);
          result().push_back(Operand::kcache(1, storage_buffer_size_constants + slot));
          return true;
       }
@@ -1349,6 +1350,24 @@ private:
                                     : intrinsic->dest.reg.reg->num_components;
    }
 
+   /* The dword index a RAT operation of `slot` uses: with robust buffer access, clamped to
+    * the last dword of the bound range (driver constants; compiler.h). */
+   unsigned rat_index(unsigned slot, unsigned index)
+   {
+      if (!robust_buffer_access)
+         return index;
+      note_sized(slot);
+      out.uses_driver_constants = true;
+      return emit("MIN_UINT", {Operand::of_value(index),
+                               Operand::kcache(1, storage_buffer_last_dword_constants + slot)}, 0);
+   }
+
+   void note_sized(unsigned slot)
+   {
+      if (std::find(out.sized_slots.begin(), out.sized_slots.end(), slot) == out.sized_slots.end())
+         out.sized_slots.push_back(slot);
+   }
+
    /* A slot the program writes through its RAT (stores and atomics). */
    void note_rat(unsigned slot)
    {
@@ -1451,7 +1470,7 @@ private:
       Operand offset, data;
       if (!operand(intrinsic->src[1], 0, offset) || !operand(intrinsic->src[2], 0, data))
          return false;
-      const unsigned index = emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
+      const unsigned index = rat_index(binding, emit("LSHR_INT", {offset, Operand::literal(2)}, 0));
       const unsigned moved = emit("MOV", {data}, 0);
       Node node;
       node.kind = NodeKind::Store;
@@ -1481,8 +1500,8 @@ private:
          Operand data;
          if (!operand(intrinsic->src[0], c, data))
             return false;
-         const unsigned index = c == 0 ? base_index
-                                       : emit("ADD_INT", {Operand::of_value(base_index), Operand::literal(c)}, 0);
+         const unsigned index = rat_index(binding, c == 0 ? base_index
+                                                        : emit("ADD_INT", {Operand::of_value(base_index), Operand::literal(c)}, 0));
          /* The data must be in channel x: ask that of the value itself when nothing else
           * constrains it, else copy it there. */
          unsigned moved;
@@ -1560,10 +1579,10 @@ static void remove_dead_operations(SelectedProgram &program)
 }
 
 bool select_program(nir_shader *shader, hw::IsaClass isa,
-                    const std::vector<BufferBinding> &buffer_bindings, SelectedProgram &out,
-                    std::string &error)
+                    const std::vector<BufferBinding> &buffer_bindings, bool robust_buffer_access,
+                    SelectedProgram &out, std::string &error)
 {
-   Selector selector(shader, isa, buffer_bindings, out, error);
+   Selector selector(shader, isa, buffer_bindings, robust_buffer_access, out, error);
    if (!selector.run())
       return false;
    remove_dead_operations(out);

@@ -10,7 +10,7 @@
 namespace terakan::compiler {
 
 bool select_program(nir_shader *shader, hw::IsaClass isa,
-                    const std::vector<BufferBinding> &buffer_bindings, SelectedProgram &out,
-                    std::string &error);
+                    const std::vector<BufferBinding> &buffer_bindings, bool robust_buffer_access,
+                    SelectedProgram &out, std::string &error);
 
 } // namespace terakan::compiler

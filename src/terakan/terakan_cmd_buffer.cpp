@@ -376,8 +376,11 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
        * OpArrayLength. */
       if (slot.slot < terakan::compiler::max_storage_buffer_slots) {
          const uint32_t size = uint32_t(std::min<uint64_t>(d.range, UINT32_MAX));
+         const uint32_t last_dword = size >= 4 ? size / 4 - 1 : 0;
          std::memcpy(driver_constants + 4 * (terakan::compiler::storage_buffer_size_constants + slot.slot),
                      &size, 4);
+         std::memcpy(driver_constants + 4 * (terakan::compiler::storage_buffer_last_dword_constants + slot.slot),
+                     &last_dword, 4);
       }
       if (slot.rat) {
          emit_rat(cs, slot.slot, *d.bo, d.offset, d.range);

@@ -225,10 +225,12 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
                                    VkPhysicalDeviceFeatures2 *pFeatures)
 {
-   /* Only what is implemented (robustBufferAccess needs bounds the RATs do not give:
-    * docs/status.md). Sampler and sampled-image arrays may be indexed at run time: the
-    * compiler branches over the elements (texture_lowering.cpp). */
+   /* Only what is implemented. Sampler and sampled-image arrays may be indexed at run time:
+    * the compiler branches over the elements (texture_lowering.cpp). */
    pFeatures->features = {};
+   /* Fetches outside the bound range read zeros, and with the feature enabled the compiler
+    * clamps storage-buffer write and atomic indices into the range (compiler.h). */
+   pFeatures->features.robustBufferAccess = VK_TRUE;
    pFeatures->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {

@@ -267,6 +267,8 @@ static void compute_key(const struct terakan_physical_device *pdev,
    }
    const uint8_t forced = options.sampler_forces_unnormalized;
    _mesa_sha1_update(&context, &forced, 1);
+   const uint8_t robust = options.robust_buffer_access;
+   _mesa_sha1_update(&context, &robust, 1);
    _mesa_sha1_final(&context, key);
 }
 
@@ -330,6 +332,7 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    options.texture_bindings = texture_bindings(layout);
    options.sampler_forces_unnormalized =
       terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
+   options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
    if (const VkSpecializationInfo *spec = info->stage.pSpecializationInfo) {
       for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
          const VkSpecializationMapEntry &entry = spec->pMapEntries[i];

@@ -34,7 +34,8 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
    return VK_FALSE;
 }
 
-ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(name)
+ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access)
+   : device_name(name)
 {
    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
    const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
@@ -124,6 +125,11 @@ ComputeDevice::ComputeDevice(const char *name, bool validation) : device_name(na
    VkPhysicalDeviceFeatures enabled{};
    sampled_image_dynamic_indexing = offered.shaderSampledImageArrayDynamicIndexing;
    enabled.shaderSampledImageArrayDynamicIndexing = offered.shaderSampledImageArrayDynamicIndexing;
+   if (robust_buffer_access && !offered.robustBufferAccess) {
+      error = device_name + " does not offer robustBufferAccess";
+      return;
+   }
+   enabled.robustBufferAccess = robust_buffer_access;
    VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
    device_info.queueCreateInfoCount = 1;
    device_info.pQueueCreateInfos = &queue_info;

@@ -16,7 +16,9 @@ std::vector<uint32_t> read_spirv(const std::string &name); /* from TERAKAN_API_S
 
 class ComputeDevice {
 public:
-   explicit ComputeDevice(const char *device_name, bool validation = true);
+   /* robust_buffer_access: the device is made with that feature enabled. */
+   explicit ComputeDevice(const char *device_name, bool validation = true,
+                          bool robust_buffer_access = false);
    ~ComputeDevice();
    ComputeDevice(const ComputeDevice &) = delete;
    ComputeDevice &operator=(const ComputeDevice &) = delete;

@@ -587,6 +587,60 @@ TEST(BadInput, HugeAllocationIsOutOfDeviceMemory)
    }
 }
 
+/* robustBufferAccess: a shader reads, writes and adds far past the ranges bound to it. On both
+ * devices (made with the feature enabled) the reads outside give zeros and no write lands
+ * outside the bound range; Vulkan lets out-of-bounds writes change any memory bound to the
+ * buffer, and Terakan clamps them onto the range's last dword, so that dword alone is not
+ * compared (lavapipe drops such writes). Without the clamp the simulator stops the dispatch
+ * (a RAT write outside its buffer) and the device is lost. */
+TEST(ComputeCommands, RobustBufferAccessKeepsWritesInTheRange)
+{
+   static ComputeDevice terakan("Terakan", true, true), lavapipe("llvmpipe", true, true);
+   ASSERT_TRUE(terakan.ok()) << terakan.error;
+   ASSERT_TRUE(lavapipe.ok()) << lavapipe.error;
+   constexpr uint32_t data_offset = 1024, data_range = 1024, last_dword = (data_offset + data_range) / 4 - 1;
+   auto scenario = [&](ComputeDevice &gpu) {
+      auto data = gpu.buffer(8192), source = gpu.buffer(4096);
+      for (uint32_t i = 0; i < 2048; i++)
+         data.words[i] = 0xDA7A0000u + i;
+      for (uint32_t i = 0; i < 1024; i++)
+         source.words[i] = 1000 * i;
+      auto p = gpu.program("robust_writes", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 4);
+      VkDescriptorSet set = gpu.descriptor_set(p, 0, {{data.buffer, data_offset, data_range},
+                                                      {source.buffer, 256, 512}});
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+      for (uint32_t stride : {3u, 1u}) {
+         vkCmdPushConstants(commands, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &stride);
+         vkCmdDispatch(commands, 4, 1, 1);
+         ComputeDevice::barrier(commands);
+      }
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      auto out = words_of(data);
+      gpu.destroy(p);
+      gpu.destroy(data);
+      gpu.destroy(source);
+      return out;
+   };
+   const unsigned before = terakan.validation_messages;
+   const std::vector<uint32_t> got = scenario(terakan), expected = scenario(lavapipe);
+   ASSERT_EQ(got.size(), expected.size());
+   unsigned mismatches = 0;
+   for (uint32_t i = 0; i < expected.size(); i++) {
+      if (i == last_dword)
+         continue;
+      if (got[i] != expected[i] && ++mismatches <= 8)
+         ADD_FAILURE() << "word " << i << ": lavapipe 0x" << std::hex << expected[i] << ", terakan 0x" << got[i];
+   }
+   EXPECT_EQ(mismatches, 0u);
+   /* Outside the range nothing changed at all. */
+   for (uint32_t i = 0; i < expected.size(); i++)
+      if (i < data_offset / 4 || i > last_dword)
+         EXPECT_EQ(got[i], 0xDA7A0000u + i) << "word " << i;
+   EXPECT_EQ(terakan.validation_messages, before);
+}
+
 TEST(BadInput, GpuFaultLosesTheDevice)
 {
    ComputeDevice gpu("Terakan", false);

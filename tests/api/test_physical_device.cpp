@@ -162,8 +162,9 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    vkGetPhysicalDeviceFeatures(device, &features);
    const auto *flags = reinterpret_cast<const VkBool32 *>(&features);
    const size_t dynamic_indexing = offsetof(VkPhysicalDeviceFeatures, shaderSampledImageArrayDynamicIndexing) / sizeof(VkBool32);
+   const size_t robust = offsetof(VkPhysicalDeviceFeatures, robustBufferAccess) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
-      EXPECT_EQ(flags[i], i == dynamic_indexing ? VK_TRUE : VK_FALSE) << "feature #" << i;
+      EXPECT_EQ(flags[i], i == dynamic_indexing || i == robust ? VK_TRUE : VK_FALSE) << "feature #" << i;
 
    /* Sampling, copies and uniform texel buffers only: no storage images or texel buffers,
     * attachments or blits. */
