@@ -49,9 +49,11 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;
    const unsigned lds_bytes = shader->info.shared_size;
-   if (ok && lds_bytes > 32768) {
-      error = "the shader uses " + std::to_string(lds_bytes) +
-              " bytes of shared memory; TeraScale has 32768 per workgroup";
+   const unsigned max_lds_bytes = 4 * hw::max_compute_lds_dwords(isa);
+   if (ok && lds_bytes > max_lds_bytes) {
+      error = "the shader uses " + std::to_string(lds_bytes) + " bytes of shared memory; " +
+              std::string(hw::family_info(options.family).name) + " has " + std::to_string(max_lds_bytes) +
+              " per workgroup";
       ok = false;
    }
    release_nir(shader);

@@ -123,6 +123,31 @@ bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
    return true;
 }
 
+/* VK_KHR_zero_initialize_workgroup_memory (shared variables initialized with OpConstantNull):
+ * Mesa's pass spreads the zeroing over the workgroup's invocations, dword by dword. It ends
+ * with a shared-memory barrier only (drivers without scoped barriers), and a workgroup needs
+ * every invocation's zeros written before any invocation goes on: a control barrier follows. */
+void zero_initialize_shared_memory(nir_shader *shader)
+{
+   const unsigned size = ALIGN_POT(shader->info.shared_size, 4u);
+   shader->info.shared_size = size;
+   nir_zero_initialize_shared_memory(shader, size, 4);
+   nir_function_impl *impl = nir_shader_get_entrypoint(shader);
+   foreach_list_typed(nir_cf_node, node, node, &impl->body) {
+      if (node->type != nir_cf_node_loop)
+         continue;
+      nir_builder builder;
+      nir_builder_init(&builder, impl);
+      builder.cursor = nir_before_cf_node(nir_cf_node_next(node));
+      nir_control_barrier(&builder);
+      break;
+   }
+   NIR_PASS_V(shader, nir_lower_vars_to_ssa);
+   nir_lower_compute_system_values_options sysvals = {};
+   sysvals.lower_local_invocation_index = true;
+   NIR_PASS_V(shader, nir_lower_compute_system_values, &sysvals);
+}
+
 bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
                          std::vector<SamplerRecord> *records, std::string *error)
 {
@@ -226,6 +251,8 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_lower_vars_to_explicit_types, nir_var_mem_shared,
               glsl_get_natural_size_align_bytes);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_shared, nir_address_format_32bit_offset);
+   if (shader->info.zero_initialize_shared_memory && shader->info.shared_size > 0)
+      zero_initialize_shared_memory(shader);
    NIR_PASS_V(shader, nir_remove_dead_variables, nir_var_function_temp, nullptr);
    /* frexp as exponent-field bit operations. */
    NIR_PASS_V(shader, nir_lower_frexp);

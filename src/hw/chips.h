@@ -67,4 +67,12 @@ uint16_t representative_pci_id(Family family);
 
 constexpr uint16_t amd_pci_vendor_id = 0x1002;
 
+/* The most LDS one compute workgroup may allocate (SQ_LDS_ALLOC, in dwords): 8192 on the
+ * Evergreen class, 8160 on Cayman, whose SPI_LDS_MGMT.NUM_LS_LDS counts 255 blocks of 32
+ * dwords (Mesa's r600 evergreen_compute.c asserts the same two limits). */
+constexpr unsigned max_compute_lds_dwords(IsaClass isa)
+{
+   return isa == IsaClass::Cayman ? 8160u : 8192u;
+}
+
 } // namespace terakan::hw

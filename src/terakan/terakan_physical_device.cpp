@@ -38,6 +38,8 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
    .KHR_storage_buffer_storage_class = true,
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
+   /* Workgroup variables initialized with OpConstantNull: zeroed by the invocations first. */
+   .KHR_zero_initialize_workgroup_memory = true,
 };
 
 static void log_startup(const char *format, const char *path, const char *detail)
@@ -237,6 +239,10 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *>(ext)
+            ->shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+         break;
       default:
          break;
       }
@@ -349,9 +355,9 @@ static VkPhysicalDeviceLimits required_minimum_limits()
  * - uniform buffers are read with vertex fetches from any byte range, push constants are the
  *   first 256 bytes of constant buffer 0 (one kcache lock).
  * Storage buffer offsets keep the 256-byte alignment of CB_COLORn_BASE. */
-static void raise_compute_limits(VkPhysicalDeviceLimits &limits)
+static void raise_compute_limits(VkPhysicalDeviceLimits &limits, terakan::hw::IsaClass isa)
 {
-   limits.maxComputeSharedMemorySize = 32768;
+   limits.maxComputeSharedMemorySize = 4 * terakan::hw::max_compute_lds_dwords(isa);
    limits.maxComputeWorkGroupInvocations = 256;
    limits.maxComputeWorkGroupSize[0] = 256;
    limits.maxComputeWorkGroupSize[1] = 256;
@@ -376,7 +382,7 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
    properties.deviceType = pdev->family->is_apu ? VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU
                                                 : VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
    properties.limits = required_minimum_limits();
-   raise_compute_limits(properties.limits);
+   raise_compute_limits(properties.limits, pdev->family->isa_class);
    properties.sparseProperties = {};
    snprintf(properties.deviceName, sizeof(properties.deviceName), "%s", pdev->name);
    memcpy(properties.pipelineCacheUUID, pdev->pipeline_cache_uuid, VK_UUID_SIZE);

@@ -283,7 +283,7 @@ AluFunction find_alu_function(const isa::AluOpInfo &op)
    return found == functions.end() ? nullptr : found->second;
 }
 
-std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b)
+ConditionFunction find_condition_function(const isa::AluOpInfo &op)
 {
    static const std::map<std::string_view, bool (*)(uint32_t, uint32_t)> conditions = {
       {"E", [](uint32_t x, uint32_t y) { return f(x) == f(y); }},
@@ -307,14 +307,20 @@ std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uin
    else if (name.rfind("KILL", 0) == 0)
       key = name.substr(4);
    else
-      return std::nullopt;
+      return nullptr;
    const size_t push = key.find("_PUSH");
    if (push != std::string::npos)
       key.erase(push, 5);
    const auto found = conditions.find(key);
-   if (found == conditions.end())
+   return found == conditions.end() ? nullptr : found->second;
+}
+
+std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b)
+{
+   const ConditionFunction function = find_condition_function(op);
+   if (!function)
       return std::nullopt;
-   return found->second(a, b);
+   return function(a, b);
 }
 
 std::array<uint32_t, 4> evaluate_cube(uint32_t x_bits, uint32_t y_bits, uint32_t z_bits)

@@ -23,6 +23,10 @@ AluFunction find_alu_function(const isa::AluOpInfo &op);
 
 /* PRED_SET* and KILL* compare: true when the condition holds. nullopt if not a comparison. */
 std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b);
+/* The comparison of a PRED_SET* or KILL* operation (nullptr if it has none), to look up once
+ * per instruction rather than per lane. */
+using ConditionFunction = bool (*)(uint32_t a, uint32_t b);
+ConditionFunction find_condition_function(const isa::AluOpInfo &op);
 
 /* CUBE: the four results of one CUBE group for the direction (x, y, z), in slot order
  * x = tc (T), y = sc (S), z = 2 * major axis (signed), w = face id as a float (0 +X, 1 -X,

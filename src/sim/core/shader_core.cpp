@@ -430,10 +430,9 @@ private:
       return value;
    }
 
-   uint32_t read_source(const AluInstruction &instruction, unsigned index, const AluGroup &group,
-                        unsigned lane)
+   /* `source` is decoded once per instruction (alu_source), not per lane. */
+   uint32_t read_source(const AluSource &source, const AluGroup &group, unsigned lane)
    {
-      const AluSource source = alu_source(instruction, index);
       uint32_t value;
       if (source.sel < 128) {
          int target = int(source.sel) + (source.rel ? ar[lane] : 0);
@@ -475,11 +474,11 @@ private:
       return value;
    }
 
-   bool lane_executes(const AluInstruction &instruction, unsigned lane) const
+   bool lane_executes(unsigned pred_sel, unsigned lane) const
    {
       if (!lane_active(lane))
          return false;
-      switch (instruction.get(alu::pred_sel)) {
+      switch (pred_sel) {
       case 2: return pred[lane] == 0;
       case 3: return pred[lane] != 0;
       default: return true;
@@ -513,12 +512,16 @@ private:
             else
                sources[i][s].clear();
          }
+         AluSource decoded[3];
+         for (unsigned s = 0; s < used; s++)
+            decoded[s] = alu_source(instruction, s);
+         const unsigned pred_sel = instruction.get(alu::pred_sel);
          for (unsigned lane = 0; lane < width; lane++) {
-            executes[i][lane] = lane_executes(instruction, lane);
+            executes[i][lane] = lane_executes(pred_sel, lane);
             if (!executes[i][lane])
                continue;
             for (unsigned s = 0; s < used; s++)
-               sources[i][s][lane] = read_source(instruction, s, group, lane);
+               sources[i][s][lane] = read_source(decoded[s], group, lane);
          }
       }
 
@@ -540,6 +543,14 @@ private:
             stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
          const bool reduction = name == "DOT4" || name == "DOT4_IEEE" || name == "MAX4";
          const AluFunction function = find_alu_function(op);
+         const bool cube = name == "CUBE";
+         const ConditionFunction condition_function =
+            op.has(AluFlag::PredSet) ? find_condition_function(op) : nullptr;
+         const bool op3 = instruction.is_op3();
+         const unsigned omod = op3 ? 0 : instruction.get(alu::omod);
+         const bool clamp = instruction.get(alu::clamp);
+         const bool update_exec_mask = instruction.get(alu::update_exec_mask);
+         const bool update_pred = instruction.get(alu::update_pred);
          for (unsigned lane = 0; lane < width; lane++) {
             if (!executes[i][lane])
                continue;
@@ -551,15 +562,15 @@ private:
             uint32_t value;
             if (reduction) {
                value = reduce(group, sources, name, lane);
-            } else if (name == "CUBE") {
+            } else if (cube) {
                value = cube_direction_result(group, sources, executes, lane)[static_cast<unsigned>(instruction.slot)];
             } else if (op.has(AluFlag::PredSet)) {
-               const auto condition = evaluate_condition(op, a, b);
-               if (!condition)
+               if (!condition_function)
                   stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-               if (instruction.get(alu::update_exec_mask) && !*condition)
+               const std::optional<bool> condition = condition_function(a, b);
+               if (update_exec_mask && !*condition)
                   state[lane] = InactiveBranch;
-               if (instruction.get(alu::update_pred))
+               if (update_pred)
                   pred[lane] = *condition;
                value = *condition ? as_bits(0.0f) : as_bits(1.0f);
             } else if (op.has(AluFlag::Mova)) {
@@ -570,10 +581,8 @@ private:
                   stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
                value = function(a, b, c);
             }
-            if (!instruction.is_op3())
-               value = apply_output_modifiers(value, instruction.get(alu::omod), instruction.get(alu::clamp));
-            else if (instruction.get(alu::clamp))
-               value = apply_output_modifiers(value, 0, true);
+            if (omod || clamp)
+               value = apply_output_modifiers(value, omod, clamp);
             results[i][lane] = value;
          }
       }
@@ -602,17 +611,19 @@ private:
          written[slot] = true;
          const bool writes = instruction.is_op3() || instruction.get(alu::write_mask);
          const bool mova = instruction.op->has(AluFlag::Mova);
+         const int dst_gpr = int(instruction.get(alu::dst_gpr));
+         const bool dst_rel = instruction.get(alu::dst_rel);
+         const unsigned dst_chan = instruction.get(alu::dst_chan);
          for (unsigned lane = 0; lane < width; lane++) {
             if (!executes[i][lane])
                continue;
             previous[slot][lane] = results[i][lane];
             if (!writes || mova)
                continue;
-            int target = int(instruction.get(alu::dst_gpr)) +
-                         (instruction.get(alu::dst_rel) ? ar[lane] : 0);
+            const int target = dst_gpr + (dst_rel ? ar[lane] : 0);
             if (target < 0 || target >= 128)
                stop("CF %u: relative destination R%d out of range", pc, target);
-            gpr_at(unsigned(target), instruction.get(alu::dst_chan), lane, "writes") = results[i][lane];
+            gpr_at(unsigned(target), dst_chan, lane, "writes") = results[i][lane];
          }
       }
       previous_written = written;

@@ -239,7 +239,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
    dispatch.loop_count = loop_consts[reg::compute_loop_const] & 0xfff;
    if (!(body[3] & pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN))
       return "DISPATCH_DIRECT: VGT_DISPATCH_INITIATOR.COMPUTE_SHADER_EN is not set";
-   if (dispatch.lds_dwords > (isa == IsaClass::Cayman ? 8160u : 8192u))
+   if (dispatch.lds_dwords > hw::max_compute_lds_dwords(isa))
       return "DISPATCH_DIRECT: SQ_LDS_ALLOC asks for more than the LDS the stage has";
 
    /* The program: from its start address to the end of its buffer (the shader core finds
