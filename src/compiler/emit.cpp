@@ -294,6 +294,46 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
       }
    }
 
+   /* Splitting groups may have made a clause outgrow the 128 slots of one ALU clause: it goes
+    * on in another (never between an LDS operation and the group that pops its result). */
+   {
+      auto pops_lds_queue = [](const EncodedGroup &g) {
+         for (const AluInstruction &instruction : g.instructions)
+            for (unsigned s = 0; s < instruction.source_count(); s++) {
+               const unsigned sel = isa::alu_source(instruction, s).sel;
+               if (sel == isa::src_sel::lds_oq_a || sel == isa::src_sel::lds_oq_a_pop)
+                  return true;
+            }
+         return false;
+      };
+      std::vector<Clause> clauses;
+      std::vector<std::vector<EncodedGroup>> encoded;
+      for (size_t c = 0; c < scheduled.clauses.size(); c++) {
+         if (scheduled.clauses[c].kind != ClauseKind::Alu) {
+            clauses.push_back(std::move(scheduled.clauses[c]));
+            encoded.emplace_back();
+            continue;
+         }
+         std::vector<EncodedGroup> part;
+         unsigned slots = 0;
+         for (EncodedGroup &g : alu_clauses[c]) {
+            const unsigned size = unsigned(g.instructions.size() + g.literals.size() / 2);
+            if (slots + size > 128 && !part.empty() && !pops_lds_queue(g)) {
+               clauses.push_back(scheduled.clauses[c]);
+               encoded.push_back(std::move(part));
+               part.clear();
+               slots = 0;
+            }
+            part.push_back(std::move(g));
+            slots += size;
+         }
+         clauses.push_back(std::move(scheduled.clauses[c]));
+         encoded.push_back(std::move(part));
+      }
+      scheduled.clauses = std::move(clauses);
+      alu_clauses = std::move(encoded);
+   }
+
    /* CF indices: one per clause or marker, two for an If (ALU_PUSH_BEFORE and JUMP). Then the
     * targets of the structured control flow, matched with a stack. */
    std::vector<uint32_t> cf_index(scheduled.clauses.size(), 0);
@@ -361,7 +401,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          for (const EncodedGroup &g : alu_clauses[c])
             slots += uint32_t(g.instructions.size() + g.literals.size() / 2);
          if (slots > 128) {
-            error = "internal: an ALU clause outgrew 128 slots after group splitting";
+            error = "internal: an ALU clause outgrew 128 slots";
             return false;
          }
          clause_address[c] = next_slot;
