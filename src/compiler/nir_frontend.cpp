@@ -199,7 +199,11 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
          if (messages.empty())
             messages = std::string(message) + " (word " + std::to_string(position.index) + ")";
       });
-      if (!tools.Validate(spirv.data(), spirv.size())) {
+      /* Scalar block layout (VK_EXT_scalar_block_layout) is a superset of the other layouts,
+       * and every buffer access the compiler makes is a dword at any 4-byte offset. */
+      spvtools::ValidatorOptions validator_options;
+      validator_options.SetScalarBlockLayout(true);
+      if (!tools.Validate(spirv.data(), spirv.size(), validator_options)) {
          error = "invalid SPIR-V: " + (messages.empty() ? std::string("rejected by the validator") : messages);
          glsl_type_singleton_decref();
          return nullptr;

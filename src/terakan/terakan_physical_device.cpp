@@ -40,6 +40,11 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
    /* Workgroup variables initialized with OpConstantNull: zeroed by the invocations first. */
    .KHR_zero_initialize_workgroup_memory = true,
+   /* Private data slots: the runtime keeps them on every object (vk_object.c). */
+   .EXT_private_data = true,
+   /* C-like buffer layouts: every buffer access is per dword at any 4-byte offset, and the
+    * compiler's SPIR-V validation allows the scalar rules. */
+   .EXT_scalar_block_layout = true,
 };
 
 static void log_startup(const char *format, const char *path, const char *detail)
@@ -238,6 +243,12 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
+         reinterpret_cast<VkPhysicalDevicePrivateDataFeatures *>(ext)->privateData = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceScalarBlockLayoutFeatures *>(ext)->scalarBlockLayout = VK_TRUE;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
          reinterpret_cast<VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *>(ext)
