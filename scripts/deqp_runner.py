@@ -543,7 +543,7 @@ def main():
     parser.add_argument('--build', default=os.path.join(ROOT, 'build'), help='Terakan build folder')
     parser.add_argument('--out', default='deqp-results', help='results folder (default deqp-results)')
     parser.add_argument('--chunk', type=int, default=300, help='cases per process (default 300)')
-    parser.add_argument('--timeout', type=int, default=600, help='seconds per process (default 600)')
+    parser.add_argument('--timeout', type=int, default=1800, help='seconds per process (default 1800)')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1, help='processes at once')
     parser.add_argument('--graphics', dest='compute_only', action='store_false',
                         help='run without DEQP_COMPUTE_ONLY (needs a device with a graphics queue)')
