@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Rewrites the expectation lists from a run of the CI subset on every chip:
+
+  scripts/deqp.sh --chips cayman,barts,cypress --caselist tests/deqp/ci-cases.txt --out DIR
+  tests/deqp/update_expectations.py DIR
+
+expectations.txt gets every case whose result is not a pass and is the same on all chips;
+CHIP-expectations.txt the cases whose result differs between chips. Each line is
+'CASE,STATUS  # reason', the reason being dEQP's (and Terakan's own message where it printed
+one), shortened to one line. Read the diff before committing: a new line is a regression or
+a newly reached case, a removed line a fix."""
+import csv
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHIPS = ('cayman', 'barts', 'cypress')
+PASS_LIKE = ('Pass', 'QualityWarning', 'CompatibilityWarning')
+
+
+def short_reason(status, reason):
+    driver = re.search(r'\[(terakan: .*)\]$', reason)
+    text = driver.group(1) if driver else reason
+    text = re.sub(r' at [\w./]+\.(cpp|inl|hpp|c):\d+', '', text)
+    text = re.sub(r'\s+', ' ', text).strip()
+    if status == 'Crash' and not text:
+        text = 'the process died in this case'
+    return (text or status)[:200]
+
+
+def read(path):
+    with open(path, encoding='utf-8', newline='') as source:
+        return {row[0]: (row[1], row[2] if len(row) > 2 else '') for row in csv.reader(source) if row}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    runs = {chip: read(os.path.join(sys.argv[1], chip + '.csv')) for chip in CHIPS}
+    cases = list(runs[CHIPS[0]])
+    common, per_chip = [], {chip: [] for chip in CHIPS}
+    for case in cases:
+        results = {chip: runs[chip].get(case, ('InternalError', 'not run')) for chip in CHIPS}
+        normalized = {chip: 'Pass' if status in PASS_LIKE else status for chip, (status, _) in results.items()}
+        if len(set(normalized.values())) == 1:
+            status = normalized[CHIPS[0]]
+            if status != 'Pass':
+                common.append('%s,%s  # %s' % (case, status, short_reason(status, results[CHIPS[0]][1])))
+            continue
+        for chip in CHIPS:
+            status = normalized[chip]
+            if status != 'Pass':
+                per_chip[chip].append('%s,%s  # %s' % (case, status, short_reason(status, results[chip][1])))
+            else:
+                # The common list says nothing of this case, so a pass needs no line.
+                pass
+    header = ('# dEQP-VK results other than Pass expected on every simulated chip for the CI subset\n'
+              '# (tests/deqp/ci-cases.txt); written by update_expectations.py. CASE,STATUS  # reason\n')
+    with open(os.path.join(HERE, 'expectations.txt'), 'w', encoding='utf-8') as out:
+        out.write(header + '\n'.join(common) + '\n')
+    for chip in CHIPS:
+        with open(os.path.join(HERE, chip + '-expectations.txt'), 'w', encoding='utf-8') as out:
+            out.write('# As expectations.txt, for results that differ on %s; written by '
+                      'update_expectations.py.\n' % chip.upper())
+            out.write('\n'.join(per_chip[chip]) + ('\n' if per_chip[chip] else ''))
+    print('%d common expectations; %s' % (len(common), ', '.join(
+        '%s %d' % (chip, len(per_chip[chip])) for chip in CHIPS)))
+
+
+if __name__ == '__main__':
+    main()
