@@ -35,6 +35,8 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
     * environment, which already allows them, and every buffer access is per dword. */
    .KHR_relaxed_block_layout = true,
+   /* Integer dot products: NIR lowers them to multiplies and adds (none is accelerated). */
+   .KHR_shader_integer_dot_product = true,
    /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
    .KHR_storage_buffer_storage_class = true,
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
@@ -244,6 +246,10 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductFeatures *>(ext)
+            ->shaderIntegerDotProduct = VK_TRUE;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
          reinterpret_cast<VkPhysicalDevicePrivateDataFeatures *>(ext)->privateData = VK_TRUE;
          break;
@@ -411,6 +417,16 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
                   "Terakan " TERAKAN_VERSION " (not conformant; Mesa " MESA_RUNTIME_VERSION
                   " runtime)");
          driver->conformanceVersion = {0, 0, 0, 0};
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES: {
+         /* No dot product has an instruction of its own: every "accelerated" bit is false. */
+         auto *dot = reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductProperties *>(ext);
+         VkBaseOutStructure *next = reinterpret_cast<VkBaseOutStructure *>(dot->pNext);
+         const VkStructureType type = dot->sType;
+         *dot = {};
+         dot->sType = type;
+         dot->pNext = next;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
