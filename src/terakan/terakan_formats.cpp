@@ -86,6 +86,16 @@ terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
    const VkFormatFeatureFlags features = image_features(f);
    const VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
    pFormatProperties->formatProperties = {features, features, buffer};
+   /* VK_KHR_format_feature_flags2: the same features (no feature beyond the 32-bit ones is
+    * offered: no depth comparison, no storage access without a format). */
+   vk_foreach_struct(ext, pFormatProperties->pNext) {
+      if (ext->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
+         auto *properties = reinterpret_cast<VkFormatProperties3 *>(ext);
+         properties->linearTilingFeatures = features;
+         properties->optimalTilingFeatures = features;
+         properties->bufferFeatures = buffer;
+      }
+   }
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

@@ -31,6 +31,7 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_dedicated_allocation = true,
    .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
    .KHR_driver_properties = true,
+   .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
    .KHR_get_memory_requirements2 = true,
    /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
     * environment, which already allows them, and every buffer access is per dword. */
