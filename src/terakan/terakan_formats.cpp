@@ -110,6 +110,7 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
                                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                              VK_IMAGE_USAGE_TRANSFER_DST_BIT;
    const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                              VK_IMAGE_CREATE_ALIAS_BIT |
                                               VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
    if (!format || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
        (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))

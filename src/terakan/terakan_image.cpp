@@ -50,10 +50,12 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image usage 0x%x is not supported; only sampling and transfers are",
                        pCreateInfo->usage);
+   /* ALIAS (VK_KHR_bind_memory2): two images made alike get the same layout here anyway. */
    if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                                VK_IMAGE_CREATE_ALIAS_BIT |
                                                 VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: image flags 0x%x are not supported (sparse, aliasing, ...)",
+                       "terakan: image flags 0x%x are not supported (sparse, 2D array views of 3D images, ...)",
                        pCreateInfo->flags);
    if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
