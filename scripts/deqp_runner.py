@@ -192,7 +192,7 @@ class DeviceRun:
         self.total = len(cases)
         chunk = self.args.chunk
         chunks = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
-        for number, part in enumerate(chunks):
+        for part in chunks:
             self.pending.put(part)
         self.outstanding = len(chunks)
         self.outstanding_lock = threading.Condition()

@@ -123,6 +123,14 @@ bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
    return true;
 }
 
+/* Local invocation index from the ids the hardware gives (R0.xyz). */
+void lower_compute_system_values(nir_shader *shader)
+{
+   nir_lower_compute_system_values_options sysvals = {};
+   sysvals.lower_local_invocation_index = true;
+   NIR_PASS_V(shader, nir_lower_compute_system_values, &sysvals);
+}
+
 /* VK_KHR_zero_initialize_workgroup_memory (shared variables initialized with OpConstantNull):
  * Mesa's pass spreads the zeroing over the workgroup's invocations, dword by dword. It ends
  * with a shared-memory barrier only (drivers without scoped barriers), and a workgroup needs
@@ -143,9 +151,8 @@ void zero_initialize_shared_memory(nir_shader *shader)
       break;
    }
    NIR_PASS_V(shader, nir_lower_vars_to_ssa);
-   nir_lower_compute_system_values_options sysvals = {};
-   sysvals.lower_local_invocation_index = true;
-   NIR_PASS_V(shader, nir_lower_compute_system_values, &sysvals);
+   /* The zeroing loop reads the local invocation index. */
+   lower_compute_system_values(shader);
 }
 
 bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
@@ -244,9 +251,7 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_shader_instructions_pass, lower_device_index_to_zero,
               nir_metadata_block_index | nir_metadata_dominance, nullptr);
    NIR_PASS_V(shader, nir_lower_system_values);
-   nir_lower_compute_system_values_options sysvals = {};
-   sysvals.lower_local_invocation_index = true;
-   NIR_PASS_V(shader, nir_lower_compute_system_values, &sysvals);
+   lower_compute_system_values(shader);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_ssbo | nir_var_mem_ubo,
               nir_address_format_32bit_index_offset);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_push_const,
