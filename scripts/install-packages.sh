@@ -11,6 +11,7 @@ packages="
   llvm-14 clang-14
   mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   libpng-dev
+  libgbm-dev libegl-dev libgles-dev libgl1-mesa-dri libegl1 libgbm1 libgles2
 "
 
 missing=""

@@ -394,11 +394,13 @@ static bool decode(std::span<const uint32_t> dwords, IsaClass isa, Program &prog
          first_clause = std::min(first_clause, ref.address);
          refs.push_back(ref);
       }
-      const bool ends = isa == IsaClass::Cayman
-                           ? op.has(CfFlag::EndsProgram)
-                           : (cf_instruction.format != WordFormat::CfAlu &&
-                              cf_instruction.format != WordFormat::CfAluExtended &&
-                              cf_instruction.get(cf::end_of_program));
+      const bool ends = (isa == IsaClass::Cayman
+                            ? op.has(CfFlag::EndsProgram)
+                            : (cf_instruction.format != WordFormat::CfAlu &&
+                               cf_instruction.format != WordFormat::CfAluExtended &&
+                               cf_instruction.get(cf::end_of_program))) ||
+                        /* a subroutine (a fetch shader) ends with its RETURN */
+                        op.has(CfFlag::Return);
       if (ends && !ended) {
          ended = true;
          program.end_index = index;

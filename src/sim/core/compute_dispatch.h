@@ -52,8 +52,21 @@ struct SamplerBinding {
    std::array<float, 4> border{0, 0, 0, 0};
 };
 
+/* Which hardware stage a program runs as: compute (LS with the compute bits), vertex (VS, with
+ * its fetch shader) or pixel (PS). */
+enum class ShaderStage : uint8_t { Compute, Vertex, Pixel };
+
+/* The fetch shader's vertex buffers are kept in `fetch_resources` under this key + their id:
+ * a VS program's own fetches and the fetch shader it calls address different resource ranges
+ * (Mesa r600g: vertex buffers at resource 992 + n on Evergreen, VS resources at 176 + n). */
+inline constexpr unsigned fetch_shader_resource_key = 1024;
+
 struct ComputeDispatch {
    hw::IsaClass isa = hw::IsaClass::Cayman;
+   ShaderStage stage = ShaderStage::Compute;
+   /* Vertex stage: the fetch shader CALL_FS runs (SQ_PGM_START_FS), empty if none. */
+   std::vector<uint32_t> fetch_shader;
+   uint64_t fetch_shader_address = 0;
    /* The board's tiling parameters (RADEON_INFO_TILING_CONFIG decoded): 2D-tiled textures are
     * addressed with its pipe count and group size. */
    hw::TilingConfig tiling;

@@ -72,6 +72,13 @@ struct Context {
    unsigned gpr_storage = 0;
    /* Texture resources located in memory at their first use (a fault only when used). */
    std::map<unsigned, TextureView> texture_views;
+   /* Vertex stage: the fetch shader CALL_FS runs, decoded, with its clauses. */
+   const Program *fetch_program = nullptr;
+   std::map<uint32_t, const AluClause *> fetch_program_alu_clauses;
+   std::map<uint32_t, const FetchClause *> fetch_program_fetch_clauses;
+   /* Graphics waves: what the SPI loaded, and where exports go. */
+   const GraphicsWave *graphics = nullptr;
+   WaveExports *exports = nullptr;
 };
 
 constexpr unsigned clause_temporary_first = 124; /* SQ_GPR_RESOURCE_MGMT_1.NUM_CLAUSE_TEMP_GPRS = 4 */
@@ -107,7 +114,37 @@ public:
       }
    }
 
+   /* A graphics wave: its lanes and initial GPRs come from the SPI (GraphicsWave). */
+   Wave(Context &context, std::vector<uint8_t> &lds, const GraphicsWave &setup)
+      : ctx(context), lds(lds), width(context.dispatch.wave_size), id(0), group{0, 0, 0}
+   {
+      gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
+      temporaries.assign(size_t(4) * 4 * width, 0xdeadbeef);
+      state.assign(width, Absent);
+      pred.assign(width, 0);
+      ar.assign(width, 0);
+      queue.resize(width);
+      if (ctx.dispatch.stage == ShaderStage::Pixel)
+         killed.assign(width, 0);
+      for (unsigned c = 0; c < 5; c++)
+         previous[c].assign(width, 0);
+      for (unsigned lane = 0; lane < setup.lanes && lane < width; lane++)
+         state[lane] = Active;
+      for (const auto &[where, values] : setup.gprs) {
+         if (where.first >= ctx.gpr_storage)
+            stop("the SPI loads R%u, beyond the %u GPRs the program allocates", where.first,
+                 ctx.dispatch.num_gprs);
+         for (unsigned lane = 0; lane < values.size() && lane < width; lane++)
+            reg(where.first, where.second, lane) = values[lane];
+      }
+   }
+
    enum class Outcome { Barrier, Finished };
+
+   void report_kills(WaveExports &exports) const
+   {
+      exports.killed = killed;
+   }
 
    Outcome run()
    {
@@ -122,9 +159,9 @@ public:
                return Outcome::Finished;
             continue;
          }
-         if (pc >= ctx.program.cf.size())
+         if (pc >= program_now->cf.size())
             stop("CF %u: execution ran past the CF stream (no end of program)", pc);
-         const CfInstruction &cf = ctx.program.cf[pc];
+         const CfInstruction &cf = program_now->cf[pc];
          if (ctx.trace >= TraceLevel::Instructions)
             std::fprintf(stderr, "terakan-sim: group %u,%u,%u wave %u CF %u: %s\n", group[0],
                          group[1], group[2], id, pc, format_cf(cf, ctx.dispatch.isa).c_str());
@@ -148,6 +185,13 @@ private:
    std::vector<std::vector<uint32_t>> scratch_results;
    std::vector<std::vector<uint8_t>> scratch_executes;
    std::vector<uint8_t> state, pred;
+   std::vector<uint8_t> killed; /* pixel lanes a KILL removed: never active again */
+   /* The program being executed: the main one, or the fetch shader during CALL_FS. */
+   const Program *program_now = &ctx.program;
+   const std::map<uint32_t, const AluClause *> *alu_now = &ctx.alu_clauses;
+   const std::map<uint32_t, const FetchClause *> *fetch_now = &ctx.fetch_clauses;
+   bool in_fetch_shader = false;
+   uint32_t return_pc = 0;
    std::vector<int32_t> ar;
    std::vector<std::deque<uint32_t>> queue; /* LDS output queue A, per lane */
    std::array<std::vector<uint32_t>, 5> previous; /* PV.x..w, PS */
@@ -212,6 +256,7 @@ private:
             continue;
          state[lane] = frame.saved[lane];
       }
+      apply_kills();
    }
 
    void pop(unsigned count)
@@ -321,6 +366,29 @@ private:
          restore_loop_exit();
       } else if (name == "MEM_RAT" || name == "MEM_RAT_CACHELESS") {
          run_rat(cf);
+      } else if (name == "CALL_FS") {
+         if (!ctx.fetch_program)
+            stop("CF %u: CALL_FS without a fetch shader (SQ_PGM_START_FS)", pc);
+         if (in_fetch_shader)
+            stop("CF %u: CALL_FS inside the fetch shader", pc);
+         in_fetch_shader = true;
+         return_pc = pc + 1;
+         program_now = ctx.fetch_program;
+         alu_now = &ctx.fetch_program_alu_clauses;
+         fetch_now = &ctx.fetch_program_fetch_clauses;
+         pc = 0;
+         return false;
+      } else if (name == "RETURN") {
+         if (!in_fetch_shader)
+            stop("CF %u: RETURN outside a subroutine", pc);
+         in_fetch_shader = false;
+         program_now = &ctx.program;
+         alu_now = &ctx.alu_clauses;
+         fetch_now = &ctx.fetch_clauses;
+         pc = return_pc;
+         return false;
+      } else if (cf.op->has(CfFlag::Export)) {
+         run_export(cf);
       } else if (name == "CF_END") {
          finished = true;
          return false;
@@ -348,11 +416,21 @@ private:
       const Frame loop = stack.back();
       stack.pop_back();
       state = loop.saved;
+      apply_kills();
+   }
+
+   void apply_kills()
+   {
+      if (killed.empty())
+         return;
+      for (unsigned lane = 0; lane < width; lane++)
+         if (killed[lane])
+            state[lane] = Absent;
    }
 
    bool jump(uint32_t target)
    {
-      if (target >= ctx.program.cf.size())
+      if (target >= program_now->cf.size())
          stop("CF %u: jump to %u, outside the CF stream", pc, target);
       pc = target;
       return false;
@@ -363,8 +441,8 @@ private:
    void start_alu_clause(const CfInstruction &cf)
    {
       const uint32_t address = cf.get(cf_alu::addr);
-      const auto found = ctx.alu_clauses.find(address);
-      if (found == ctx.alu_clauses.end())
+      const auto found = alu_now->find(address);
+      if (found == alu_now->end())
          stop("CF %u: no ALU clause at %u", pc, address);
       clause = found->second;
       group_index = 0;
@@ -372,8 +450,8 @@ private:
       kcache = {};
       kcache[0] = {cf.get(cf_alu::kcache_mode0), cf.get(cf_alu::kcache_bank0), cf.get(cf_alu::kcache_addr0)};
       kcache[1] = {cf.get(cf_alu::kcache_mode1), cf.get(cf_alu::kcache_bank1), cf.get(cf_alu::kcache_addr1)};
-      if (pc > 0 && ctx.program.cf[pc - 1].op->has(CfFlag::AluExtension)) {
-         const CfInstruction &ext = ctx.program.cf[pc - 1];
+      if (pc > 0 && program_now->cf[pc - 1].op->has(CfFlag::AluExtension)) {
+         const CfInstruction &ext = program_now->cf[pc - 1];
          kcache[2] = {ext.get(cf_alu_ext::kcache_mode2), ext.get(cf_alu_ext::kcache_bank2), ext.get(cf_alu_ext::kcache_addr2)};
          kcache[3] = {ext.get(cf_alu_ext::kcache_mode3), ext.get(cf_alu_ext::kcache_bank3), ext.get(cf_alu_ext::kcache_addr3)};
       }
@@ -386,7 +464,7 @@ private:
    void finish_alu_cf()
    {
       in_clause = false;
-      const CfInstruction &cf = ctx.program.cf[pc];
+      const CfInstruction &cf = program_now->cf[pc];
       const std::string_view name = cf.op->name;
       if (name == "ALU_POP_AFTER")
          pop(1);
@@ -442,6 +520,8 @@ private:
       } else if (source.sel < src_sel::kcache1 + 32 ||
                  (source.sel >= src_sel::kcache2 && source.sel < src_sel::kcache3 + 32)) {
          value = read_constant(source.sel, source.chan, source.rel, lane);
+      } else if (source.sel >= src_sel::param_base && source.sel < src_sel::param_base + 32) {
+         value = 0; /* an interpolation parameter: INTERP_* read it themselves */
       } else if (source.sel == src_sel::literal) {
          value = group.literals[source.chan];
       } else if (source.sel == src_sel::pv || source.sel == src_sel::ps) {
@@ -539,13 +619,15 @@ private:
             execute_lds(instruction, sources[i], executes[i]);
             continue;
          }
-         if (op.has(AluFlag::Kill) || op.has(AluFlag::Interp))
-            stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
+         if (op.has(AluFlag::Interp)) {
+            execute_interp(group, i, sources, executes, results);
+            continue;
+         }
          const bool reduction = name == "DOT4" || name == "DOT4_IEEE" || name == "MAX4";
          const AluFunction function = find_alu_function(op);
          const bool cube = name == "CUBE";
          const ConditionFunction condition_function =
-            op.has(AluFlag::PredSet) ? find_condition_function(op) : nullptr;
+            op.has(AluFlag::PredSet) || op.has(AluFlag::Kill) ? find_condition_function(op) : nullptr;
          const bool op3 = instruction.is_op3();
          const unsigned omod = op3 ? 0 : instruction.get(alu::omod);
          const bool clamp = instruction.get(alu::clamp);
@@ -564,6 +646,16 @@ private:
                value = reduce(group, sources, name, lane);
             } else if (cube) {
                value = cube_direction_result(group, sources, executes, lane)[static_cast<unsigned>(instruction.slot)];
+            } else if (op.has(AluFlag::Kill)) {
+               if (!condition_function || killed.empty())
+                  stop("CF %u: %s %s", pc, std::string(name).c_str(),
+                       killed.empty() ? "outside a pixel shader" : "is not simulated yet");
+               const bool kill = condition_function(a, b);
+               if (kill) {
+                  killed[lane] = 1;
+                  state[lane] = Absent;
+               }
+               value = kill ? as_bits(1.0f) : as_bits(0.0f);
             } else if (op.has(AluFlag::PredSet)) {
                if (!condition_function)
                   stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
@@ -629,6 +721,98 @@ private:
       previous_written = written;
       ar = new_ar;
       return barrier;
+   }
+
+   /* INTERP_XY / INTERP_ZW: the slots pair up (x with y, z with w); each slot computes
+    * P0 + I * (P1 - P0) + J * (P2 - P0) for the parameter channel its src1 selects, with I from
+    * the even slot's src0 and J from the odd slot's (Mesa r600g sfn load_interpolated_two_comp
+    * emits exactly that pattern; the slot-to-weight assignment is derived, see
+    * docs/sim-semantics.md). INTERP_LOAD_P0/P10/P20 copy one term. */
+   void execute_interp(const AluGroup &group, size_t index,
+                       const std::vector<std::array<std::vector<uint32_t>, 3>> &sources,
+                       const std::vector<std::vector<uint8_t>> &executes,
+                       std::vector<std::vector<uint32_t>> &results)
+   {
+      const AluInstruction &instruction = group.instructions[index];
+      const std::string_view name = instruction.op->name;
+      const GraphicsWave *setup = ctx.graphics;
+      if (!setup || ctx.dispatch.stage != ShaderStage::Pixel)
+         stop("CF %u: %s outside a pixel shader", pc, std::string(name).c_str());
+      const bool load = name.starts_with("INTERP_LOAD_");
+      const AluSource param = alu_source(instruction, load ? 0 : 1);
+      if (param.sel < src_sel::param_base || param.sel >= src_sel::param_base + 32)
+         stop("CF %u: %s without a parameter operand", pc, std::string(name).c_str());
+      const unsigned n = param.sel - src_sel::param_base, c = param.chan;
+      if (n >= setup->parameter_count)
+         stop("CF %u: %s reads parameter %u; the SPI loaded %u (SPI_PS_IN_CONTROL_0.NUM_INTERP)",
+              pc, std::string(name).c_str(), n, setup->parameter_count);
+      unsigned term = 0;
+      size_t partner = group.instructions.size();
+      if (load) {
+         term = name == "INTERP_LOAD_P0" ? 0 : name == "INTERP_LOAD_P10" ? 1 : 2;
+      } else if (name == "INTERP_XY" || name == "INTERP_ZW") {
+         const unsigned slot = static_cast<unsigned>(instruction.slot);
+         if (slot > 3)
+            stop("CF %u: %s in the trans slot", pc, std::string(name).c_str());
+         for (size_t j = 0; j < group.instructions.size(); j++)
+            if (group.instructions[j].op == instruction.op &&
+                static_cast<unsigned>(group.instructions[j].slot) == (slot ^ 1))
+               partner = j;
+         if (partner == group.instructions.size())
+            stop("CF %u: %s in slot %c without its pair", pc, std::string(name).c_str(), "xyzw"[slot]);
+      } else {
+         stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
+      }
+      const bool even = !load && (static_cast<unsigned>(instruction.slot) % 2) == 0;
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!executes[index][lane])
+            continue;
+         ctx.statistics.alu_lane_operations++;
+         const float *p = &setup->parameters[(size_t(lane) * setup->parameter_count + n) * 12];
+         float value;
+         if (load) {
+            value = p[term * 4 + c];
+         } else {
+            const float own = as_float(sources[index][0][lane]);
+            const float other = as_float(sources[partner][0][lane]);
+            const float i = even ? own : other, j = even ? other : own;
+            value = p[c] + i * p[4 + c] + j * p[8 + c];
+         }
+         results[index][lane] = as_bits(value);
+      }
+   }
+
+   /* ---- exports ---- */
+
+   void run_export(const CfInstruction &cf)
+   {
+      if (!ctx.exports)
+         stop("CF %u: %s in a compute program", pc, std::string(cf.op->name).c_str());
+      if (cf.get(cf_export::rw_rel))
+         stop("CF %u: exports with RW_REL are not simulated", pc);
+      const unsigned type = cf.get(cf_export::type), base = cf.get(cf_export::array_base);
+      const unsigned burst = cf.get(cf_export::burst_count), gpr_first = cf.get(cf_export::rw_gpr);
+      const unsigned selects[4] = {cf.get(cf_export::sel_x), cf.get(cf_export::sel_y),
+                                   cf.get(cf_export::sel_z), cf.get(cf_export::sel_w)};
+      for (unsigned k = 0; k <= burst; k++) {
+         WaveExports::Target &target = ctx.exports->targets[{type, base + k}];
+         target.values.resize(width, {0, 0, 0, 0});
+         target.written.resize(width, 0);
+         for (unsigned lane = 0; lane < width; lane++) {
+            if (!lane_active(lane))
+               continue;
+            target.written[lane] = 1;
+            for (unsigned c = 0; c < 4; c++) {
+               const unsigned sel = selects[c];
+               if (sel == 7)
+                  continue;
+               if (sel == 6)
+                  stop("CF %u: export select 6 is reserved", pc);
+               target.values[lane][c] = sel < 4 ? gpr_at(gpr_first + k, sel, lane, "exports")
+                                        : sel == 4 ? as_bits(0.0f) : as_bits(1.0f);
+            }
+         }
+      }
    }
 
    uint32_t reduce(const AluGroup &group,
@@ -774,8 +958,8 @@ private:
    void run_fetch_clause(const CfInstruction &cf)
    {
       const uint32_t address = cf.get(cf::addr);
-      const auto found = ctx.fetch_clauses.find(address);
-      if (found == ctx.fetch_clauses.end())
+      const auto found = fetch_now->find(address);
+      if (found == fetch_now->end())
          stop("CF %u: no fetch clause at %u", pc, address);
       /* Fetches of one clause may run in any order: reading a register an earlier fetch of the
        * same clause writes is undefined (Mesa splits clauses to avoid it). */
@@ -873,7 +1057,9 @@ private:
             const unsigned sel = instruction.get(src_sels[c]);
             if (sel < 4)
                request.source[c] = gpr_at(src, sel, lane, "TEX reads");
-            else if (sel == 4)
+            /* 7 (SEL_MASK) supplies no value; r600g masks the coordinates an instruction does
+             * not need (the layer and LOD of a 2D LD) and expects them as 0 (derived). */
+            else if (sel == 4 || sel == 7)
                request.source[c] = 0;
             else if (sel == 5)
                request.source[c] = as_bits(1.0f);
@@ -899,12 +1085,12 @@ private:
    {
       if (instruction.get(vtx::src_rel) || instruction.get(vtx::dst_rel))
          stop("CF %u: relative VFETCH registers are not simulated", pc);
+      /* Fetches inside the fetch shader read the vertex buffers. */
+      const unsigned buffer_id = instruction.get(vtx::buffer_id) + (in_fetch_shader ? fetch_shader_resource_key : 0);
       if (instruction.get(vtx::endian_swap) ||
-          (instruction.get(vtx::use_const_fields) &&
-           ctx.dispatch.fetch_resources.count(instruction.get(vtx::buffer_id)) &&
-           ctx.dispatch.fetch_resources.at(instruction.get(vtx::buffer_id)).endian_swap))
+          (instruction.get(vtx::use_const_fields) && ctx.dispatch.fetch_resources.count(buffer_id) &&
+           ctx.dispatch.fetch_resources.at(buffer_id).endian_swap))
          stop("CF %u: VFETCH with an endian swap is not simulated yet", pc);
-      const unsigned buffer_id = instruction.get(vtx::buffer_id);
       const auto resource = ctx.dispatch.fetch_resources.find(buffer_id);
       if (resource == ctx.dispatch.fetch_resources.end())
          stop("CF %u: VFETCH from buffer %u, which is not bound", pc, buffer_id);
@@ -1060,72 +1246,170 @@ private:
    }
 };
 
+
+/* Decodes a program and checks its ALU groups; false with a message if it cannot run. */
+bool decode_and_check(const std::vector<uint32_t> &words, uint64_t address, IsaClass isa,
+                      Program &program, std::string &error)
+{
+   DecodeError decode_error;
+   if (!decode_program_at(words, isa, program, decode_error)) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "program at 0x%llx, dword %u: ", (unsigned long long)address,
+                    decode_error.dword);
+      error = text + decode_error.message;
+      return false;
+   }
+   /* Illegal VLIW groups are refused before anything runs. */
+   const std::vector<std::string> violations = check_program(program);
+   if (!violations.empty()) {
+      error = "illegal instruction group: " + violations.front();
+      return false;
+   }
+   return true;
+}
+
+void index_clauses(const Program &program, std::map<uint32_t, const AluClause *> &alu,
+                   std::map<uint32_t, const FetchClause *> &fetch)
+{
+   for (const AluClause &clause : program.alu_clauses)
+      alu[clause.address] = &clause;
+   for (const FetchClause &clause : program.fetch_clauses)
+      fetch[clause.address] = &clause;
+}
+
+/* Locates the bound constant buffers, fetch buffers and RATs in memory (throws Stop). */
+void locate_resources(Context &ctx)
+{
+   const ComputeDispatch &dispatch = ctx.dispatch;
+   GpuMemory &memory = ctx.memory;
+   std::string error;
+   for (unsigned i = 0; i < 16; i++) {
+      const ConstantBuffer &buffer = dispatch.constant_buffers[i];
+      if (!buffer.bound)
+         continue;
+      uint8_t *data = memory.resolve(buffer.address, buffer.size, error);
+      if (!data)
+         stop("constant buffer %u at 0x%llx (%llu bytes): %s", i,
+              (unsigned long long)buffer.address, (unsigned long long)buffer.size, error.c_str());
+      ctx.constant_buffers[i] = {data, buffer.size};
+   }
+   for (const auto &[id, resource] : dispatch.fetch_resources) {
+      uint8_t *data = memory.resolve(resource.address, uint64_t(resource.size) + 1, error);
+      if (!data) {
+         char text[96];
+         std::snprintf(text, sizeof(text), "fetch buffer %u at 0x%llx (%u bytes): ", id,
+                       (unsigned long long)resource.address, resource.size + 1);
+         ctx.unusable_fetch_buffers[id] = text + error;
+         continue;
+      }
+      ctx.fetch_buffers[id] = {data, uint64_t(resource.size) + 1};
+   }
+   for (const auto &[id, rat] : dispatch.rats) {
+      uint8_t *data = memory.resolve(rat.address, rat.size_limit, error);
+      if (!data) {
+         char text[96];
+         std::snprintf(text, sizeof(text), "RAT %u at 0x%llx (%llu bytes): ", id,
+                       (unsigned long long)rat.address, (unsigned long long)rat.size_limit);
+         ctx.unusable_rats[id] = text + error;
+         continue;
+      }
+      ctx.rat_buffers[id] = {data, rat.size_limit};
+   }
+}
+
 } // namespace
+
+struct ShaderRunner::State {
+   Program program, fetch_program;
+   std::unique_ptr<Context> ctx;
+   std::string error;
+   std::vector<uint8_t> lds;
+};
+
+ShaderRunner::ShaderRunner(const ComputeDispatch &dispatch, GpuMemory &memory, TraceLevel trace)
+   : state(std::make_unique<State>())
+{
+   State &s = *state;
+   if (!decode_and_check(dispatch.program, dispatch.program_address, dispatch.isa, s.program, s.error))
+      return;
+   if (!dispatch.fetch_shader.empty() &&
+       !decode_and_check(dispatch.fetch_shader, dispatch.fetch_shader_address, dispatch.isa,
+                         s.fetch_program, s.error)) {
+      char words[96];
+      std::snprintf(words, sizeof(words), " (first words %08x %08x %08x %08x)", dispatch.fetch_shader[0],
+                    dispatch.fetch_shader[1], dispatch.fetch_shader[2], dispatch.fetch_shader[3]);
+      s.error = "fetch shader: " + s.error + words;
+      return;
+   }
+   s.ctx.reset(new Context{dispatch, s.program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}});
+   Context &ctx = *s.ctx;
+   index_clauses(s.program, ctx.alu_clauses, ctx.fetch_clauses);
+   if (!dispatch.fetch_shader.empty()) {
+      ctx.fetch_program = &s.fetch_program;
+      index_clauses(s.fetch_program, ctx.fetch_program_alu_clauses, ctx.fetch_program_fetch_clauses);
+   }
+   ctx.gpr_storage = std::max(dispatch.num_gprs, 2u);
+   try {
+      locate_resources(ctx);
+   } catch (const Stop &stopped) {
+      s.error = stopped.message;
+   }
+}
+
+ShaderRunner::~ShaderRunner() = default;
+
+const std::string &ShaderRunner::error() const
+{
+   return state->error;
+}
+
+DispatchStatistics ShaderRunner::statistics() const
+{
+   return state->ctx ? state->ctx->statistics : DispatchStatistics{};
+}
+
+bool ShaderRunner::run(const GraphicsWave &setup, WaveExports &exports, std::string &error)
+{
+   if (!state->error.empty()) {
+      error = state->error;
+      return false;
+   }
+   Context &ctx = *state->ctx;
+   ctx.graphics = &setup;
+   ctx.exports = &exports;
+   try {
+      Wave wave(ctx, state->lds, setup);
+      ctx.statistics.wavefronts++;
+      while (!wave.finished)
+         if (wave.run() == Wave::Outcome::Barrier)
+            stop("a graphics wave reached a GROUP_BARRIER");
+      wave.report_kills(exports);
+   } catch (const Stop &stopped) {
+      error = stopped.message;
+      ctx.graphics = nullptr;
+      ctx.exports = nullptr;
+      return false;
+   }
+   ctx.graphics = nullptr;
+   ctx.exports = nullptr;
+   return true;
+}
 
 DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &memory,
                                     TraceLevel trace)
 {
    DispatchResult result;
    Program program;
-   DecodeError decode_error;
-   if (!decode_program_at(dispatch.program, dispatch.isa, program, decode_error)) {
+   if (!decode_and_check(dispatch.program, dispatch.program_address, dispatch.isa, program, result.error)) {
       result.ok = false;
-      char text[64];
-      std::snprintf(text, sizeof(text), "program at 0x%llx, dword %u: ",
-                    (unsigned long long)dispatch.program_address, decode_error.dword);
-      result.error = text + decode_error.message;
       return result;
    }
-   /* Illegal VLIW groups are refused before anything runs. */
-   const std::vector<std::string> violations = check_program(program);
-   if (!violations.empty()) {
-      result.ok = false;
-      result.error = "illegal instruction group: " + violations.front();
-      return result;
-   }
-
    Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}};
-   for (const AluClause &clause : program.alu_clauses)
-      ctx.alu_clauses[clause.address] = &clause;
-   for (const FetchClause &clause : program.fetch_clauses)
-      ctx.fetch_clauses[clause.address] = &clause;
+   index_clauses(program, ctx.alu_clauses, ctx.fetch_clauses);
    ctx.gpr_storage = std::max(dispatch.num_gprs, 2u);
 
    try {
-      std::string error;
-      for (unsigned i = 0; i < 16; i++) {
-         const ConstantBuffer &buffer = dispatch.constant_buffers[i];
-         if (!buffer.bound)
-            continue;
-         uint8_t *data = memory.resolve(buffer.address, buffer.size, error);
-         if (!data)
-            stop("constant buffer %u at 0x%llx (%llu bytes): %s", i,
-                 (unsigned long long)buffer.address, (unsigned long long)buffer.size, error.c_str());
-         ctx.constant_buffers[i] = {data, buffer.size};
-      }
-      for (const auto &[id, resource] : dispatch.fetch_resources) {
-         uint8_t *data = memory.resolve(resource.address, uint64_t(resource.size) + 1, error);
-         if (!data) {
-            char text[96];
-            std::snprintf(text, sizeof(text), "fetch buffer %u at 0x%llx (%u bytes): ", id,
-                          (unsigned long long)resource.address, resource.size + 1);
-            ctx.unusable_fetch_buffers[id] = text + error;
-            continue;
-         }
-         ctx.fetch_buffers[id] = {data, uint64_t(resource.size) + 1};
-      }
-      for (const auto &[id, rat] : dispatch.rats) {
-         uint8_t *data = memory.resolve(rat.address, rat.size_limit, error);
-         if (!data) {
-            char text[96];
-            std::snprintf(text, sizeof(text), "RAT %u at 0x%llx (%llu bytes): ", id,
-                          (unsigned long long)rat.address, (unsigned long long)rat.size_limit);
-            ctx.unusable_rats[id] = text + error;
-            continue;
-         }
-         ctx.rat_buffers[id] = {data, rat.size_limit};
-      }
-
+      locate_resources(ctx);
       const unsigned threads = dispatch.group_size[0] * dispatch.group_size[1] * dispatch.group_size[2];
       if (threads == 0 || threads > 1024)
          stop("thread group of %u threads (SPI_COMPUTE_NUM_THREAD_*); 1 to 1024 fit", threads);

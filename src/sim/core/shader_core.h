@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "compute_dispatch.h"
@@ -17,6 +19,45 @@ struct DispatchResult {
    bool ok = true;
    std::string error; /* set when !ok: what stopped the dispatch, with its address and rule */
    DispatchStatistics statistics;
+};
+
+/* One wave of a graphics stage: what the SPI loads into its GPRs before it starts. */
+struct GraphicsWave {
+   unsigned lanes = 0;
+   /* Initial GPR values: (gpr, channel) -> one value per lane. */
+   std::map<std::pair<unsigned, unsigned>, std::vector<uint32_t>> gprs;
+   /* Pixel stage: each lane's interpolation parameters, for every PS input n: P0, P1 - P0 and
+    * P2 - P0 as four floats each (what the SPI writes to LDS for INTERP_* to read). */
+   unsigned parameter_count = 0;
+   std::vector<float> parameters; /* lanes * parameter_count * 12 */
+};
+
+/* What a graphics wave leaves behind: its exports, and which lanes a KILL removed. */
+struct WaveExports {
+   /* (export type: 0 pixel, 1 position, 2 parameter; array base) -> per-lane values; lanes
+    * that did not export keep zeros and are listed in `written`. */
+   struct Target {
+      std::vector<std::array<uint32_t, 4>> values;
+      std::vector<uint8_t> written;
+   };
+   std::map<std::pair<unsigned, unsigned>, Target> targets;
+   std::vector<uint8_t> killed;
+};
+
+/* A decoded, checked program with its resources located: decoded once per draw, then run wave
+ * by wave. */
+class ShaderRunner {
+public:
+   ShaderRunner(const ComputeDispatch &dispatch, GpuMemory &memory, TraceLevel trace);
+   ~ShaderRunner();
+   /* Empty if the program could not be prepared (decode error, illegal group, ...). */
+   const std::string &error() const;
+   bool run(const GraphicsWave &wave, WaveExports &exports, std::string &error);
+   DispatchStatistics statistics() const;
+
+private:
+   struct State;
+   std::unique_ptr<State> state;
 };
 
 DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &memory,

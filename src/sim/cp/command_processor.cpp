@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/shader_core.h"
+#include "gfx/draw.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 
@@ -65,11 +66,30 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       case pm4::DEALLOC_STATE:
       case pm4::SET_ALU_CONST:
       case pm4::SET_BOOL_CONST:
+         break;
       case pm4::SET_CTL_CONST:
+         for (uint32_t i = 0; i < count; i++)
+            ctl_consts[pm4::ctl_const_window.start + (body[0] << 2) + 4 * i] = body[1 + i];
+         break;
+      case pm4::INDEX_TYPE:
+         index_type = body[0] & 3;
+         if (index_type > 1)
+            return "INDEX_TYPE: index type " + std::to_string(index_type) + " is not defined";
+         if (body[0] & 0xc)
+            return "INDEX_TYPE: index byte swapping is not simulated";
+         break;
+      case pm4::NUM_INSTANCES:
+         num_instances = body[0];
+         break;
+      case pm4::DRAW_INDEX_AUTO:
+      case pm4::DRAW_INDEX:
+      case pm4::DRAW_INDEX_IMMD:
+         error = draw(opcode, body);
          break;
       case pm4::CLEAR_STATE:
          context_compute.clear();
          context_graphics.clear();
+         ctl_consts.clear();
          compute_border_colours.clear();
          break;
       case pm4::EVENT_WRITE:
@@ -207,6 +227,61 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       if (!error.empty())
          return error;
    }
+   return {};
+}
+
+std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> body)
+{
+   DrawCall call;
+   call.instances = std::max(num_instances, 1u);
+   uint32_t initiator;
+   if (opcode == pm4::DRAW_INDEX_AUTO) {
+      call.count = body[0];
+      initiator = body[1];
+   } else if (opcode == pm4::DRAW_INDEX) {
+      call.indexed = true;
+      call.index_address = body[0] | (uint64_t(body[1] & 0xff) << 32);
+      call.index_bytes_available = memory.bytes_after(call.index_address);
+      call.count = body[2];
+      initiator = body[3];
+   } else {
+      call.indexed = true;
+      call.immediate_indices = true;
+      call.count = body[0];
+      initiator = body[1];
+      call.immediate.assign(body.begin() + 2, body.end());
+   }
+   call.index_32bit = index_type == 1;
+   /* VGT_DRAW_INITIATOR.SOURCE_SELECT: 0 DMA (memory), 1 immediate, 2 auto index. */
+   const uint32_t source = initiator & 3;
+   const uint32_t expected = opcode == pm4::DRAW_INDEX_AUTO ? 2 : opcode == pm4::DRAW_INDEX ? 0 : 1;
+   if (source != expected)
+      return "draw packet 0x" + std::to_string(opcode) + ": VGT_DRAW_INITIATOR.SOURCE_SELECT " +
+             std::to_string(source) + " does not match the packet";
+   if (initiator & ~3u & ~(3u << 2))
+      return "draw packet: VGT_DRAW_INITIATOR bits beyond SOURCE_SELECT and MAJOR_MODE are not simulated";
+   PipelineState state;
+   state.isa = isa;
+   state.wave_size = wave_size;
+   state.tiling = tiling;
+   state.config = &config;
+   state.context = &context_graphics;
+   state.ctl_consts = &ctl_consts;
+   state.resources = &resources;
+   state.samplers = &samplers;
+   state.loop_consts = &loop_consts;
+   DrawStatistics statistics;
+   const std::string error = run_draw(state, call, memory, trace, totals, statistics);
+   draws++;
+   if (trace >= TraceLevel::Packets)
+      std::fprintf(stderr, "terakan-sim: draw %llu: primitive type %u, %u indices x %u instances: %llu vertices, "
+                   "%llu primitives, %llu pixels shaded, %llu written%s%s\n",
+                   (unsigned long long)draws, get(config, 0x8958), call.count, call.instances,
+                   (unsigned long long)statistics.vertices, (unsigned long long)statistics.primitives,
+                   (unsigned long long)statistics.pixels_shaded, (unsigned long long)statistics.pixels_written,
+                   error.empty() ? "" : ": ", error.c_str());
+   if (!error.empty())
+      return "draw: " + error;
    return {};
 }
 

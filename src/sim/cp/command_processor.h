@@ -43,11 +43,16 @@ private:
    std::vector<uint32_t> resources;   /* the SET_RESOURCE window, in dwords */
    std::vector<uint32_t> loop_consts; /* the SET_LOOP_CONST window */
    std::vector<uint32_t> samplers;    /* the SET_SAMPLER window, in dwords */
+   std::map<uint32_t, uint32_t> ctl_consts; /* SET_CTL_CONST, by register address */
+   uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
+   uint32_t num_instances = 1; /* NUM_INSTANCES */
+   uint64_t draws = 0;
    /* TD_CS_SAMPLER*_BORDER_COLOR: the colour written for each compute sampler index. */
    std::map<unsigned, std::array<float, 4>> compute_border_colours;
 
    uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
    std::string dispatch(std::span<const uint32_t> body);
+   std::string draw(uint32_t opcode, std::span<const uint32_t> body);
    std::string write_memory(uint64_t address, const void *data, size_t size, const char *packet);
 };
 

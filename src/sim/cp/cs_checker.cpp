@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <set>
+#include <string_view>
 
 #include "hw/pm4.h"
 #include "hw/registers.h"
@@ -32,40 +33,56 @@ struct Failure {
    std::string message;
 };
 
-/* Registers evergreen_cs.c lets through without tracking (its reg_safe_bm, generated from
- * Linux's reg_srcs/evergreen and reg_srcs/cayman): the subset a compute command stream uses.
- * Registers the kernel also allows but that we do not list are refused as "not simulated",
- * so nothing passes here that the kernel would refuse. */
+/* What the kernel does with a register a SET_CONFIG_REG / SET_CONTEXT_REG writes: the table
+ * kernel_registers.inc (made from Linux's reg_srcs/evergreen, reg_srcs/cayman and
+ * evergreen_cs_handle_reg; its header gives the sources). Safe registers pass untouched,
+ * tracked ones go to handle_register, anything else is forbidden. */
+enum class KernelChips { Evergreen, Cayman, Both };
+enum class KernelKind { Safe, Tracked };
+struct KernelRegister {
+   uint32_t first, last;
+   const char *name;
+   KernelChips chips;
+   KernelKind kind;
+};
+constexpr KernelChips Evergreen = KernelChips::Evergreen, Cayman = KernelChips::Cayman, Both = KernelChips::Both;
+constexpr KernelKind Safe = KernelKind::Safe, Tracked = KernelKind::Tracked;
+const KernelRegister kernel_registers[] = {
+#define TERAKAN_KERNEL_REG(first, last, name, chips, kind) {first, last, name, chips, kind},
+#include "kernel_registers.inc"
+#undef TERAKAN_KERNEL_REG
+};
+
+const KernelRegister *find_kernel_register(uint32_t reg, IsaClass isa)
+{
+   for (const KernelRegister &row : kernel_registers) {
+      if (reg < row.first || reg > row.last)
+         continue;
+      if (row.chips == KernelChips::Both || (row.chips == KernelChips::Cayman) == (isa == IsaClass::Cayman))
+         return &row;
+   }
+   return nullptr;
+}
+
+/* Bytes per element of the COLOR_* formats (Mesa evergreend.h numbers); 0 if unknown. */
+uint32_t colour_bytes_per_element(uint32_t format)
+{
+   switch (format) {
+   case 0x1: case 0x2: case 0x3: return 1;
+   case 0x5: case 0x6: case 0x7: case 0x8: case 0x9: case 0xA: case 0xB: case 0xC: return 2;
+   case 0xD: case 0xE: case 0xF: case 0x10: case 0x11: case 0x12: case 0x13: case 0x14:
+   case 0x15: case 0x16: case 0x17: case 0x18: case 0x19: case 0x1A: case 0x1B: return 4;
+   case 0x1C: case 0x1D: case 0x1E: case 0x1F: case 0x20: return 8;
+   case 0x22: case 0x23: return 16;
+   case 0x30: return 12;
+   default: return 0;
+   }
+}
+
 bool is_safe_register(uint32_t reg, IsaClass isa)
 {
-   static const std::set<uint32_t> common = {
-      reg::CP_COHER_CNTL, reg::CP_COHER_SIZE, reg::VGT_PRIMITIVE_TYPE, reg::VGT_NUM_INDICES,
-      reg::VGT_COMPUTE_START_X, reg::VGT_COMPUTE_START_Y, reg::VGT_COMPUTE_START_Z,
-      reg::VGT_COMPUTE_THREAD_GROUP_SIZE, reg::SQ_CONFIG, reg::SQ_GPR_RESOURCE_MGMT_1,
-      reg::SQ_GLOBAL_GPR_RESOURCE_MGMT_1, reg::SQ_GLOBAL_GPR_RESOURCE_MGMT_2,
-      reg::SQ_DYN_GPR_CNTL_PS_FLUSH_REQ, reg::SPI_COMPUTE_INPUT_CNTL,
-      reg::SPI_COMPUTE_NUM_THREAD_X, reg::SPI_COMPUTE_NUM_THREAD_Y, reg::SPI_COMPUTE_NUM_THREAD_Z,
-      reg::SQ_PGM_RESOURCES_LS, reg::SQ_PGM_RESOURCES_2_LS, reg::SQ_LDS_ALLOC,
-      reg::SQ_LDS_ALLOC_PS, reg::VGT_GS_MODE, reg::VGT_SHADER_STAGES_EN, reg::SX_SURFACE_SYNC,
-      /* TD_CS_SAMPLER0_BORDER_COLOR_INDEX..ALPHA (reg_srcs/evergreen and reg_srcs/cayman). */
-      TD_CS_BORDER_COLOR_INDEX, TD_CS_BORDER_COLOR_RED, TD_CS_BORDER_COLOR_GREEN,
-      TD_CS_BORDER_COLOR_BLUE, TD_CS_BORDER_COLOR_ALPHA,
-   };
-   if (common.count(reg))
-      return true;
-   if (reg >= reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 && reg < reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0 + 64)
-      return true;
-   for (unsigned n = 0; n < 8; n++)
-      if (reg == reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE + reg::Dim)
-         return true;
-   if (isa == IsaClass::Evergreen) {
-      /* Evergreen-only safe registers: thread/stack/GPR partitions, LDS pool, WAIT_UNTIL. */
-      return reg == reg::WAIT_UNTIL || (reg >= 0x8C08 && reg <= 0x8C0C) ||
-             (reg >= reg::SQ_THREAD_RESOURCE_MGMT_1 && reg <= reg::SQ_STACK_RESOURCE_MGMT_3) ||
-             reg == reg::SQ_LDS_RESOURCE_MGMT || reg == reg::SQ_DYN_GPR_RESOURCE_LIMIT_1;
-   }
-   /* Cayman-only: VGT_COMPUTE_INDEX, SPI_LDS_MGMT. */
-   return reg == reg::VGT_COMPUTE_INDEX || reg == reg::SPI_LDS_MGMT;
+   const KernelRegister *row = find_kernel_register(reg, isa);
+   return row && row->kind == KernelKind::Safe;
 }
 
 class Checker {
@@ -403,7 +420,16 @@ private:
          return;
       }
       (void)cayman;
-      throw Failure{format("forbidden register 0x%08x at %zu", reg, value)};
+      const KernelRegister *row = find_kernel_register(reg, options.isa);
+      if (!row)
+         throw Failure{format("forbidden register 0x%08x at %zu", reg, value)};
+      /* Other tracked registers: base addresses take a relocation (the buffer's address >> 8
+       * is added); the rest the kernel stores for its draw-time checks or passes through. */
+      const std::string_view name = row->name;
+      const bool is_base = name.ends_with("_BASE") || name.find("_BASE..") != std::string_view::npos ||
+                           name.ends_with("_CMASK") || name.ends_with("_FMASK");
+      if (is_base)
+         relocate_256("bad SET_CONTEXT_REG 0x%04X");
    }
 
    void resource(uint32_t at, size_t words)
@@ -626,13 +652,16 @@ private:
                                  cb_target_mask, 0xfu << (4 * n), n)};
          /* Linear buffers (RATs): the kernel requires offset + layer size within the bo. */
          const uint32_t mode = (cb_info[n] >> 8) & 0xf;
-         if (mode > 1)
-            throw Failure{format("cb[%d]: tiled colour buffers are not simulated yet", n)};
+         if (mode > 2)
+            throw Failure{format("cb[%d]: 2D-tiled colour buffers are not simulated yet (R600_DEBUG=no2d)", n)};
+         const uint32_t bytes = colour_bytes_per_element(format_value);
+         if (!bytes)
+            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] invalid format %d", n, format_value)};
          const uint64_t offset = uint64_t(cb_offset[n]) << 8;
          const uint64_t nbx = (uint64_t(cb_pitch[n] & 0x7ff) + 1) * 8;
          const uint64_t nby = ((uint64_t(cb_slice[n] & 0x3fffff) + 1) * 64) / nbx;
          const uint64_t mslice = ((cb_view[n] >> 13) & 0x7ff) + 1;
-         const uint64_t layer = nbx * nby * 4; /* COLOR_32: 4 bytes per element */
+         const uint64_t layer = nbx * nby * bytes;
          if (offset + layer * mslice > cb_bo[n]->size)
             throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo too small (layer size "
                                  "%llu, offset %llu, max layer %llu, bo size %llu)",

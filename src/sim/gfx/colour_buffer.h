@@ -1,0 +1,49 @@
+/* The colour block (CB): a bound colour buffer decoded from CB_COLORn_*, its formats and
+ * number types, and the blend and write of one pixel. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "core/gpu_memory.h"
+#include "gfx/draw.h"
+#include "hw/surface.h"
+
+namespace terakan::sim {
+
+struct BlendState {
+   bool enable = false;
+   uint32_t colour_src = 1, colour_dst = 0, colour_func = 0;
+   uint32_t alpha_src = 1, alpha_dst = 0, alpha_func = 0;
+   std::array<float, 4> constant{};
+};
+
+struct ColourTarget {
+   unsigned index = 0;
+   uint64_t address = 0;
+   uint8_t *data = nullptr;
+   uint64_t size = 0;
+   hw::LevelAddressing addressing;
+   unsigned width = 0, height = 0; /* from PITCH and SLICE: the pixels the buffer holds */
+   uint32_t format = 0, number_type = 0, swap = 0;
+   unsigned components = 0, bits[4] = {}; /* memory order */
+   bool is_float = false;
+   bool blend_clamp = false, blend_bypass = false;
+   uint32_t write_mask = 0xf; /* CB_TARGET_MASK nibble */
+   BlendState blend;
+   uint32_t rop3 = 0xcc;
+};
+
+/* Decodes colour buffer n; returns false (no error) if it is not enabled, false with a message
+ * if its state is something the simulator refuses. */
+bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error);
+
+/* Blends and writes the shader's export for pixel (x, y). The export holds floats, or integers
+ * for UINT/SINT targets. */
+void write_colour(ColourTarget &, unsigned x, unsigned y, const std::array<uint32_t, 4> &exported);
+
+/* Reads a pixel back as the shader would see it (floats, or integer bits). */
+std::array<uint32_t, 4> read_colour(const ColourTarget &, unsigned x, unsigned y);
+
+} // namespace terakan::sim

@@ -1,0 +1,772 @@
+/* One draw through the fixed-function pipeline. The order of the blocks follows the hardware:
+ * VGT builds the index stream and primitives, the VS runs per vertex (with its fetch shader),
+ * PA clips, divides and maps to the viewport, SC scan converts under the scissors, the SPI
+ * loads barycentrics and parameters into pixel-shader waves, and CB writes the exports.
+ * Sources for each rule are in docs/sim-semantics.md ("Drawing"). */
+#include "draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "core/shader_core.h"
+#include "gfx/colour_buffer.h"
+#include "hw/graphics_registers.h"
+#include "hw/pm4.h"
+#include "hw/registers.h"
+#include "hw/texture.h"
+
+namespace terakan::sim {
+
+using namespace hw::gfx;
+
+uint32_t PipelineState::get(uint32_t reg) const
+{
+   const std::map<uint32_t, uint32_t> *table = reg >= hw::pm4::context_window.start ? context : config;
+   if (reg >= 0x3CFF0)
+      table = ctl_consts;
+   const auto found = table->find(reg);
+   return found == table->end() ? 0 : found->second;
+}
+
+namespace {
+
+struct Failure {
+   std::string message;
+};
+
+[[noreturn]] void fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void fail(const char *format, ...)
+{
+   char buffer[512];
+   va_list args;
+   va_start(args, format);
+   std::vsnprintf(buffer, sizeof(buffer), format, args);
+   va_end(args);
+   throw Failure{buffer};
+}
+
+float as_float(uint32_t bits)
+{
+   float value;
+   std::memcpy(&value, &bits, 4);
+   return value;
+}
+
+uint32_t as_bits(float value)
+{
+   uint32_t bits;
+   std::memcpy(&bits, &value, 4);
+   return bits;
+}
+
+/* A vertex after the VS: clip-space position and its exported parameters. */
+struct Vertex {
+   std::array<float, 4> position{};
+   std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
+};
+
+/* A vertex in window space, ready for scan conversion. */
+struct WindowVertex {
+   double x, y, z, inverse_w;
+   int64_t fx, fy; /* quantized to the subpixel grid */
+   const Vertex *source;
+   std::vector<std::array<uint32_t, 4>> parameters;
+};
+
+class Draw {
+public:
+   Draw(const PipelineState &state, const DrawCall &call, GpuMemory &memory, TraceLevel trace,
+        DispatchStatistics &totals, DrawStatistics &statistics)
+      : state(state), call(call), memory(memory), trace(trace), totals(totals), statistics(statistics)
+   {
+   }
+
+   void run()
+   {
+      primitive_type = state.get(VGT_PRIMITIVE_TYPE) & 0x3f;
+      decode_raster_state();
+      decode_targets();
+      std::string error = setup_stage(state, ShaderStage::Vertex, memory, vs_dispatch);
+      if (!error.empty())
+         fail("vertex shader: %s", error.c_str());
+      error = setup_stage(state, ShaderStage::Pixel, memory, ps_dispatch);
+      if (!error.empty())
+         fail("pixel shader: %s", error.c_str());
+      vs = std::make_unique<ShaderRunner>(vs_dispatch, memory, trace);
+      if (!vs->error().empty())
+         fail("vertex shader: %s", vs->error().c_str());
+      ps = std::make_unique<ShaderRunner>(ps_dispatch, memory, trace);
+      if (!ps->error().empty())
+         fail("pixel shader: %s", ps->error().c_str());
+
+      const std::vector<uint32_t> indices = fetch_indices();
+      for (uint32_t instance = 0; instance < call.instances; instance++) {
+         std::vector<Vertex> vertices = shade_vertices(indices, instance);
+         assemble(indices, vertices);
+      }
+      flush_pixels();
+      const DispatchStatistics a = vs->statistics(), b = ps->statistics();
+      totals.wavefronts += a.wavefronts + b.wavefronts;
+      totals.alu_groups += a.alu_groups + b.alu_groups;
+      totals.alu_lane_operations += a.alu_lane_operations + b.alu_lane_operations;
+      totals.fetches += a.fetches + b.fetches;
+   }
+
+private:
+   const PipelineState &state;
+   const DrawCall &call;
+   GpuMemory &memory;
+   TraceLevel trace;
+   DispatchStatistics &totals;
+   DrawStatistics &statistics;
+   uint32_t primitive_type = 0;
+   ComputeDispatch vs_dispatch, ps_dispatch;
+   std::unique_ptr<ShaderRunner> vs, ps;
+   std::vector<ColourTarget> targets;
+
+   /* Raster state */
+   uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
+   std::array<float, 6> viewport{};
+   int scissor_x0 = 0, scissor_y0 = 0, scissor_x1 = 0, scissor_y1 = 0;
+   int64_t subpixels = 256;
+   bool pixel_centre_half = true;
+
+   /* ---- state ---- */
+
+   void decode_raster_state()
+   {
+      clip_control = state.get(PA_CL_CLIP_CNTL);
+      mode_control = state.get(PA_SU_SC_MODE_CNTL);
+      vte_control = state.get(PA_CL_VTE_CNTL);
+      vertex_control = state.get(PA_SU_VTX_CNTL);
+      for (unsigned i = 0; i < 6; i++)
+         viewport[i] = as_float(state.get(PA_CL_VPORT_XSCALE_0 + 4 * i));
+      pixel_centre_half = vertex_control & 1;
+      static constexpr int64_t grids[8] = {16, 8, 4, 2, 1, 256, 1024, 0};
+      subpixels = grids[(vertex_control >> 3) & 7];
+      if (!subpixels)
+         fail("PA_SU_VTX_CNTL.QUANT_MODE 7 is not defined");
+      if ((mode_control >> 3) & 3)
+         fail("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
+      if (mode_control & ((1u << 11) | (1u << 12) | (1u << 13)))
+         fail("polygon offset is not simulated yet");
+      if (clip_control & 0x3f)
+         fail("user clip planes (PA_CL_CLIP_CNTL.UCP_ENA_*) are not simulated yet");
+
+      /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
+       * generic and viewport 0 all apply (their intersection). */
+      const uint32_t window_offset = state.get(PA_SC_WINDOW_OFFSET);
+      const int offset_x = int16_t(window_offset & 0xffff), offset_y = int16_t(window_offset >> 16);
+      scissor_x0 = scissor_y0 = 0;
+      scissor_x1 = scissor_y1 = 16384;
+      auto intersect = [&](uint32_t tl_reg, uint32_t br_reg, bool offsettable) {
+         const uint32_t tl = state.get(tl_reg), br = state.get(br_reg);
+         const bool offset = offsettable && !(tl >> 31);
+         const int dx = offset ? offset_x : 0, dy = offset ? offset_y : 0;
+         scissor_x0 = std::max(scissor_x0, int(tl & 0x7fff) + dx);
+         scissor_y0 = std::max(scissor_y0, int((tl >> 16) & 0x7fff) + dy);
+         scissor_x1 = std::min(scissor_x1, int(br & 0x7fff) + dx);
+         scissor_y1 = std::min(scissor_y1, int((br >> 16) & 0x7fff) + dy);
+      };
+      intersect(PA_SC_SCREEN_SCISSOR_TL, PA_SC_SCREEN_SCISSOR_BR, false);
+      intersect(PA_SC_WINDOW_SCISSOR_TL, PA_SC_WINDOW_SCISSOR_BR, true);
+      intersect(PA_SC_GENERIC_SCISSOR_TL, PA_SC_GENERIC_SCISSOR_BR, true);
+      intersect(PA_SC_VPORT_SCISSOR_0_TL, PA_SC_VPORT_SCISSOR_0_BR, true);
+   }
+
+   void decode_targets()
+   {
+      const uint32_t mode = (state.get(CB_COLOR_CONTROL) >> 4) & 7;
+      if (mode == 0)
+         return; /* CB_DISABLE: nothing is written */
+      if (mode != 1)
+         fail("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, resolve, decompress) is not simulated yet", mode);
+      for (unsigned n = 0; n < 8; n++) {
+         ColourTarget target;
+         std::string error;
+         if (decode_colour_target(state, n, memory, target, error))
+            targets.push_back(target);
+         else if (!error.empty())
+            fail("%s", error.c_str());
+      }
+      const uint32_t depth_control = state.get(DB_DEPTH_CONTROL);
+      if (depth_control & 3)
+         fail("depth and stencil tests are not simulated yet (DB_DEPTH_CONTROL 0x%08x)", depth_control);
+   }
+
+   /* ---- VGT ---- */
+
+   std::vector<uint32_t> fetch_indices()
+   {
+      std::vector<uint32_t> indices(call.count);
+      if (call.immediate_indices) {
+         for (uint32_t i = 0; i < call.count; i++) {
+            const uint32_t word = call.index_32bit ? i : i / 2;
+            if (word >= call.immediate.size())
+               fail("DRAW_INDEX_IMMD: %u indices need more than the packet's %zu dwords", call.count,
+                    call.immediate.size());
+            indices[i] = call.index_32bit ? call.immediate[word] : (call.immediate[word] >> (16 * (i % 2))) & 0xffff;
+         }
+      } else if (call.indexed) {
+         const unsigned size = call.index_32bit ? 4 : 2;
+         std::string error;
+         if (uint64_t(call.count) * size > call.index_bytes_available)
+            fail("index buffer: %u indices of %u bytes run past the buffer", call.count, size);
+         const uint8_t *data = memory.resolve(call.index_address, uint64_t(call.count) * size, error);
+         if (!data)
+            fail("index buffer: %s", error.c_str());
+         for (uint32_t i = 0; i < call.count; i++) {
+            uint32_t v = 0;
+            std::memcpy(&v, data + size_t(i) * size, size);
+            indices[i] = v;
+         }
+      } else {
+         for (uint32_t i = 0; i < call.count; i++)
+            indices[i] = i;
+      }
+      return indices;
+   }
+
+   bool is_restart(uint32_t index) const
+   {
+      return call.indexed && (state.get(VGT_MULTI_PRIM_IB_RESET_EN) & 1) &&
+             index == state.get(VGT_MULTI_PRIM_IB_RESET_INDX);
+   }
+
+   /* ---- VS ---- */
+
+   std::vector<Vertex> shade_vertices(const std::vector<uint32_t> &indices, uint32_t instance)
+   {
+      /* Each distinct index is shaded once (the hardware's vertex reuse is an optimisation;
+       * the VS has no side effects that could show the difference here). */
+      std::vector<uint32_t> unique;
+      std::map<uint32_t, size_t> slot_of;
+      for (uint32_t index : indices)
+         if (!is_restart(index) && slot_of.emplace(index, unique.size()).second)
+            unique.push_back(index);
+      std::vector<Vertex> vertices(indices.size());
+      std::vector<Vertex> shaded(unique.size());
+      const unsigned width = vs_dispatch.wave_size;
+      const uint32_t base_vertex = state.get(VGT_INDX_OFFSET);
+      const uint32_t start_instance = state.get(SQ_VTX_START_INST_LOC);
+      const uint32_t export_count = ((state.get(SPI_VS_OUT_CONFIG) >> 1) & 0x1f) + 1;
+      for (size_t first = 0; first < unique.size(); first += width) {
+         const unsigned lanes = unsigned(std::min<size_t>(width, unique.size() - first));
+         GraphicsWave wave;
+         wave.lanes = lanes;
+         auto &vertex_id = wave.gprs[{0, 0}];
+         auto &instance_id = wave.gprs[{0, 3}];
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            vertex_id.push_back(unique[first + lane] + base_vertex);
+            instance_id.push_back(instance + start_instance);
+         }
+         WaveExports exports;
+         std::string error;
+         if (!vs->run(wave, exports, error))
+            fail("vertex shader at 0x%llx: %s", (unsigned long long)vs_dispatch.program_address, error.c_str());
+         const auto position = exports.targets.find({1, 60});
+         if (position == exports.targets.end())
+            fail("the vertex shader exported no position (EXPORT POS 60)");
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            Vertex &v = shaded[first + lane];
+            if (!position->second.written[lane])
+               fail("vertex shader lane %u did not export its position", lane);
+            for (unsigned c = 0; c < 4; c++)
+               v.position[c] = as_float(position->second.values[lane][c]);
+            v.parameters.assign(export_count, {0, 0, 0, 0});
+            for (uint32_t p = 0; p < export_count; p++) {
+               const auto found = exports.targets.find({2, p});
+               if (found != exports.targets.end() && found->second.written[lane])
+                  v.parameters[p] = found->second.values[lane];
+            }
+         }
+         statistics.vertices += lanes;
+      }
+      for (size_t i = 0; i < indices.size(); i++)
+         if (!is_restart(indices[i]))
+            vertices[i] = shaded[slot_of[indices[i]]];
+      return vertices;
+   }
+
+   /* ---- primitive assembly ---- */
+
+   void assemble(const std::vector<uint32_t> &indices, const std::vector<Vertex> &vertices)
+   {
+      /* Split at restart indices: each run is assembled on its own. */
+      size_t start = 0;
+      for (size_t i = 0; i <= indices.size(); i++) {
+         if (i < indices.size() && !is_restart(indices[i]))
+            continue;
+         assemble_run(vertices, start, i);
+         start = i + 1;
+      }
+   }
+
+   void assemble_run(const std::vector<Vertex> &v, size_t begin, size_t end)
+   {
+      const size_t n = end - begin;
+      const bool provoking_last = (mode_control >> 19) & 1;
+      auto triangle = [&](size_t a, size_t b, size_t c, size_t provoking) {
+         triangle_primitive(v[begin + a], v[begin + b], v[begin + c], v[begin + provoking]);
+      };
+      switch (primitive_type) {
+      case TriangleList:
+         for (size_t i = 0; i + 2 < n; i += 3)
+            triangle(i, i + 1, i + 2, provoking_last ? i + 2 : i);
+         break;
+      case TriangleStrip:
+         for (size_t i = 0; i + 2 < n; i++) {
+            /* Odd triangles swap their first two vertices to keep the winding. */
+            if (i % 2 == 0)
+               triangle(i, i + 1, i + 2, provoking_last ? i + 2 : i);
+            else
+               triangle(i + 1, i, i + 2, provoking_last ? i + 2 : i);
+         }
+         break;
+      case TriangleFan:
+         for (size_t i = 1; i + 1 < n; i++)
+            triangle(0, i, i + 1, provoking_last ? i + 1 : i);
+         break;
+      case RectList:
+         for (size_t i = 0; i + 2 < n; i += 3)
+            rectangle(v[begin + i], v[begin + i + 1], v[begin + i + 2]);
+         break;
+      default:
+         fail("primitive type %u (VGT_PRIMITIVE_TYPE) is not simulated yet", primitive_type);
+      }
+   }
+
+   /* ---- clipping and the viewport ---- */
+
+   /* Clips a polygon against the z planes (near and far) and w > 0; x and y are left to the
+    * guard band and the scissors, which give the same pixels. */
+   std::vector<Vertex> clip(std::vector<Vertex> polygon) const
+   {
+      const bool disabled = (clip_control >> 16) & 1;
+      const bool dx_space = (clip_control >> 19) & 1;
+      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
+      std::vector<std::function<double(const Vertex &)>> planes;
+      /* w must stay positive for the division; a tiny epsilon plane does it. */
+      planes.push_back([](const Vertex &v) { return double(v.position[3]) - 1e-30; });
+      if (!disabled) {
+         if (!near_off) {
+            if (dx_space)
+               planes.push_back([](const Vertex &v) { return double(v.position[2]); });
+            else
+               planes.push_back([](const Vertex &v) { return double(v.position[2]) + v.position[3]; });
+         }
+         if (!far_off)
+            planes.push_back([](const Vertex &v) { return double(v.position[3]) - v.position[2]; });
+      }
+      for (const auto &distance : planes) {
+         std::vector<Vertex> out;
+         for (size_t i = 0; i < polygon.size(); i++) {
+            const Vertex &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
+            const double da = distance(a), db = distance(b);
+            if (da >= 0)
+               out.push_back(a);
+            if ((da >= 0) != (db >= 0)) {
+               const double t = da / (da - db);
+               Vertex m;
+               for (unsigned c = 0; c < 4; c++)
+                  m.position[c] = float(a.position[c] + t * (b.position[c] - a.position[c]));
+               m.parameters = a.parameters;
+               for (size_t p = 0; p < a.parameters.size(); p++)
+                  for (unsigned c = 0; c < 4; c++)
+                     m.parameters[p][c] = as_bits(float(as_float(a.parameters[p][c]) +
+                                                        t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
+               out.push_back(m);
+            }
+         }
+         polygon = std::move(out);
+         if (polygon.size() < 3)
+            return {};
+      }
+      return polygon;
+   }
+
+   WindowVertex to_window(const Vertex &v) const
+   {
+      WindowVertex w;
+      const bool xy_divided = (vte_control >> 8) & 1, z_divided = (vte_control >> 9) & 1;
+      const bool w_inverse = (vte_control >> 10) & 1;
+      const double inverse = w_inverse ? v.position[3] : 1.0 / v.position[3];
+      double x = xy_divided ? v.position[0] : v.position[0] * inverse;
+      double y = xy_divided ? v.position[1] : v.position[1] * inverse;
+      double z = z_divided ? v.position[2] : v.position[2] * inverse;
+      if (vte_control & 1) x *= viewport[0];
+      if (vte_control & 2) x += viewport[1];
+      if (vte_control & 4) y *= viewport[2];
+      if (vte_control & 8) y += viewport[3];
+      if (vte_control & 16) z *= viewport[4];
+      if (vte_control & 32) z += viewport[5];
+      w.x = x, w.y = y, w.z = z, w.inverse_w = inverse;
+      /* PA_SU_VTX_CNTL: positions snap to the subpixel grid (ROUND_MODE 0 truncates, 1 rounds). */
+      const unsigned round_mode = (vertex_control >> 1) & 3;
+      auto snap = [&](double value) {
+         const double scaled = value * double(subpixels);
+         return int64_t(round_mode == 0 ? std::trunc(scaled) : std::nearbyint(scaled));
+      };
+      w.fx = snap(x), w.fy = snap(y);
+      w.source = &v;
+      w.parameters = v.parameters;
+      return w;
+   }
+
+   /* ---- triangles ---- */
+
+   void triangle_primitive(const Vertex &a, const Vertex &b, const Vertex &c, const Vertex &provoking)
+   {
+      statistics.primitives++;
+      std::vector<Vertex> polygon = clip({a, b, c});
+      if (polygon.empty())
+         return;
+      std::vector<WindowVertex> window;
+      for (const Vertex &v : polygon)
+         window.push_back(to_window(v));
+      /* Culling uses the winding of the whole primitive (the first three window vertices of
+       * the clipped polygon keep it). */
+      for (size_t i = 1; i + 1 < window.size(); i++)
+         scan_triangle(window[0], window[i], window[i + 1], provoking, nullptr);
+   }
+
+   void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
+   {
+      statistics.primitives++;
+      /* RECTLIST: three vertices of a parallelogram, the fourth is b + c - a (Mesa r600g
+       * r600_draw_rectangle). Parameters are planar over (a, b, c), so the fourth corner's
+       * values are extrapolated the same way. Rectangles are not clipped. */
+      Vertex d;
+      for (unsigned i = 0; i < 4; i++)
+         d.position[i] = b.position[i] + c.position[i] - a.position[i];
+      d.parameters = a.parameters;
+      for (size_t p = 0; p < a.parameters.size(); p++)
+         for (unsigned i = 0; i < 4; i++)
+            d.parameters[p][i] = as_bits(as_float(b.parameters[p][i]) + as_float(c.parameters[p][i]) -
+                                         as_float(a.parameters[p][i]));
+      WindowVertex wa = to_window(a), wb = to_window(b), wc = to_window(c), wd = to_window(d);
+      const WindowVertex *plane[3] = {&wa, &wb, &wc};
+      scan_triangle(wa, wb, wc, a, plane);
+      scan_triangle(wb, wd, wc, a, plane);
+   }
+
+   struct Fragment {
+      unsigned x, y;
+      float z;
+      float i, j;         /* perspective-correct weights of vertices 1 and 2 */
+      float linear_i, linear_j;
+      float inverse_w;
+      bool front;
+      const WindowVertex *v[3];
+      const Vertex *provoking;
+   };
+   std::vector<Fragment> pending;
+
+   static int64_t edge(const WindowVertex &a, const WindowVertex &b, int64_t px, int64_t py)
+   {
+      return (b.fx - a.fx) * (py - a.fy) - (b.fy - a.fy) * (px - a.fx);
+   }
+
+   /* `plane`: the vertices whose plane the parameters and depth follow, if not the
+    * triangle's own (rectangles). */
+   void scan_triangle(const WindowVertex &v0, const WindowVertex &v1, const WindowVertex &v2,
+                      const Vertex &provoking, const WindowVertex *const *plane)
+   {
+      const int64_t area = edge(v0, v1, v2.fx, v2.fy);
+      if (area == 0)
+         return;
+      /* Facing: positive area is clockwise on the y-down screen. PA_SU_SC_MODE_CNTL.FACE 0
+       * makes counter-clockwise front (derived: docs/sim-semantics.md). */
+      const bool clockwise = area > 0;
+      const bool front = ((mode_control >> 2) & 1) ? clockwise : !clockwise;
+      if (!plane) {
+         if ((mode_control & 1) && front)
+            return;
+         if ((mode_control & 2) && !front)
+            return;
+      }
+      const WindowVertex *order[3] = {&v0, &v1, &v2};
+      if (!clockwise)
+         std::swap(order[1], order[2]);
+      const WindowVertex &a = *order[0], &b = *order[1], &c = *order[2];
+      const int64_t positive_area = std::abs(area);
+      auto top_left = [](const WindowVertex &from, const WindowVertex &to) {
+         const int64_t dx = to.fx - from.fx, dy = to.fy - from.fy;
+         return dy < 0 || (dy == 0 && dx > 0);
+      };
+      const bool tl_ab = top_left(a, b), tl_bc = top_left(b, c), tl_ca = top_left(c, a);
+      const int64_t min_x = std::min({a.fx, b.fx, c.fx}), max_x = std::max({a.fx, b.fx, c.fx});
+      const int64_t min_y = std::min({a.fy, b.fy, c.fy}), max_y = std::max({a.fy, b.fy, c.fy});
+      const int64_t centre = pixel_centre_half ? subpixels / 2 : 0;
+      auto first_pixel = [&](int64_t v) { return int(std::max<int64_t>(0, (v - centre) / subpixels - 1)); };
+      const int x0 = std::max(scissor_x0, first_pixel(min_x)), y0 = std::max(scissor_y0, first_pixel(min_y));
+      const int x1 = std::min<int64_t>(scissor_x1, max_x / subpixels + 2);
+      const int y1 = std::min<int64_t>(scissor_y1, max_y / subpixels + 2);
+      const WindowVertex &p0 = plane ? *plane[0] : v0, &p1 = plane ? *plane[1] : v1, &p2 = plane ? *plane[2] : v2;
+      const double plane_area = double(edge(p0, p1, p2.fx, p2.fy));
+      for (int y = y0; y < y1; y++) {
+         for (int x = x0; x < x1; x++) {
+            const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
+            const int64_t e_ab = edge(a, b, px, py), e_bc = edge(b, c, px, py), e_ca = edge(c, a, px, py);
+            if (e_ab < 0 || e_bc < 0 || e_ca < 0)
+               continue;
+            if ((e_ab == 0 && !tl_ab) || (e_bc == 0 && !tl_bc) || (e_ca == 0 && !tl_ca))
+               continue;
+            (void)positive_area;
+            /* Weights of the plane's vertices 1 and 2 at the sample point. */
+            const double w1 = double(edge(p2, p0, px, py)) / plane_area;
+            const double w2 = double(edge(p0, p1, px, py)) / plane_area;
+            const double w0 = 1.0 - w1 - w2;
+            Fragment f;
+            f.x = unsigned(x), f.y = unsigned(y);
+            f.z = float(w0 * p0.z + w1 * p1.z + w2 * p2.z);
+            f.linear_i = float(w1), f.linear_j = float(w2);
+            const double q0 = w0 * p0.inverse_w, q1 = w1 * p1.inverse_w, q2 = w2 * p2.inverse_w;
+            const double sum = q0 + q1 + q2;
+            const bool no_perspective = (mode_control >> 20) & 1;
+            f.i = no_perspective ? float(w1) : float(q1 / sum);
+            f.j = no_perspective ? float(w2) : float(q2 / sum);
+            f.inverse_w = float(sum);
+            f.front = front;
+            f.v[0] = &p0, f.v[1] = &p1, f.v[2] = &p2;
+            f.provoking = &provoking;
+            pending.push_back(f);
+         }
+      }
+      /* Pixels are shaded in primitive order; one primitive's pixels at a time keeps the
+       * parameters' owners alive. */
+      flush_pixels();
+   }
+
+   /* ---- SPI and the pixel shader ---- */
+
+   void flush_pixels()
+   {
+      const unsigned width = ps_dispatch.wave_size;
+      for (size_t first = 0; first < pending.size(); first += width) {
+         const unsigned lanes = unsigned(std::min<size_t>(width, pending.size() - first));
+         shade_pixels(&pending[first], lanes);
+      }
+      pending.clear();
+   }
+
+   void shade_pixels(const Fragment *fragments, unsigned lanes)
+   {
+      GraphicsWave wave;
+      wave.lanes = lanes;
+      const uint32_t in_control = state.get(SPI_PS_IN_CONTROL_0), in_control_1 = state.get(SPI_PS_IN_CONTROL_1);
+      const uint32_t barycentric = state.get(SPI_BARYC_CNTL);
+      /* The I/J pairs, in the SPI's order: perspective sample, center, centroid, then linear
+       * sample, center, centroid; each enabled pair takes the next half GPR (Mesa r600g
+       * evergreen_update_ps_state and sfn allocate_interpolators_or_inputs). Without
+       * multisampling every location is the pixel centre. */
+      static constexpr unsigned fields[6] = {8, 0, 4, 24, 16, 20};
+      unsigned pair = 0;
+      for (unsigned k = 0; k < 6; k++) {
+         if (!((barycentric >> fields[k]) & 3))
+            continue;
+         const bool linear = k >= 3;
+         auto &j_values = wave.gprs[{pair / 2, 2 * (pair % 2)}];
+         auto &i_values = wave.gprs[{pair / 2, 2 * (pair % 2) + 1}];
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            i_values.push_back(as_bits(linear ? fragments[lane].linear_i : fragments[lane].i));
+            j_values.push_back(as_bits(linear ? fragments[lane].linear_j : fragments[lane].j));
+         }
+         pair++;
+      }
+      if ((in_control >> 8) & 1) {
+         const unsigned gpr = (in_control >> 10) & 0x1f;
+         const float centre = pixel_centre_half ? 0.5f : 0.0f;
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            const Fragment &f = fragments[lane];
+            wave.gprs[{gpr, 0}].push_back(as_bits(float(f.x) + centre));
+            wave.gprs[{gpr, 1}].push_back(as_bits(float(f.y) + centre));
+            wave.gprs[{gpr, 2}].push_back(as_bits(f.z));
+            wave.gprs[{gpr, 3}].push_back(as_bits(f.inverse_w));
+         }
+      }
+      if ((in_control_1 >> 8) & 1) {
+         const unsigned gpr = (in_control_1 >> 12) & 0x1f, chan = (in_control_1 >> 9) & 3;
+         const bool all_bits = (in_control_1 >> 11) & 1;
+         /* FRONT_FACE_ALL_BITS: all ones for front faces, else +1.0 / -1.0 as a float
+          * (derived from how r600g's shaders test the value: docs/sim-semantics.md). */
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            const bool front = fragments[lane].front;
+            wave.gprs[{gpr, chan}].push_back(all_bits ? (front ? 0xffffffffu : 0u)
+                                                      : as_bits(front ? 1.0f : -1.0f));
+         }
+      }
+      if ((in_control_1 >> 24) & 1)
+         fail("SPI_PS_IN_CONTROL_1.FIXED_PT_POSITION_ENA is not simulated yet");
+
+      /* Parameters: PS input n takes the VS export whose SPI_VS_OUT_ID semantic matches its
+       * SPI_PS_INPUT_CNTL_n.SEMANTIC, or its DEFAULT_VAL when none does. */
+      const unsigned inputs = in_control & 0x3f;
+      wave.parameter_count = inputs;
+      wave.parameters.assign(size_t(lanes) * inputs * 12, 0.0f);
+      const uint32_t export_count = ((state.get(SPI_VS_OUT_CONFIG) >> 1) & 0x1f) + 1;
+      for (unsigned n = 0; n < inputs; n++) {
+         const uint32_t control = state.get(SPI_PS_INPUT_CNTL_0 + 4 * n);
+         if (ps_input_cyl_wrap(control) || ps_input_point_sprite(control))
+            fail("SPI_PS_INPUT_CNTL_%u: cylindrical wrap and point sprite coordinates are not simulated yet", n);
+         std::optional<unsigned> source;
+         for (unsigned p = 0; p < export_count && p < 40; p++) {
+            const uint32_t id = state.get(SPI_VS_OUT_ID_0 + 4 * (p / 4));
+            if (((id >> (8 * (p % 4))) & 0xff) == ps_input_semantic(control)) {
+               source = p;
+               break;
+            }
+         }
+         const bool flat = ps_input_flat(control);
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            const Fragment &f = fragments[lane];
+            float *out = &wave.parameters[(size_t(lane) * inputs + n) * 12];
+            if (!source) {
+               static constexpr float defaults[4][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}, {1, 1, 1, 1}};
+               std::copy(defaults[ps_input_default(control)], defaults[ps_input_default(control)] + 4, out);
+               continue;
+            }
+            for (unsigned c = 0; c < 4; c++) {
+               if (flat) {
+                  out[c] = as_float(f.provoking->parameters[*source][c]);
+                  continue;
+               }
+               const float p0 = as_float(f.v[0]->parameters[*source][c]);
+               out[c] = p0;
+               out[4 + c] = as_float(f.v[1]->parameters[*source][c]) - p0;
+               out[8 + c] = as_float(f.v[2]->parameters[*source][c]) - p0;
+            }
+         }
+      }
+
+      WaveExports exports;
+      std::string error;
+      if (!ps->run(wave, exports, error))
+         fail("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
+      statistics.pixels_shaded += lanes;
+      for (ColourTarget &target : targets) {
+         const auto found = exports.targets.find({0, target.index});
+         if (found == exports.targets.end())
+            continue;
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            if (!found->second.written[lane] || (!exports.killed.empty() && exports.killed[lane]))
+               continue;
+            const Fragment &f = fragments[lane];
+            if (f.x >= target.width || f.y >= target.height)
+               fail("CB_COLOR%u: pixel (%u, %u) outside the %ux%u buffer (the scissor must keep it in)",
+                    target.index, f.x, f.y, target.width, target.height);
+            write_colour(target, f.x, f.y, found->second.values[lane]);
+            statistics.pixels_written++;
+         }
+      }
+   }
+};
+
+} // namespace
+
+std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory &memory, ComputeDispatch &out)
+{
+   const bool vertex = stage == ShaderStage::Vertex;
+   out.isa = state.isa;
+   out.stage = stage;
+   out.tiling = state.tiling;
+   out.wave_size = state.wave_size;
+   const uint32_t start = state.get(vertex ? SQ_PGM_START_VS : SQ_PGM_START_PS);
+   const uint32_t resources = state.get(vertex ? SQ_PGM_RESOURCES_VS : SQ_PGM_RESOURCES_PS);
+   out.program_address = uint64_t(start) << 8;
+   out.num_gprs = resources & 0xff;
+   out.stack_size = (resources >> 8) & 0xff;
+   out.loop_count = (*state.loop_consts)[vertex ? vs_loop_const : ps_loop_const] & 0xfff;
+   auto load_program = [&](uint64_t address, std::vector<uint32_t> &words, const char *what) -> std::string {
+      const uint64_t available = std::min<uint64_t>(memory.bytes_after(address), 1u << 24);
+      if (available < 8)
+         return std::string(what) + " points outside every buffer";
+      std::string error;
+      const uint8_t *code = memory.resolve(address, available, error);
+      if (!code)
+         return error;
+      words.resize(available / 4);
+      std::memcpy(words.data(), code, available & ~uint64_t(3));
+      return {};
+   };
+   std::string error = load_program(out.program_address, out.program, vertex ? "SQ_PGM_START_VS" : "SQ_PGM_START_PS");
+   if (!error.empty())
+      return error;
+   if (vertex) {
+      const uint32_t fetch_start = state.get(SQ_PGM_START_FS);
+      if (fetch_start) {
+         out.fetch_shader_address = uint64_t(fetch_start) << 8;
+         error = load_program(out.fetch_shader_address, out.fetch_shader, "SQ_PGM_START_FS");
+         if (!error.empty())
+            return error;
+      }
+   }
+   const uint32_t cache = vertex ? SQ_ALU_CONST_CACHE_VS_0 : SQ_ALU_CONST_CACHE_PS_0;
+   const uint32_t sizes = vertex ? SQ_ALU_CONST_BUFFER_SIZE_VS_0 : SQ_ALU_CONST_BUFFER_SIZE_PS_0;
+   for (unsigned b = 0; b < 16; b++) {
+      const uint32_t size = state.get(sizes + 4 * b);
+      if (size)
+         out.constant_buffers[b] = {true, uint64_t(state.get(cache + 4 * b)) << 8, uint64_t(size) * 256};
+   }
+   auto add_resources = [&](unsigned base, unsigned count, unsigned key) {
+      for (unsigned id = 0; id < count; id++) {
+         const uint32_t *words = &(*state.resources)[size_t(base + id) * 8];
+         if ((base + id + 1) * 8 > state.resources->size())
+            break;
+         const uint32_t type = hw::reg::resource_type(words[7]);
+         if (type == 3) {
+            FetchResource r;
+            r.address = words[0] | (uint64_t(words[2] & 0xff) << 32);
+            r.size = words[1];
+            r.stride = (words[2] >> 8) & 0x7ff;
+            r.data_format = (words[2] >> 20) & 0x3f;
+            r.num_format = (words[2] >> 26) & 3;
+            r.format_comp = (words[2] >> 28) & 1;
+            r.srf_mode = (words[2] >> 29) & 1;
+            r.endian_swap = (words[2] >> 30) & 3;
+            for (unsigned c = 0; c < 4; c++)
+               r.dst_sel[c] = hw::reg::buffer_resource_dst_sel(words[3], c);
+            out.fetch_resources[key + id] = r;
+         } else if (type == hw::texture_resource_type_valid_texture && key < fetch_shader_resource_key) {
+            TextureBinding binding;
+            std::copy(words, words + 8, binding.words.begin());
+            binding.resource = hw::decode_texture_resource(binding.words);
+            out.textures[id] = binding;
+         }
+      }
+   };
+   add_resources(vertex ? vs_resource_base : ps_resource_base, 160, 0);
+   if (vertex)
+      add_resources(fs_resource_base, 16, fetch_shader_resource_key);
+   const unsigned sampler_base = vertex ? vs_sampler_base : ps_sampler_base;
+   for (unsigned id = 0; id < 18; id++) {
+      const uint32_t *words = &(*state.samplers)[size_t(sampler_base + id) * 3];
+      SamplerBinding binding;
+      std::copy(words, words + 3, binding.words.begin());
+      binding.sampler = hw::decode_sampler(binding.words, state.isa);
+      if (state.border_colours)
+         if (const auto colour = state.border_colours->find(sampler_base + id); colour != state.border_colours->end())
+            binding.border = colour->second;
+      out.samplers[id] = binding;
+   }
+   return {};
+}
+
+std::string run_draw(const PipelineState &state, const DrawCall &call, GpuMemory &memory, TraceLevel trace,
+                     DispatchStatistics &totals, DrawStatistics &statistics)
+{
+   try {
+      Draw(state, call, memory, trace, totals, statistics).run();
+   } catch (const Failure &failure) {
+      return failure.message;
+   }
+   return {};
+}
+
+} // namespace terakan::sim

@@ -1,0 +1,60 @@
+/* The fixed-function pipeline of one draw: VGT (indices, primitives, instances), the vertex
+ * shader and its fetch shader, primitive assembly, clipping and the viewport transform, scan
+ * conversion, the SPI's pixel-shader inputs, the pixel shader, and the colour buffers. The
+ * command processor hands it the register state; it reads and writes GPU memory. */
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/compute_dispatch.h"
+#include "core/gpu_memory.h"
+#include "hw/chips.h"
+#include "hw/surface.h"
+
+namespace terakan::sim {
+
+/* Register state as the CP holds it. */
+struct PipelineState {
+   hw::IsaClass isa = hw::IsaClass::Cayman;
+   unsigned wave_size = 64;
+   hw::TilingConfig tiling;
+   const std::map<uint32_t, uint32_t> *config = nullptr;
+   const std::map<uint32_t, uint32_t> *context = nullptr;
+   const std::map<uint32_t, uint32_t> *ctl_consts = nullptr;
+   const std::vector<uint32_t> *resources = nullptr; /* the SET_RESOURCE window, dwords */
+   const std::vector<uint32_t> *samplers = nullptr;  /* the SET_SAMPLER window, dwords */
+   const std::vector<uint32_t> *loop_consts = nullptr;
+   /* Border colours written through the TD_PS / TD_VS registers, by sampler slot. */
+   const std::map<unsigned, std::array<float, 4>> *border_colours = nullptr;
+
+   uint32_t get(uint32_t reg) const;
+};
+
+/* One DRAW_* packet. */
+struct DrawCall {
+   uint32_t count = 0;      /* indices (or vertices for auto-index draws) */
+   bool indexed = false;    /* indices from memory or the packet */
+   uint64_t index_address = 0;
+   uint64_t index_bytes_available = 0; /* for the bounds check */
+   bool index_32bit = false;
+   std::vector<uint32_t> immediate; /* DRAW_INDEX_IMMD: the packet's index dwords */
+   bool immediate_indices = false;
+   uint32_t instances = 1;
+};
+
+struct DrawStatistics {
+   uint64_t vertices = 0, primitives = 0, pixels_shaded = 0, pixels_written = 0;
+};
+
+/* Fills the program, GPR count, stack, constant buffers, fetch resources, textures and
+ * samplers of one stage from register state. Returns an error message, or empty. */
+std::string setup_stage(const PipelineState &, ShaderStage stage, GpuMemory &memory, ComputeDispatch &out);
+
+/* Runs the draw. Returns an error message (the GPU would hang or fault), or empty. */
+std::string run_draw(const PipelineState &, const DrawCall &, GpuMemory &, TraceLevel, DispatchStatistics &,
+                     DrawStatistics &);
+
+} // namespace terakan::sim

@@ -1,0 +1,322 @@
+/* The scenes. Coordinates are in grid units (scene_kit.h); each slanted edge joins vertices
+ * whose x and y differences have different powers of two, which keeps every pixel centre off
+ * the edge (a centre (i + 1/2, j + 1/2) on it would need dx * odd == dy * odd). Axis-aligned
+ * edges lie on pixel edges, and points sit on pixel corners so that a 4-pixel point covers
+ * whole pixels. Lines are the exception: where a line starts and ends is left to the
+ * implementation, which is what masks are for once drivers are compared. */
+#include "scenes.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "scene_kit.h"
+
+namespace terakan::gl_scenes {
+
+namespace {
+
+constexpr Rgba8 night{16, 16, 48, 255};
+constexpr Rgba8 slate{48, 56, 64, 255};
+constexpr Rgba8 paper{224, 224, 216, 255};
+constexpr Rgba8 red{232, 40, 32, 255};
+constexpr Rgba8 green{40, 200, 64, 255};
+constexpr Rgba8 blue{32, 72, 232, 255};
+constexpr Rgba8 amber{240, 176, 32, 255};
+constexpr Rgba8 violet{160, 64, 200, 255};
+constexpr Rgba8 teal{24, 168, 160, 255};
+
+void draw_clear(SceneKit &)
+{
+   SceneKit::clear_colour({32, 96, 160, 255});
+   glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void draw_triangle(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({{8, 8, amber}, {56, 19, amber}, {34, 56, amber}});
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void draw_vertex_colours(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.coloured_program(Shading::smooth);
+   kit.coloured_vertices({{2, 3, {255, 0, 0, 255}}, {62, 10, {0, 255, 0, 255}}, {30, 61, {0, 0, 255, 255}}});
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void draw_scissor_clear(SceneKit &kit)
+{
+   SceneKit::clear_colour(paper);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Two overlapping rectangles: the second clear must leave the first one's pixels outside
+    * its own rectangle alone. */
+   glEnable(GL_SCISSOR_TEST);
+   kit.scissor(8, 16, 40, 24);
+   SceneKit::clear_colour(red);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.scissor(24, 4, 12, 56);
+   SceneKit::clear_colour(green);
+   glClear(GL_COLOR_BUFFER_BIT);
+   glDisable(GL_SCISSOR_TEST);
+}
+
+void draw_triangle_strip(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Flat shading takes each triangle's last vertex: the four triangles come out amber,
+    * green, blue and violet, which shows the strip's vertex order. */
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({
+      {3, 11, paper}, {11, 49, paper}, {22, 7, amber}, {35, 55, green}, {47, 13, blue}, {59, 45, violet},
+   });
+   glDrawArrays(GL_TRIANGLE_STRIP, 0, 6);
+}
+
+void draw_triangle_fan(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A centre and six rim vertices: five triangles, left open between the last and the first
+    * rim vertex, each coloured by its last vertex. */
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({
+      {32, 32, paper}, {60, 34, paper}, {49, 58, red}, {22, 60, amber}, {4, 39, green}, {10, 12, blue}, {35, 4, violet},
+   });
+   glDrawArrays(GL_TRIANGLE_FAN, 0, 7);
+}
+
+void draw_indexed_ushort(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A 5x5 lattice of vertices (every 14 units from 4), each coloured by its place; indices
+    * draw a checkerboard of cells, two triangles per cell that both end on the cell's top-right
+    * vertex, so each cell is flat-coloured by that vertex. */
+   constexpr int side = 5;
+   std::vector<ColouredVertex> lattice;
+   for (int row = 0; row < side; row++) {
+      for (int column = 0; column < side; column++) {
+         const Rgba8 colour{uint8_t(40 + 50 * column), uint8_t(40 + 50 * row), uint8_t(220 - 40 * column), 255};
+         lattice.push_back({float(4 + 14 * column), float(4 + 14 * row), colour});
+      }
+   }
+   std::vector<uint16_t> indices;
+   for (int row = 0; row + 1 < side; row++) {
+      for (int column = 0; column + 1 < side; column++) {
+         if ((row + column) % 2)
+            continue;
+         const auto at = [&](int r, int c) { return uint16_t(r * side + c); };
+         const uint16_t bottom_left = at(row, column), bottom_right = at(row, column + 1);
+         const uint16_t top_left = at(row + 1, column), top_right = at(row + 1, column + 1);
+         indices.insert(indices.end(), {bottom_left, bottom_right, top_right, top_left, bottom_left, top_right});
+      }
+   }
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices(lattice);
+   /* The element buffer belongs to the bound vertex array. */
+   kit.buffer(GL_ELEMENT_ARRAY_BUFFER, indices.data(), indices.size() * sizeof(uint16_t));
+   glDrawElements(GL_TRIANGLES, GLsizei(indices.size()), GL_UNSIGNED_SHORT, nullptr);
+}
+
+void draw_instanced(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* One small triangle, repeated on a 4x4 grid of 16-unit cells by gl_InstanceID, which also
+    * picks its colour (thirds: k * 85 / 255 converts back to k * 85 exactly). */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+flat out vec4 v_colour;
+void main()
+{
+   ivec2 cell = ivec2(gl_InstanceID % 4, gl_InstanceID / 4);
+   vec2 position = a_position + vec2(cell) * 16.0;
+   gl_Position = vec4(position / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = vec4(vec3(ivec3(cell.x, cell.y, 3 - cell.x) * 85) / 255.0, 1.0);
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)");
+   const float triangle[] = {1, 1, 13, 3, 5, 14};
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, triangle, sizeof(triangle));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 16);
+}
+
+void draw_depth_test(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   /* Drawn nearest first, so that only the depth test (not the drawing order) can hide the
+    * later triangles where they overlap: green in front of blue in front of red. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   const GLint depth = glGetUniformLocation(program, "u_depth");
+   kit.coloured_vertices({
+      {7, 9, green}, {44, 7, green}, {19, 49, green},
+      {20, 21, red}, {60, 30, red}, {36, 59, red},
+      {5, 41, blue}, {37, 27, blue}, {55, 62, blue},
+   });
+   glUniform1f(depth, -0.5f);
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+   glUniform1f(depth, 0.5f);
+   glDrawArrays(GL_TRIANGLES, 3, 3);
+   glUniform1f(depth, 0.0f);
+   glDrawArrays(GL_TRIANGLES, 6, 3);
+   glDisable(GL_DEPTH_TEST);
+}
+
+void draw_blend_alpha(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.coloured_program(Shading::flat);
+   /* An opaque square, then two translucent triangles over it, the background and each
+    * other: alpha 128/255 and 64/255. */
+   const Rgba8 translucent_red{232, 40, 32, 128}, translucent_blue{32, 72, 232, 64};
+   kit.coloured_vertices({
+      {8, 8, paper}, {40, 8, paper}, {40, 40, paper}, {8, 8, paper}, {40, 40, paper}, {8, 40, paper},
+      {20, 3, translucent_red}, {62, 23, translucent_red}, {30, 50, translucent_red},
+      {2, 31, translucent_blue}, {45, 37, translucent_blue}, {15, 61, translucent_blue},
+   });
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+   glEnable(GL_BLEND);
+   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+   glDrawArrays(GL_TRIANGLES, 6, 6);
+   glDisable(GL_BLEND);
+}
+
+void draw_texture_sample(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A 4x4 texture of 16 different colours, nearest-filtered over a 48x48 square: each texel
+    * covers 12x12 pixels, and no pixel centre falls on a texel boundary. */
+   std::array<Rgba8, 16> texels;
+   for (int t = 0; t < 4; t++)
+      for (int s = 0; s < 4; s++)
+         texels[t * 4 + s] = {uint8_t(16 + 72 * s), uint8_t(16 + 72 * t), uint8_t(232 - 32 * (s + t)), 255};
+   kit.texture(GL_TEXTURE_2D);
+   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec2 a_texcoord;
+out vec2 v_texcoord;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_texcoord = a_texcoord;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+uniform sampler2D u_texture;
+in vec2 v_texcoord;
+out vec4 colour;
+void main()
+{
+   colour = texture(u_texture, v_texcoord);
+}
+)");
+   /* x, y, s, t for two triangles; u_texture keeps its default unit, 0. */
+   const float quad[] = {
+      8, 8, 0, 0,   56, 8, 1, 0,   56, 56, 1, 1,
+      8, 8, 0, 0,   56, 56, 1, 1,  8, 56, 0, 1,
+   };
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, quad, sizeof(quad));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float),
+                         reinterpret_cast<const void *>(2 * sizeof(float)));
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void draw_points(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* 4-pixel points centred on pixel corners: each covers exactly 4x4 pixels. One touches
+    * the picture's left edge, and one lies partly beyond the right edge (its centre is inside,
+    * so it is drawn and only its outside pixels are cut off). */
+   kit.coloured_program(Shading::flat, 4.0f);
+   kit.coloured_vertices({
+      {10, 10, red}, {32, 12, green}, {54, 10, blue}, {20, 32, amber},
+      {44, 32, violet}, {32, 52, teal}, {2, 56, paper}, {63, 40, paper},
+   });
+   glDrawArrays(GL_POINTS, 0, 8);
+}
+
+void draw_lines(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Width-1 lines between pixel centres: horizontal, vertical, the diagonal, a shallow and
+    * a steep one, each in one colour. */
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({
+      {4.5f, 60.5f, red}, {59.5f, 60.5f, red},
+      {4.5f, 4.5f, green}, {4.5f, 55.5f, green},
+      {10.5f, 10.5f, amber}, {50.5f, 50.5f, amber},
+      {10.5f, 40.5f, teal}, {58.5f, 52.5f, teal},
+      {30.5f, 4.5f, violet}, {40.5f, 50.5f, violet},
+   });
+   glDrawArrays(GL_LINES, 0, 10);
+}
+
+const Scene scenes[] = {
+   {"clear", "glClear of the whole picture to one colour", draw_clear},
+   {"triangle", "one flat-coloured triangle with slanted edges over a cleared background", draw_triangle},
+   {"vertex_colours", "one triangle with red, green and blue corners, interpolated", draw_vertex_colours},
+   {"scissor_clear", "two overlapping scissored glClears over a cleared background", draw_scissor_clear},
+   {"triangle_strip", "a 6-vertex triangle strip, each triangle flat-coloured by its last vertex", draw_triangle_strip},
+   {"triangle_fan", "a 7-vertex triangle fan (five triangles), flat-coloured per triangle", draw_triangle_fan},
+   {"indexed_ushort", "glDrawElements with 16-bit indices: a checkerboard of cells on a shared lattice", draw_indexed_ushort},
+   {"instanced", "glDrawArraysInstanced: 16 triangles placed and coloured by gl_InstanceID", draw_instanced},
+   {"depth_test", "three overlapping triangles at different depths drawn front to back (GL_LESS)", draw_depth_test, true},
+   {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
+   {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
+   {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
+   {"lines", "GL_LINES of width 1: horizontal, vertical, diagonal, shallow and steep", draw_lines},
+};
+
+} // namespace
+
+std::span<const Scene> all_scenes()
+{
+   return scenes;
+}
+
+const Scene *find_scene(std::string_view name)
+{
+   for (const Scene &scene : scenes)
+      if (name == scene.name)
+         return &scene;
+   return nullptr;
+}
+
+} // namespace terakan::gl_scenes

@@ -1,0 +1,29 @@
+/* The scenes: each draws one small picture that exercises one GL feature, the same way on
+ * every driver, so that a hardware driver's picture can be compared with llvmpipe's. */
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace terakan::gl_scenes {
+
+class SceneKit;
+
+struct Scene {
+   const char *name;
+   const char *description;
+   void (*draw)(SceneKit &kit);
+   /* Attach a depth buffer (DEPTH24_STENCIL8), cleared to 1.0 before draw. */
+   bool needs_depth = false;
+   /* Pixels a comparison may ignore, where GL lets implementations differ (a line's end
+    * pixels, say), and why; x and y count from the bottom-left pixel as GL does. No scene
+    * uses one yet. */
+   bool (*masked)(int x, int y, int width, int height) = nullptr;
+   const char *mask_reason = nullptr;
+};
+
+std::span<const Scene> all_scenes();
+/* nullptr if no scene has that name. */
+const Scene *find_scene(std::string_view name);
+
+} // namespace terakan::gl_scenes
