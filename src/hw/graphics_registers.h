@@ -52,6 +52,7 @@ constexpr uint32_t PA_CL_VPORT_XSCALE_0 = 0x2843C; /* XSCALE, XOFFSET, YSCALE, Y
 constexpr uint32_t PA_CL_CLIP_CNTL = 0x28810, PA_SU_SC_MODE_CNTL = 0x28814, PA_CL_VTE_CNTL = 0x28818;
 constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C;
 constexpr uint32_t PA_SU_VTX_CNTL = 0x28C08;
+constexpr uint32_t CM_PA_SU_VTX_CNTL = 0x28BE4; /* Cayman moved it (Mesa CM_R_028BE4_PA_SU_VTX_CNTL) */
 constexpr uint32_t PA_CL_GB_VERT_CLIP_ADJ = 0x28BE8;
 
 /* VGT. */

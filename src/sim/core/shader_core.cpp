@@ -1025,6 +1025,12 @@ private:
       const unsigned resource_id = instruction.get(tex::resource_id);
       const unsigned sampler_id = instruction.get(tex::sampler_id);
       const TextureView &view = texture_view(resource_id, name.c_str());
+      /* Pixel shaders compute SAMPLE's level of detail from the quad's derivatives, which the
+       * simulator does not model yet: only textures with a single level are honest there. */
+      if (ctx.dispatch.stage == ShaderStage::Pixel && request.op == TexOp::Sample &&
+          view.resource.last_level != view.resource.base_level)
+         stop("CF %u: SAMPLE with an implicit level of detail on a mipmapped texture in a pixel shader "
+              "(quad derivatives) is not simulated yet", pc);
       static const SamplerBinding unbound_sampler{};
       const SamplerBinding *sampler = &unbound_sampler;
       if (request.op != TexOp::Ld && request.op != TexOp::ResInfo) {

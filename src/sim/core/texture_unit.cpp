@@ -542,8 +542,8 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
       fail("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
    if (sampler.mc_coord_truncate)
       fail("sampler MC_COORD_TRUNCATE is not simulated");
-   if (sampler.depth_compare != 0)
-      fail("depth-compare samplers are not simulated (SAMPLE_C is needed for them)");
+   /* DEPTH_COMPARE_FUNCTION is used by the SAMPLE_C forms only (not simulated); r600g fills
+    * it in for every sampler, so plain SAMPLE ignores it. */
 
    /* LOD: no derivatives in compute, so SAMPLE uses LOD 0 like SAMPLE_LZ; SAMPLE_L takes it
     * from the w source. The sampler's bias is added to all three, then min/max LOD clamp. */

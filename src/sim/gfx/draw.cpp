@@ -144,7 +144,7 @@ private:
       clip_control = state.get(PA_CL_CLIP_CNTL);
       mode_control = state.get(PA_SU_SC_MODE_CNTL);
       vte_control = state.get(PA_CL_VTE_CNTL);
-      vertex_control = state.get(PA_SU_VTX_CNTL);
+      vertex_control = state.get(state.isa == hw::IsaClass::Cayman ? CM_PA_SU_VTX_CNTL : PA_SU_VTX_CNTL);
       for (unsigned i = 0; i < 6; i++)
          viewport[i] = as_float(state.get(PA_CL_VPORT_XSCALE_0 + 4 * i));
       pixel_centre_half = vertex_control & 1;
