@@ -179,8 +179,9 @@ TEST(Pm4Refusals, IndirectBuffer)
 
 TEST(Pm4Refusals, ForbiddenRegister)
 {
-   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.config(0x9100, {1}); }),
-                  "forbidden register 0x00009100");
+   /* GRBM_STATUS: a read-only status register, in neither safe list. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.config(0x8010, {1}); }),
+                  "forbidden register 0x00008010");
 }
 
 TEST(Pm4Refusals, MissingRelocation)
@@ -284,8 +285,9 @@ TEST(Pm4Refusals, ComputeStateWithoutComputeBit)
 
 TEST(Pm4Refusals, DrawPacket)
 {
+   /* A draw with no vertex shader: the GPU would fetch its program from nowhere. */
    EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2}); }),
-                  "not simulated yet");
+                  "SQ_PGM_START_VS points outside every buffer");
 }
 
 TEST(Pm4Refusals, GprBeyondAllocation)

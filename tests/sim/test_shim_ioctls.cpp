@@ -169,7 +169,7 @@ TEST(ShimIoctls, RefusedSubmissionsReturnEinval)
    ShimJob job(device, "add_const");
    /* A forbidden register: the kernel's checker refuses, -EINVAL, nothing runs. */
    IbBuilder bad = build_dispatch(job.setup);
-   bad.config(0x9100, {1});
+   bad.config(0x8010, {1}); /* GRBM_STATUS, read-only */
    EXPECT_EQ(device.submit(bad.ib, job.handles()), -EINVAL);
    /* CPU domain in a relocation. */
    EXPECT_EQ(device.submit(build_dispatch(job.setup).ib, job.handles(),
