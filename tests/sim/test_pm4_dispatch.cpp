@@ -290,6 +290,33 @@ TEST(Pm4Refusals, DrawPacket)
                   "SQ_PGM_START_VS points outside every buffer");
 }
 
+TEST(Pm4Refusals, DrawIntoTooSmallColourBuffer)
+{
+   /* A 64x64 RGBA8 linear colour buffer (16 KiB) over the 8-byte fence buffer: the kernel's
+    * draw-time check (evergreen_cs_track_validate_cb) refuses it. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.context(hw::reg::CB_COLOR0_BASE, {0, 64 / 8 - 1, 64 * 64 / 64 - 1, 0, (0x1Au << 2) | (1u << 8), 0},
+                               false);
+                     b.reloc(job.setup.fence);
+                     b.reloc(job.setup.fence);
+                     b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2});
+                  }),
+                  "evergreen_cs_track_validate_cb: cb[0] bo too small");
+}
+
+TEST(Pm4Refusals, DrawWithTooSmallIndexBuffer)
+{
+   /* 1000 16-bit indices from the 8-byte fence buffer: the kernel does not check index
+    * buffers on Evergreen, the VGT would read past the buffer: the simulator stops. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.context(hw::reg::CB_TARGET_MASK, {0}, false);
+                     b.packet(hw::pm4::INDEX_TYPE, {0});
+                     b.packet(hw::pm4::DRAW_INDEX, {0, 0, 1000, 0});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "index buffer: 1000 indices of 2 bytes run past the buffer");
+}
+
 TEST(Pm4Refusals, GprBeyondAllocation)
 {
    /* A program that uses R1 and R2 with NUM_GPRS = 1. */

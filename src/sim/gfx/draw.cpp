@@ -90,6 +90,7 @@ public:
    void run()
    {
       primitive_type = state.get(VGT_PRIMITIVE_TYPE) & 0x3f;
+      const std::vector<uint32_t> indices = fetch_indices();
       decode_raster_state();
       decode_targets();
       std::string error = setup_stage(state, ShaderStage::Vertex, memory, vs_dispatch);
@@ -105,7 +106,6 @@ public:
       if (!ps->error().empty())
          fail("pixel shader: %s", ps->error().c_str());
 
-      const std::vector<uint32_t> indices = fetch_indices();
       for (uint32_t instance = 0; instance < call.instances; instance++) {
          std::vector<Vertex> vertices = shade_vertices(indices, instance);
          assemble(indices, vertices);
