@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/chips.h"
+#include "hw/registers.h"
 #include "hw/surface.h"
 #include "hw/texture.h"
 
@@ -30,6 +31,23 @@ struct FetchResource {
    uint32_t endian_swap = 0;
    uint32_t dst_sel[4] = {0, 1, 2, 3};
 };
+
+/* A buffer resource's fields from its words (SQ_VTX_CONSTANT_WORD0..3). */
+inline FetchResource decode_fetch_resource(const uint32_t *words)
+{
+   FetchResource r;
+   r.address = words[0] | (uint64_t(words[2] & 0xff) << 32);
+   r.size = words[1];
+   r.stride = (words[2] >> 8) & 0x7ff;
+   r.data_format = (words[2] >> 20) & 0x3f;
+   r.num_format = (words[2] >> 26) & 3;
+   r.format_comp = (words[2] >> 28) & 1;
+   r.srf_mode = (words[2] >> 29) & 1;
+   r.endian_swap = (words[2] >> 30) & 3;
+   for (unsigned c = 0; c < 4; c++)
+      r.dst_sel[c] = hw::reg::buffer_resource_dst_sel(words[3], c);
+   return r;
+}
 
 /* A RAT: a colour buffer programmed with CB_COLORn_INFO.RAT. */
 struct RatBinding {

@@ -90,14 +90,7 @@ public:
       : ctx(context), lds(lds), width(context.dispatch.wave_size),
         id(first_thread / context.dispatch.wave_size), group(group_id)
    {
-      gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
-      temporaries.assign(size_t(4) * 4 * width, 0xdeadbeef);
-      state.assign(width, Absent);
-      pred.assign(width, 0);
-      ar.assign(width, 0);
-      queue.resize(width);
-      for (unsigned c = 0; c < 5; c++)
-         previous[c].assign(width, 0);
+      allocate_lane_state();
       const auto &size = ctx.dispatch.group_size;
       for (unsigned lane = 0; lane < lanes_present; lane++) {
          state[lane] = Active;
@@ -118,16 +111,9 @@ public:
    Wave(Context &context, std::vector<uint8_t> &lds, const GraphicsWave &setup)
       : ctx(context), lds(lds), width(context.dispatch.wave_size), id(0), group{0, 0, 0}
    {
-      gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
-      temporaries.assign(size_t(4) * 4 * width, 0xdeadbeef);
-      state.assign(width, Absent);
-      pred.assign(width, 0);
-      ar.assign(width, 0);
-      queue.resize(width);
+      allocate_lane_state();
       if (ctx.dispatch.stage == ShaderStage::Pixel)
          killed.assign(width, 0);
-      for (unsigned c = 0; c < 5; c++)
-         previous[c].assign(width, 0);
       for (unsigned lane = 0; lane < setup.lanes && lane < width; lane++)
          state[lane] = Active;
       for (const auto &[where, values] : setup.gprs) {
@@ -140,6 +126,18 @@ public:
    }
 
    enum class Outcome { Barrier, Finished };
+
+   void allocate_lane_state()
+   {
+      gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
+      temporaries.assign(size_t(4) * 4 * width, 0xdeadbeef);
+      state.assign(width, Absent);
+      pred.assign(width, 0);
+      ar.assign(width, 0);
+      queue.resize(width);
+      for (unsigned c = 0; c < 5; c++)
+         previous[c].assign(width, 0);
+   }
 
    void report_kills(WaveExports &exports) const
    {

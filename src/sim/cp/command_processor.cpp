@@ -338,18 +338,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
       const uint32_t *words = &resources[(reg::compute_fetch_resource_base + id) * 8];
       if (reg::resource_type(words[7]) != 3)
          continue;
-      FetchResource resource;
-      resource.address = words[0] | (uint64_t(words[2] & 0xff) << 32);
-      resource.size = words[1];
-      resource.stride = (words[2] >> 8) & 0x7ff;
-      resource.data_format = (words[2] >> 20) & 0x3f;
-      resource.num_format = (words[2] >> 26) & 3;
-      resource.format_comp = (words[2] >> 28) & 1;
-      resource.srf_mode = (words[2] >> 29) & 1;
-      resource.endian_swap = (words[2] >> 30) & 3;
-      for (unsigned c = 0; c < 4; c++)
-         resource.dst_sel[c] = reg::buffer_resource_dst_sel(words[3], c);
-      dispatch.fetch_resources[id] = resource;
+      dispatch.fetch_resources[id] = decode_fetch_resource(words);
    }
    /* Texture resources share the compute slots with buffers (type VALID_TEXTURE in word 7). */
    for (unsigned id = 0; id < 176; id++) {

@@ -8,6 +8,7 @@
 #include "util/format_srgb.h"
 #include "util/half_float.h"
 
+#include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/registers.h"
 
@@ -16,20 +17,6 @@ namespace terakan::sim {
 using namespace hw::gfx;
 
 namespace {
-
-float as_float(uint32_t bits)
-{
-   float value;
-   std::memcpy(&value, &bits, 4);
-   return value;
-}
-
-uint32_t as_bits(float value)
-{
-   uint32_t bits;
-   std::memcpy(&bits, &value, 4);
-   return bits;
-}
 
 /* Component widths in memory order, per COLOR_* format (Mesa evergreend.h names). */
 bool format_layout(uint32_t format, unsigned &components, unsigned bits[4], bool &is_float)

@@ -16,6 +16,7 @@
 
 #include "core/shader_core.h"
 #include "gfx/colour_buffer.h"
+#include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
@@ -49,20 +50,6 @@ void fail(const char *format, ...)
    std::vsnprintf(buffer, sizeof(buffer), format, args);
    va_end(args);
    throw Failure{buffer};
-}
-
-float as_float(uint32_t bits)
-{
-   float value;
-   std::memcpy(&value, &bits, 4);
-   return value;
-}
-
-uint32_t as_bits(float value)
-{
-   uint32_t bits;
-   std::memcpy(&bits, &value, 4);
-   return bits;
 }
 
 /* A vertex after the VS: clip-space position and its exported parameters. */
@@ -721,18 +708,7 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
             break;
          const uint32_t type = hw::reg::resource_type(words[7]);
          if (type == 3) {
-            FetchResource r;
-            r.address = words[0] | (uint64_t(words[2] & 0xff) << 32);
-            r.size = words[1];
-            r.stride = (words[2] >> 8) & 0x7ff;
-            r.data_format = (words[2] >> 20) & 0x3f;
-            r.num_format = (words[2] >> 26) & 3;
-            r.format_comp = (words[2] >> 28) & 1;
-            r.srf_mode = (words[2] >> 29) & 1;
-            r.endian_swap = (words[2] >> 30) & 3;
-            for (unsigned c = 0; c < 4; c++)
-               r.dst_sel[c] = hw::reg::buffer_resource_dst_sel(words[3], c);
-            out.fetch_resources[key + id] = r;
+            out.fetch_resources[key + id] = decode_fetch_resource(words);
          } else if (type == hw::texture_resource_type_valid_texture && key < fetch_shader_resource_key) {
             TextureBinding binding;
             std::copy(words, words + 8, binding.words.begin());
