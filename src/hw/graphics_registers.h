@@ -7,8 +7,8 @@
 
 namespace terakan::hw::gfx {
 
-/* Config registers. */
-constexpr uint32_t VGT_PRIMITIVE_TYPE = 0x8958;
+/* VGT_PRIMITIVE_TYPE, DB_DEPTH_CONTROL, DB_Z_INFO, DB_STENCIL_INFO, CB_TARGET_MASK and the
+ * CB_COLORn block are in registers.h (the compute path uses them too). */
 
 /* Shader programs (context registers). */
 constexpr uint32_t SQ_PGM_START_PS = 0x28840, SQ_PGM_RESOURCES_PS = 0x28844, SQ_PGM_EXPORTS_PS = 0x2884C;
@@ -19,10 +19,9 @@ constexpr uint32_t SQ_ALU_CONST_CACHE_PS_0 = 0x28940, SQ_ALU_CONST_CACHE_VS_0 = 
 /* SQ_PGM_RESOURCES_*: NUM_GPRS [7:0], STACK_SIZE [15:8]. */
 
 /* Resource, sampler and loop-constant ranges per stage (Mesa evergreend.h
- * EG_FETCH_CONSTANTS_OFFSET_*; samplers 18 per stage: PS 0, VS 18). The fetch shader reads the
+ * EG_FETCH_CONSTANTS_OFFSET_*; the sampler slots are in texture.h). The fetch shader reads the
  * vertex buffers at 992 + n. */
 constexpr unsigned ps_resource_base = 0, vs_resource_base = 176, fs_resource_base = 992;
-constexpr unsigned ps_sampler_base = 0, vs_sampler_base = 18;
 constexpr unsigned ps_loop_const = 0, vs_loop_const = 32;
 
 /* SPI: VS outputs and PS inputs. */
@@ -79,23 +78,16 @@ constexpr uint32_t cb_info_number_type(uint32_t v) { return (v >> 12) & 7; }
 constexpr uint32_t cb_info_comp_swap(uint32_t v) { return (v >> 15) & 3; }
 constexpr bool cb_info_blend_clamp(uint32_t v) { return (v >> 19) & 1; }
 constexpr bool cb_info_blend_bypass(uint32_t v) { return (v >> 20) & 1; }
-enum ColourFormat : uint32_t {
-   Colour8 = 0x1, Colour16 = 0x5, Colour16Float = 0x6, Colour8_8 = 0x7, Colour5_6_5 = 0x8,
-   Colour32 = 0xD, Colour32Float = 0xE, Colour16_16 = 0xF, Colour16_16Float = 0x10,
-   Colour2_10_10_10 = 0x19, Colour8_8_8_8 = 0x1A, Colour32_32 = 0x1D, Colour32_32Float = 0x1E,
-   Colour16_16_16_16 = 0x1F, Colour16_16_16_16Float = 0x20, Colour32_32_32_32 = 0x22,
-   Colour32_32_32_32Float = 0x23,
-};
 enum NumberType : uint32_t { Unorm = 0, Snorm = 1, Uscaled = 2, Sscaled = 3, Uint = 4, Sint = 5, Srgb = 6, Float = 7 };
 
 /* DB. */
 constexpr uint32_t DB_RENDER_CONTROL = 0x28000, DB_DEPTH_VIEW = 0x28008, DB_RENDER_OVERRIDE = 0x2800C;
 constexpr uint32_t DB_DEPTH_SIZE = 0x28058, DB_DEPTH_SLICE = 0x2805C;
-constexpr uint32_t DB_Z_INFO = 0x28040, DB_STENCIL_INFO = 0x28044, DB_Z_READ_BASE = 0x28048,
+constexpr uint32_t DB_Z_READ_BASE = 0x28048,
                    DB_STENCIL_READ_BASE = 0x2804C, DB_Z_WRITE_BASE = 0x28050,
                    DB_STENCIL_WRITE_BASE = 0x28054;
 constexpr uint32_t DB_STENCIL_CLEAR = 0x28028, DB_DEPTH_CLEAR = 0x2802C;
 constexpr uint32_t DB_STENCILREFMASK = 0x28430, DB_STENCILREFMASK_BF = 0x28434;
-constexpr uint32_t DB_DEPTH_CONTROL = 0x28800, DB_SHADER_CONTROL = 0x2880C;
+constexpr uint32_t DB_SHADER_CONTROL = 0x2880C;
 
 } // namespace terakan::hw::gfx

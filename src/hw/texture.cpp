@@ -299,6 +299,38 @@ constexpr FormatInfo format_info(TextureFormat format)
 
 } // namespace
 
+bool format_component_layout(TextureFormat format, ComponentLayout &out)
+{
+   switch (format) {
+   case Fmt8: out = {ComponentKind::Int, 1, {8}}; return true;
+   case Fmt8_8: out = {ComponentKind::Int, 2, {8, 8}}; return true;
+   case Fmt8_8_8_8: out = {ComponentKind::Int, 4, {8, 8, 8, 8}}; return true;
+   case Fmt16: out = {ComponentKind::Int, 1, {16}}; return true;
+   case Fmt16_16: out = {ComponentKind::Int, 2, {16, 16}}; return true;
+   case Fmt16_16_16_16: out = {ComponentKind::Int, 4, {16, 16, 16, 16}}; return true;
+   case Fmt32: out = {ComponentKind::Int, 1, {32}}; return true;
+   case Fmt32_32: out = {ComponentKind::Int, 2, {32, 32}}; return true;
+   case Fmt32_32_32_32: out = {ComponentKind::Int, 4, {32, 32, 32, 32}}; return true;
+   case Fmt4_4: out = {ComponentKind::Int, 2, {4, 4}}; return true;
+   case Fmt3_3_2: out = {ComponentKind::Int, 3, {2, 3, 3}}; return true;
+   case Fmt5_6_5: out = {ComponentKind::Int, 3, {5, 6, 5}}; return true;
+   case Fmt6_5_5: out = {ComponentKind::Int, 3, {5, 5, 6}}; return true;
+   case Fmt1_5_5_5: out = {ComponentKind::Int, 4, {5, 5, 5, 1}}; return true;
+   case Fmt5_5_5_1: out = {ComponentKind::Int, 4, {1, 5, 5, 5}}; return true;
+   case Fmt4_4_4_4: out = {ComponentKind::Int, 4, {4, 4, 4, 4}}; return true;
+   case Fmt2_10_10_10: out = {ComponentKind::Int, 4, {10, 10, 10, 2}}; return true;
+   case Fmt10_10_10_2: out = {ComponentKind::Int, 4, {2, 10, 10, 10}}; return true;
+   case Fmt16Float: out = {ComponentKind::Half, 1, {16}}; return true;
+   case Fmt16_16Float: out = {ComponentKind::Half, 2, {16, 16}}; return true;
+   case Fmt16_16_16_16Float: out = {ComponentKind::Half, 4, {16, 16, 16, 16}}; return true;
+   case Fmt32Float: out = {ComponentKind::Float, 1, {32}}; return true;
+   case Fmt32_32Float: out = {ComponentKind::Float, 2, {32, 32}}; return true;
+   case Fmt32_32_32_32Float: out = {ComponentKind::Float, 4, {32, 32, 32, 32}}; return true;
+   case Fmt10_11_11Float: out = {ComponentKind::R11G11B10Float, 3, {11, 11, 10}}; return true;
+   default: return false;
+   }
+}
+
 unsigned format_bytes_per_element(TextureFormat format)
 {
    return format_info(format).bytes;

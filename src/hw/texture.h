@@ -193,6 +193,7 @@ bool sampler_has_force_unnormalized(IsaClass isa);
  * = id * 3; Mesa evergreen_emit_cs_sampler_states), texture resources in the same 816+ slot
  * range as compute buffers (8 dwords each, dword offset = slot * 8). */
 constexpr unsigned compute_sampler_base = 90;
+constexpr unsigned ps_sampler_base = 0, vs_sampler_base = 18; /* 18 samplers per stage */
 constexpr unsigned compute_sampler_count = 18;
 constexpr unsigned compute_texture_resource_base = 816; /* = reg::compute_fetch_resource_base */
 
@@ -203,6 +204,28 @@ constexpr uint32_t TD_CS_BORDER_COLOR_RED = 0xA468;
 constexpr uint32_t TD_CS_BORDER_COLOR_GREEN = 0xA46C;
 constexpr uint32_t TD_CS_BORDER_COLOR_BLUE = 0xA470;
 constexpr uint32_t TD_CS_BORDER_COLOR_ALPHA = 0xA474;
+
+/* The same five registers per stage, with the stage's first sampler slot
+ * (TD_PS_SAMPLER0_BORDER_INDEX 0xA400, TD_VS_SAMPLER0_BORDER_INDEX 0xA414 in Mesa's evergreend.h). */
+struct BorderColourRegisters {
+   uint32_t index;
+   unsigned sampler_base;
+};
+constexpr BorderColourRegisters border_colour_registers[] = {
+   {0xA400, ps_sampler_base}, {0xA414, vs_sampler_base}, {TD_CS_BORDER_COLOR_INDEX, compute_sampler_base}};
+
+/* How an element of a format splits into components: their count and bit widths from the
+ * lowest bits up (x first; FMT_* names list packed widths from the top), and how the bits are
+ * read. The colour block's COLOR_* formats use the same numbers (Linux evergreen_cs.c checks
+ * colour buffers and textures with one format table). */
+enum class ComponentKind { Int, Half, Float, R11G11B10Float };
+struct ComponentLayout {
+   ComponentKind kind;
+   unsigned count;
+   std::array<unsigned, 4> widths;
+};
+/* False for the formats not decomposed here (depth/stencil, BC, shared exponent, ...). */
+bool format_component_layout(TextureFormat, ComponentLayout &);
 
 /* Bytes of one element (a texel, or a 4x4 block for BC formats); 0 for unknown formats. */
 unsigned format_bytes_per_element(TextureFormat);

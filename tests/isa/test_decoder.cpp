@@ -115,6 +115,28 @@ TEST(Decoder, RejectsProgramsWithoutAnEnd)
    EXPECT_NE(error.message.find("END_OF_PROGRAM"), std::string::npos) << error.message;
 }
 
+TEST(Decoder, FetchShaderEndsWithItsReturn)
+{
+   /* r600g's fetch shader on Cayman, as Mesa's R600_DEBUG=fs printed it: a fetch clause of two
+    * VFETCHes at slot 2, then RETURN and no CF_END (a subroutine ends where it returns). */
+   const std::vector<uint32_t> words = {
+      0x00000002, 0x80400400, /* 0: TEX @2 count:2 */
+      0x00000000, 0x85000000, /* 1: RETURN */
+      0x00000000, 0x08cd1001, 0x00000000, 0x00000000, /* VFETCH R1.xyzw, R0.x */
+      0x00000000, 0x08cd1002, 0x00000010, 0x00000000, /* VFETCH R2.xyzw, R0.x + 16 */
+   };
+   Program program;
+   DecodeError error;
+   ASSERT_TRUE(decode_program(words, IsaClass::Cayman, program, error)) << error.message;
+   EXPECT_EQ(program.end_index, 1u);
+   EXPECT_EQ(encode_program(program), words);
+   /* The same with a NOP in place of the RETURN has no end. */
+   std::vector<uint32_t> no_end = words;
+   no_end[3] = 0x80000000;
+   EXPECT_FALSE(decode_program(no_end, IsaClass::Cayman, program, error));
+   EXPECT_NE(error.message.find("no CF_END"), std::string::npos) << error.message;
+}
+
 TEST(Decoder, RejectsStrayData)
 {
    auto bad = small_program();

@@ -1339,10 +1339,7 @@ ShaderRunner::ShaderRunner(const ComputeDispatch &dispatch, GpuMemory &memory, T
    if (!dispatch.fetch_shader.empty() &&
        !decode_and_check(dispatch.fetch_shader, dispatch.fetch_shader_address, dispatch.isa,
                          s.fetch_program, s.error)) {
-      char words[96];
-      std::snprintf(words, sizeof(words), " (first words %08x %08x %08x %08x)", dispatch.fetch_shader[0],
-                    dispatch.fetch_shader[1], dispatch.fetch_shader[2], dispatch.fetch_shader[3]);
-      s.error = "fetch shader: " + s.error + words;
+      s.error = "fetch shader: " + s.error;
       return;
    }
    s.ctx.reset(new Context{dispatch, s.program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}});

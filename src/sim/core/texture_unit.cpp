@@ -40,47 +40,8 @@ struct Texel {
    std::array<uint32_t, 4> i{};
 };
 
-enum class Kind { Int, Half, Float, R11G11B10Float };
-
-struct Layout {
-   Kind kind;
-   unsigned count;
-   std::array<unsigned, 4> widths; /* from the lowest bits up */
-};
-
-/* Component layouts of the formats the texture unit decodes (x in the lowest bits; FMT_*
- * names list packed widths from the top, see hw/texture.h). */
-bool format_layout(TextureFormat format, Layout &out)
-{
-   switch (format) {
-   case Fmt8: out = {Kind::Int, 1, {8}}; return true;
-   case Fmt8_8: out = {Kind::Int, 2, {8, 8}}; return true;
-   case Fmt8_8_8_8: out = {Kind::Int, 4, {8, 8, 8, 8}}; return true;
-   case Fmt16: out = {Kind::Int, 1, {16}}; return true;
-   case Fmt16_16: out = {Kind::Int, 2, {16, 16}}; return true;
-   case Fmt16_16_16_16: out = {Kind::Int, 4, {16, 16, 16, 16}}; return true;
-   case Fmt32: out = {Kind::Int, 1, {32}}; return true;
-   case Fmt32_32: out = {Kind::Int, 2, {32, 32}}; return true;
-   case Fmt32_32_32_32: out = {Kind::Int, 4, {32, 32, 32, 32}}; return true;
-   case Fmt4_4: out = {Kind::Int, 2, {4, 4}}; return true;
-   case Fmt3_3_2: out = {Kind::Int, 3, {2, 3, 3}}; return true;
-   case Fmt5_6_5: out = {Kind::Int, 3, {5, 6, 5}}; return true;
-   case Fmt6_5_5: out = {Kind::Int, 3, {5, 5, 6}}; return true;
-   case Fmt1_5_5_5: out = {Kind::Int, 4, {5, 5, 5, 1}}; return true;
-   case Fmt5_5_5_1: out = {Kind::Int, 4, {1, 5, 5, 5}}; return true;
-   case Fmt4_4_4_4: out = {Kind::Int, 4, {4, 4, 4, 4}}; return true;
-   case Fmt2_10_10_10: out = {Kind::Int, 4, {10, 10, 10, 2}}; return true;
-   case Fmt10_10_10_2: out = {Kind::Int, 4, {2, 10, 10, 10}}; return true;
-   case Fmt16Float: out = {Kind::Half, 1, {16}}; return true;
-   case Fmt16_16Float: out = {Kind::Half, 2, {16, 16}}; return true;
-   case Fmt16_16_16_16Float: out = {Kind::Half, 4, {16, 16, 16, 16}}; return true;
-   case Fmt32Float: out = {Kind::Float, 1, {32}}; return true;
-   case Fmt32_32Float: out = {Kind::Float, 2, {32, 32}}; return true;
-   case Fmt32_32_32_32Float: out = {Kind::Float, 4, {32, 32, 32, 32}}; return true;
-   case Fmt10_11_11Float: out = {Kind::R11G11B10Float, 3, {11, 11, 10}}; return true;
-   default: return false;
-   }
-}
+using Kind = ComponentKind;
+using Layout = ComponentLayout;
 
 uint32_t extract_bits(const uint8_t *element, unsigned first_bit, unsigned width)
 {
@@ -281,7 +242,7 @@ public:
    Lookup(const TextureView &view, const Sampler &sampler, const std::array<float, 4> &register_border)
       : view(view), r(view.resource), sampler(sampler), register_border(register_border)
    {
-      if (!format_layout(r.format, layout))
+      if (!format_component_layout(r.format, layout))
          fail("texture data format %u is not simulated", unsigned(r.format));
       if (view.block_dim != 1)
          fail("block-compressed texture formats are not simulated");

@@ -90,7 +90,7 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          context_compute.clear();
          context_graphics.clear();
          ctl_consts.clear();
-         compute_border_colours.clear();
+         border_colours.clear();
          break;
       case pm4::EVENT_WRITE:
          if (count == 2) {
@@ -181,15 +181,17 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
             registers[reg] = body[1 + i];
             if (trace >= TraceLevel::Packets)
                std::fprintf(stderr, "terakan-sim:   0x%05x = 0x%08x\n", reg, body[1 + i]);
-            /* The border colour registers of the compute stage: INDEX names the sampler (within
-             * the stage), RED..ALPHA are its colour as floats (Mesa evergreen_emit_sampler_states
-             * writes all five in one packet). */
-            if (is_config && reg > TD_CS_BORDER_COLOR_INDEX && reg <= TD_CS_BORDER_COLOR_ALPHA) {
-               const unsigned index = get(config, TD_CS_BORDER_COLOR_INDEX);
-               float value;
-               std::memcpy(&value, &body[1 + i], 4);
-               compute_border_colours[index][(reg - TD_CS_BORDER_COLOR_RED) / 4] = value;
-            }
+            /* The border colour registers of each stage: INDEX names the sampler (within the
+             * stage), RED..ALPHA are its colour as floats (Mesa evergreen_emit_sampler_states
+             * writes all five in one packet). Kept by sampler slot. */
+            if (is_config)
+               for (const hw::BorderColourRegisters &stage : hw::border_colour_registers)
+                  if (reg > stage.index && reg <= stage.index + 16) {
+                     const unsigned slot = stage.sampler_base + get(config, stage.index);
+                     float value;
+                     std::memcpy(&value, &body[1 + i], 4);
+                     border_colours[slot][(reg - stage.index - 4) / 4] = value;
+                  }
          }
          break;
       }
@@ -270,13 +272,14 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    state.resources = &resources;
    state.samplers = &samplers;
    state.loop_consts = &loop_consts;
+   state.border_colours = &border_colours;
    DrawStatistics statistics;
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
    if (trace >= TraceLevel::Packets)
       std::fprintf(stderr, "terakan-sim: draw %llu: primitive type %u, %u indices x %u instances: %llu vertices, "
                    "%llu primitives, %llu pixels shaded, %llu written%s%s\n",
-                   (unsigned long long)draws, get(config, 0x8958), call.count, call.instances,
+                   (unsigned long long)draws, get(config, reg::VGT_PRIMITIVE_TYPE), call.count, call.instances,
                    (unsigned long long)statistics.vertices, (unsigned long long)statistics.primitives,
                    (unsigned long long)statistics.pixels_shaded, (unsigned long long)statistics.pixels_written,
                    error.empty() ? "" : ": ", error.c_str());
@@ -355,7 +358,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
       SamplerBinding binding;
       std::copy(words, words + 3, binding.words.begin());
       binding.sampler = decode_sampler(binding.words, isa);
-      if (const auto colour = compute_border_colours.find(id); colour != compute_border_colours.end())
+      if (const auto colour = border_colours.find(compute_sampler_base + id); colour != border_colours.end())
          binding.border = colour->second;
       dispatch.samplers[id] = binding;
    }

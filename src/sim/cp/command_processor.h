@@ -47,8 +47,9 @@ private:
    uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
    uint32_t num_instances = 1; /* NUM_INSTANCES */
    uint64_t draws = 0;
-   /* TD_CS_SAMPLER*_BORDER_COLOR: the colour written for each compute sampler index. */
-   std::map<unsigned, std::array<float, 4>> compute_border_colours;
+   /* TD_{PS,VS,CS}_SAMPLER*_BORDER_*: the colour written for each sampler, by sampler slot
+    * (stage base + index). */
+   std::map<unsigned, std::array<float, 4>> border_colours;
 
    uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
    std::string dispatch(std::span<const uint32_t> body);

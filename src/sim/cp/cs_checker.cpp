@@ -5,7 +5,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <set>
-#include <string_view>
 
 #include "hw/pm4.h"
 #include "hw/registers.h"
@@ -36,9 +35,9 @@ struct Failure {
 /* What the kernel does with a register a SET_CONFIG_REG / SET_CONTEXT_REG writes: the table
  * kernel_registers.inc (made from Linux's reg_srcs/evergreen, reg_srcs/cayman and
  * evergreen_cs_handle_reg; its header gives the sources). Safe registers pass untouched,
- * tracked ones go to handle_register, anything else is forbidden. */
+ * relocated and tracked ones go to handle_register, anything else is forbidden. */
 enum class KernelChips { Evergreen, Cayman, Both };
-enum class KernelKind { Safe, Tracked };
+enum class KernelKind { Safe, Relocated, Tracked };
 struct KernelRegister {
    uint32_t first, last;
    const char *name;
@@ -46,7 +45,7 @@ struct KernelRegister {
    KernelKind kind;
 };
 constexpr KernelChips Evergreen = KernelChips::Evergreen, Cayman = KernelChips::Cayman, Both = KernelChips::Both;
-constexpr KernelKind Safe = KernelKind::Safe, Tracked = KernelKind::Tracked;
+constexpr KernelKind Safe = KernelKind::Safe, Relocated = KernelKind::Relocated, Tracked = KernelKind::Tracked;
 const KernelRegister kernel_registers[] = {
 #define TERAKAN_KERNEL_REG(first, last, name, chips, kind) {first, last, name, chips, kind},
 #include "kernel_registers.inc"
@@ -62,21 +61,6 @@ const KernelRegister *find_kernel_register(uint32_t reg, IsaClass isa)
          return &row;
    }
    return nullptr;
-}
-
-/* Bytes per element of the COLOR_* formats (Mesa evergreend.h numbers); 0 if unknown. */
-uint32_t colour_bytes_per_element(uint32_t format)
-{
-   switch (format) {
-   case 0x1: case 0x2: case 0x3: return 1;
-   case 0x5: case 0x6: case 0x7: case 0x8: case 0x9: case 0xA: case 0xB: case 0xC: return 2;
-   case 0xD: case 0xE: case 0xF: case 0x10: case 0x11: case 0x12: case 0x13: case 0x14:
-   case 0x15: case 0x16: case 0x17: case 0x18: case 0x19: case 0x1A: case 0x1B: return 4;
-   case 0x1C: case 0x1D: case 0x1E: case 0x1F: case 0x20: return 8;
-   case 0x22: case 0x23: return 16;
-   case 0x30: return 12;
-   default: return 0;
-   }
 }
 
 bool is_safe_register(uint32_t reg, IsaClass isa)
@@ -335,7 +319,6 @@ private:
 
    void handle_register(uint32_t at, uint32_t reg, size_t value)
    {
-      const bool cayman = options.isa == IsaClass::Cayman;
       auto relocate_256 = [&](const char *missing) {
          try {
             const CsReloc &reloc = next_reloc(at);
@@ -346,18 +329,6 @@ private:
             throw Failure{inner.message + "; " + format(missing, reg)};
          }
       };
-      static constexpr uint32_t program_starts[] = {0x28840, 0x2885C, 0x28874, 0x2888C, 0x288A4, 0x288B8, reg::SQ_PGM_START_LS};
-      for (uint32_t start : program_starts)
-         if (reg == start) {
-            relocate_256("bad SET_CONTEXT_REG 0x%04X");
-            return;
-         }
-      static constexpr uint32_t const_caches[] = {0x28940, 0x28980, 0x289C0, 0x28F00, reg::SQ_ALU_CONST_CACHE_LS_0};
-      for (uint32_t base : const_caches)
-         if (reg >= base && reg < base + 64) {
-            relocate_256("bad SET_CONTEXT_REG 0x%04X");
-            return;
-         }
       if (reg == reg::CP_COHER_BASE) {
          relocate_256("missing reloc for CP_COHER_BASE 0x%04X");
          return;
@@ -419,16 +390,13 @@ private:
          sx_misc_kill_all_prims = ib[value] & 1;
          return;
       }
-      (void)cayman;
+      /* Everything else the table decides: program starts, constant caches, rings, CMASK and
+       * the other bases take their relocation; the rest the kernel stores for its draw-time
+       * checks or passes through. */
       const KernelRegister *row = find_kernel_register(reg, options.isa);
       if (!row)
          throw Failure{format("forbidden register 0x%08x at %zu", reg, value)};
-      /* Other tracked registers: base addresses take a relocation (the buffer's address >> 8
-       * is added); the rest the kernel stores for its draw-time checks or passes through. */
-      const std::string_view name = row->name;
-      const bool is_base = name.ends_with("_BASE") || name.find("_BASE..") != std::string_view::npos ||
-                           name.ends_with("_CMASK") || name.ends_with("_FMASK");
-      if (is_base)
+      if (row->kind == KernelKind::Relocated)
          relocate_256("bad SET_CONTEXT_REG 0x%04X");
    }
 
@@ -654,7 +622,8 @@ private:
          const uint32_t mode = (cb_info[n] >> 8) & 0xf;
          if (mode > 2)
             throw Failure{format("cb[%d]: 2D-tiled colour buffers are not simulated yet (R600_DEBUG=no2d)", n)};
-         const uint32_t bytes = colour_bytes_per_element(format_value);
+         /* COLOR_* and FMT_* share their numbers (the kernel's one format table). */
+         const uint32_t bytes = format_bytes_per_element(TextureFormat(format_value));
          if (!bytes)
             throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] invalid format %d", n, format_value)};
          const uint64_t offset = uint64_t(cb_offset[n]) << 8;

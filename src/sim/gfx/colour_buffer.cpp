@@ -11,36 +11,13 @@
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/registers.h"
+#include "hw/texture.h"
 
 namespace terakan::sim {
 
 using namespace hw::gfx;
 
 namespace {
-
-/* Component widths in memory order, per COLOR_* format (Mesa evergreend.h names). */
-bool format_layout(uint32_t format, unsigned &components, unsigned bits[4], bool &is_float)
-{
-   is_float = false;
-   switch (format) {
-   case Colour8: components = 1, bits[0] = 8; return true;
-   case Colour16: components = 1, bits[0] = 16; return true;
-   case Colour16Float: components = 1, bits[0] = 16, is_float = true; return true;
-   case Colour8_8: components = 2, bits[0] = bits[1] = 8; return true;
-   case Colour32: components = 1, bits[0] = 32; return true;
-   case Colour32Float: components = 1, bits[0] = 32, is_float = true; return true;
-   case Colour16_16: components = 2, bits[0] = bits[1] = 16; return true;
-   case Colour16_16Float: components = 2, bits[0] = bits[1] = 16, is_float = true; return true;
-   case Colour8_8_8_8: components = 4, std::fill(bits, bits + 4, 8u); return true;
-   case Colour32_32: components = 2, bits[0] = bits[1] = 32; return true;
-   case Colour32_32Float: components = 2, bits[0] = bits[1] = 32, is_float = true; return true;
-   case Colour16_16_16_16: components = 4, std::fill(bits, bits + 4, 16u); return true;
-   case Colour16_16_16_16Float: components = 4, std::fill(bits, bits + 4, 16u), is_float = true; return true;
-   case Colour32_32_32_32: components = 4, std::fill(bits, bits + 4, 32u); return true;
-   case Colour32_32_32_32Float: components = 4, std::fill(bits, bits + 4, 32u), is_float = true; return true;
-   default: return false;
-   }
-}
 
 /* Which shader channel (0 r .. 3 a) memory component c holds. SWAP_STD keeps the order;
  * SWAP_ALT on four components is BGRA (Mesa r600_translate_colorswap: swizzle ZYXW -> ALT). */
@@ -119,8 +96,16 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
    target.blend_clamp = cb_info_blend_clamp(info);
    target.blend_bypass = cb_info_blend_bypass(info);
    target.write_mask = mask;
-   if (!format_layout(format, target.components, target.bits, target.is_float))
-      return refuse("colour format not simulated yet");
+   /* COLOR_* numbers are the texture FMT_* numbers: one component table serves both. */
+   hw::ComponentLayout layout;
+   if (!hw::format_component_layout(hw::TextureFormat(format), layout) ||
+       layout.kind == hw::ComponentKind::R11G11B10Float ||
+       std::any_of(layout.widths.begin(), layout.widths.begin() + layout.count,
+                   [](unsigned width) { return width % 8 != 0; }))
+      return refuse("colour format not simulated yet (packed and shared-exponent formats)");
+   target.components = layout.count;
+   std::copy(layout.widths.begin(), layout.widths.begin() + layout.count, target.bits);
+   target.is_float = layout.kind != hw::ComponentKind::Int;
    if (target.swap != 0 && !(target.swap == 1 && target.components == 4))
       return refuse("component swap not simulated yet for this format");
    if (target.number_type == Uscaled || target.number_type == Sscaled)

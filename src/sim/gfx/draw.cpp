@@ -29,7 +29,7 @@ using namespace hw::gfx;
 uint32_t PipelineState::get(uint32_t reg) const
 {
    const std::map<uint32_t, uint32_t> *table = reg >= hw::pm4::context_window.start ? context : config;
-   if (reg >= 0x3CFF0)
+   if (reg >= hw::pm4::ctl_const_window.start)
       table = ctl_consts;
    const auto found = table->find(reg);
    return found == table->end() ? 0 : found->second;
@@ -76,7 +76,7 @@ public:
 
    void run()
    {
-      primitive_type = state.get(VGT_PRIMITIVE_TYPE) & 0x3f;
+      primitive_type = state.get(hw::reg::VGT_PRIMITIVE_TYPE) & 0x3f;
       const std::vector<uint32_t> indices = fetch_indices();
       decode_raster_state();
       decode_targets();
@@ -182,7 +182,7 @@ private:
          else if (!error.empty())
             fail("%s", error.c_str());
       }
-      const uint32_t depth_control = state.get(DB_DEPTH_CONTROL);
+      const uint32_t depth_control = state.get(hw::reg::DB_DEPTH_CONTROL);
       if (depth_control & 3)
          fail("depth and stencil tests are not simulated yet (DB_DEPTH_CONTROL 0x%08x)", depth_control);
    }
@@ -482,7 +482,6 @@ private:
       if (!clockwise)
          std::swap(order[1], order[2]);
       const WindowVertex &a = *order[0], &b = *order[1], &c = *order[2];
-      const int64_t positive_area = std::abs(area);
       auto top_left = [](const WindowVertex &from, const WindowVertex &to) {
          const int64_t dx = to.fx - from.fx, dy = to.fy - from.fy;
          return dy < 0 || (dy == 0 && dx > 0);
@@ -505,7 +504,6 @@ private:
                continue;
             if ((e_ab == 0 && !tl_ab) || (e_bc == 0 && !tl_bc) || (e_ca == 0 && !tl_ca))
                continue;
-            (void)positive_area;
             /* Weights of the plane's vertices 1 and 2 at the sample point. */
             const double w1 = double(edge(p2, p0, px, py)) / plane_area;
             const double w2 = double(edge(p0, p1, px, py)) / plane_area;
@@ -720,7 +718,7 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
    add_resources(vertex ? vs_resource_base : ps_resource_base, 160, 0);
    if (vertex)
       add_resources(fs_resource_base, 16, fetch_shader_resource_key);
-   const unsigned sampler_base = vertex ? vs_sampler_base : ps_sampler_base;
+   const unsigned sampler_base = vertex ? hw::vs_sampler_base : hw::ps_sampler_base;
    for (unsigned id = 0; id < 18; id++) {
       const uint32_t *words = &(*state.samplers)[size_t(sampler_base + id) * 3];
       SamplerBinding binding;
