@@ -89,5 +89,47 @@ constexpr uint32_t DB_Z_READ_BASE = 0x28048,
 constexpr uint32_t DB_STENCIL_CLEAR = 0x28028, DB_DEPTH_CLEAR = 0x2802C;
 constexpr uint32_t DB_STENCILREFMASK = 0x28430, DB_STENCILREFMASK_BF = 0x28434;
 constexpr uint32_t DB_SHADER_CONTROL = 0x2880C;
+constexpr uint32_t DB_HTILE_DATA_BASE = 0x28014, DB_HTILE_SURFACE = 0x28ABC;
+/* DB_Z_INFO fields; FORMAT: 0 invalid, 1 Z_16, 2 Z_24, 3 Z_32_FLOAT. */
+enum DepthFormat : uint32_t { DepthInvalid = 0, Depth16 = 1, Depth24 = 2, Depth32Float = 3 };
+constexpr uint32_t db_z_info_format(uint32_t v) { return v & 3; }
+constexpr uint32_t db_z_info_num_samples(uint32_t v) { return (v >> 2) & 3; } /* Cayman */
+constexpr uint32_t db_z_info_array_mode(uint32_t v) { return (v >> 4) & 0xf; }
+constexpr bool db_z_info_tile_surface_enable(uint32_t v) { return (v >> 29) & 1; } /* HTILE */
+/* DB_STENCIL_INFO: FORMAT [0] (1 = STENCIL_8). */
+constexpr bool db_stencil_info_valid(uint32_t v) { return v & 1; }
+/* DB_DEPTH_SIZE: PITCH_TILE_MAX [10:0] (pitch / 8 - 1); DB_DEPTH_SLICE: SLICE_TILE_MAX
+ * [21:0] (pitch * height / 64 - 1); DB_DEPTH_VIEW: SLICE_START [10:0], SLICE_MAX [23:13]. */
+constexpr uint32_t db_depth_size_pitch_tile_max(uint32_t v) { return v & 0x7ff; }
+constexpr uint32_t db_depth_slice_tile_max(uint32_t v) { return v & 0x3fffff; }
+constexpr uint32_t db_depth_view_slice_start(uint32_t v) { return v & 0x7ff; }
+/* DB_DEPTH_CONTROL fields. Compare functions (ZFUNC, STENCILFUNC*) are NEVER, LESS, EQUAL,
+ * LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS = 0..7; stencil operations KEEP, ZERO, REPLACE,
+ * INCR (clamped), DECR (clamped), INVERT, INCR_WRAP, DECR_WRAP = 0..7. */
+constexpr bool db_stencil_enable(uint32_t v) { return v & 1; }
+constexpr bool db_z_enable(uint32_t v) { return (v >> 1) & 1; }
+constexpr bool db_z_write_enable(uint32_t v) { return (v >> 2) & 1; }
+constexpr uint32_t db_z_func(uint32_t v) { return (v >> 4) & 7; }
+constexpr bool db_backface_enable(uint32_t v) { return (v >> 7) & 1; }
+/* Front stencil func/fail/zpass/zfail at bits 8, 11, 14, 17; back faces' at 20, 23, 26, 29. */
+constexpr uint32_t db_stencil_field(uint32_t v, bool back, unsigned which)
+{
+   return (v >> ((back ? 20 : 8) + 3 * which)) & 7;
+}
+/* DB_STENCILREFMASK(_BF): REF [7:0], MASK [15:8], WRITEMASK [23:16]. */
+/* DB_RENDER_CONTROL bits. */
+constexpr uint32_t db_render_depth_clear = 1u << 0, db_render_stencil_clear = 1u << 1,
+                   db_render_depth_copy = 1u << 2, db_render_stencil_copy = 1u << 3,
+                   db_render_resummarize = 1u << 4, db_render_color_disable = 1u << 12;
+/* DB_SHADER_CONTROL: Z_EXPORT_ENABLE [0], STENCIL_EXPORT_ENABLE [1], MASK_EXPORT_ENABLE [8]. */
+constexpr bool db_shader_z_export(uint32_t v) { return v & 1; }
+constexpr bool db_shader_stencil_export(uint32_t v) { return (v >> 1) & 1; }
+constexpr bool db_shader_mask_export(uint32_t v) { return (v >> 8) & 1; }
+/* The pixel shader's depth/stencil/mask export target (EXPORT PIXEL 61, Mesa sfn). */
+constexpr unsigned pixel_export_depth = 61;
+
+/* SX alpha test: SX_ALPHA_TEST_CONTROL ALPHA_FUNC [2:0] (the compare functions above),
+ * ALPHA_TEST_ENABLE [3]; SX_ALPHA_REF is a float. */
+constexpr uint32_t SX_ALPHA_TEST_CONTROL = 0x28410, SX_ALPHA_REF = 0x28438;
 
 } // namespace terakan::hw::gfx

@@ -88,11 +88,17 @@ std::string take_gl_errors()
    return errors.empty() ? "GL_NO_ERROR" : errors;
 }
 
-/* A framebuffer object with an RGBA8 colour renderbuffer and, if asked, a DEPTH24_STENCIL8
- * one; bound while it lives. */
+bool has_stencil(GLenum depth_format)
+{
+   return depth_format == GL_DEPTH24_STENCIL8 || depth_format == GL_DEPTH32F_STENCIL8 ||
+          depth_format == GL_STENCIL_INDEX8;
+}
+
+/* A framebuffer object with an RGBA8 colour renderbuffer and, if asked, a depth/stencil one of
+ * the given format; bound while it lives. */
 class RenderTarget {
 public:
-   RenderTarget(int width, int height, bool with_depth)
+   RenderTarget(int width, int height, GLenum depth_format)
    {
       glGenFramebuffers(1, &framebuffer_);
       glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
@@ -100,11 +106,13 @@ public:
       glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[0]);
       glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
       glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffers_[0]);
-      if (with_depth) {
+      if (depth_format) {
          glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[1]);
-         glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, width, height);
-         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
-                                   renderbuffers_[1]);
+         glRenderbufferStorage(GL_RENDERBUFFER, depth_format, width, height);
+         const GLenum attachment = depth_format == GL_STENCIL_INDEX8 ? GL_STENCIL_ATTACHMENT
+                                   : has_stencil(depth_format)       ? GL_DEPTH_STENCIL_ATTACHMENT
+                                                                     : GL_DEPTH_ATTACHMENT;
+         glFramebufferRenderbuffer(GL_FRAMEBUFFER, attachment, GL_RENDERBUFFER, renderbuffers_[1]);
       }
       glBindRenderbuffer(GL_RENDERBUFFER, 0);
       const std::string errors = take_gl_errors();
@@ -138,6 +146,11 @@ void reset_state(int width, int height)
    glDisable(GL_CULL_FACE);
    glDisable(GL_STENCIL_TEST);
    glDepthMask(GL_TRUE);
+   glDepthFunc(GL_LESS);
+   glStencilMask(0xff);
+   glStencilFunc(GL_ALWAYS, 0, 0xff);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+   glFrontFace(GL_CCW);
    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
    glViewport(0, 0, width, height);
    glPixelStorei(GL_PACK_ALIGNMENT, 4);
@@ -167,7 +180,7 @@ bool render_scene(const Scene &scene, const Options &options)
    std::printf("%-16s ", scene.name);
    std::fflush(stdout);
    try {
-      RenderTarget target(options.width, options.height, scene.needs_depth);
+      RenderTarget target(options.width, options.height, scene.depth_format);
       reset_state(options.width, options.height);
       {
          SceneKit kit(options.width, options.height);

@@ -18,9 +18,9 @@ result = subprocess.run([program, '--device', 'llvmpipe', '--out', reference] + 
 if result.returncode != 0:
     sys.exit('llvmpipe could not draw the scenes (%d)' % result.returncode)
 
-# R600_DEBUG=nodma: r600g's asynchronous DMA ring is not simulated yet (docs/sim-semantics.md
-# lists every r600g switch the tests use and why).
-environment = dict(base, LD_PRELOAD=simulator, TERAKAN_SIM_CHIP=chip, R600_DEBUG='nodma')
+# R600_DEBUG: nodma, r600g's asynchronous DMA ring is not simulated yet; nohyperz, neither is
+# HTILE (docs/sim-semantics.md lists every r600g switch the tests use and why).
+environment = dict(base, LD_PRELOAD=simulator, TERAKAN_SIM_CHIP=chip, R600_DEBUG='nodma,nohyperz')
 run = subprocess.run([program, '--device', 'gbm', '--out', simulated] + scenes, env=environment,
                      stderr=subprocess.PIPE, text=True)
 sys.stderr.write(run.stderr)

@@ -7,6 +7,7 @@
 #include "scenes.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -184,6 +185,264 @@ void draw_depth_test(SceneKit &kit)
    glDisable(GL_DEPTH_TEST);
 }
 
+/* The three overlapping triangles the depth and stencil scenes share (counter-clockwise, so
+ * front-facing), and the whole picture as two triangles. */
+constexpr float depth_triangles[3][6] = {{7, 9, 44, 7, 19, 49}, {20, 21, 60, 30, 36, 59}, {5, 41, 37, 27, 55, 62}};
+
+std::vector<ColouredVertex> triangle_vertices(int which, Rgba8 colour)
+{
+   const float *t = depth_triangles[which];
+   return {{t[0], t[1], colour}, {t[2], t[3], colour}, {t[4], t[5], colour}};
+}
+
+std::vector<ColouredVertex> whole_picture(Rgba8 colour)
+{
+   return {{0, 0, colour}, {64, 0, colour}, {64, 64, colour}, {0, 0, colour}, {64, 64, colour}, {0, 64, colour}};
+}
+
+/* Draws `vertices` as triangles with the coloured program at clip-space depth `z`. */
+void draw_at(SceneKit &kit, GLuint program, const std::vector<ColouredVertex> &vertices, float z)
+{
+   glUniform1f(glGetUniformLocation(program, "u_depth"), z);
+   kit.coloured_vertices(std::span<const ColouredVertex>(vertices));
+   glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
+}
+
+void draw_depth_greater_d16(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(0.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_GREATER);
+   /* Larger depth wins: red (0.75) over blue (0.625) over green (0.25), whatever the order. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   draw_at(kit, program, triangle_vertices(1, red), 0.5f);
+   draw_at(kit, program, triangle_vertices(0, green), -0.5f);
+   draw_at(kit, program, triangle_vertices(2, blue), 0.25f);
+}
+
+void draw_depth_lequal_d32f(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LEQUAL);
+   /* The same triangle twice at the same depth: LEQUAL lets the second (teal) replace the
+    * first (green). Then red behind it and blue in front. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   draw_at(kit, program, triangle_vertices(0, green), 0.0f);
+   draw_at(kit, program, triangle_vertices(0, teal), 0.0f);
+   draw_at(kit, program, triangle_vertices(1, red), 0.5f);
+   draw_at(kit, program, triangle_vertices(2, blue), -0.25f);
+}
+
+void draw_depth_write_off(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   /* Green is nearest but leaves no depth behind (glDepthMask off), so red, drawn after it,
+    * covers it; blue is in front of red. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glDepthMask(GL_FALSE);
+   draw_at(kit, program, triangle_vertices(0, green), -0.5f);
+   glDepthMask(GL_TRUE);
+   draw_at(kit, program, triangle_vertices(1, red), 0.5f);
+   draw_at(kit, program, triangle_vertices(2, blue), 0.0f);
+}
+
+void draw_depth_interpenetrate(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)");
+   /* An amber triangle at depth 0 and a violet one whose depth grows with x, z = (x - 32.25)
+    * / 40: the violet one is in front left of x = 32.25, which no pixel centre touches, so
+    * the per-pixel depth interpolation draws the seam. */
+   auto z_of = [](float x) { return (x - 32.25f) / 40.0f; };
+   struct Vertex3 {
+      float x, y, z;
+      uint8_t r, g, b, a;
+   };
+   const Vertex3 vertices[] = {
+      {4, 6, 0, amber.r, amber.g, amber.b, 255},  {60, 10, 0, amber.r, amber.g, amber.b, 255},
+      {30, 58, 0, amber.r, amber.g, amber.b, 255}, {6, 50, z_of(6), violet.r, violet.g, violet.b, 255},
+      {26, 3, z_of(26), violet.r, violet.g, violet.b, 255}, {58, 44, z_of(58), violet.r, violet.g, violet.b, 255},
+   };
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, vertices, sizeof(vertices));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex3), nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex3),
+                         reinterpret_cast<const void *>(offsetof(Vertex3, r)));
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void draw_depth_frag_depth(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   const GLuint plain = kit.coloured_program(Shading::flat);
+   draw_at(kit, plain, whole_picture(paper), 0.0f); /* depth 0.5 everywhere */
+   /* A shader-written depth, (x + y) / 128 + 1/256 at the pixel centre: in front of the
+    * paper below the diagonal x + y = 64, behind it above. No pixel ties. */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.9, 1.0);
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+precision highp float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+   gl_FragDepth = (gl_FragCoord.x + gl_FragCoord.y) / 128.0 + 1.0 / 256.0;
+}
+)");
+   const std::vector<ColouredVertex> quad = whole_picture(teal);
+   kit.coloured_vertices(std::span<const ColouredVertex>(quad));
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+/* Draws the whole picture in `colour` where the stencil test with `func`, `reference` and
+ * `mask` passes. */
+void fill_where(SceneKit &kit, GLuint program, GLenum func, GLint reference, GLuint mask, Rgba8 colour)
+{
+   glStencilFunc(func, reference, mask);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+   draw_at(kit, program, whole_picture(colour), 0.0f);
+}
+
+void draw_stencil_mask(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearStencil(0);
+   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+   glEnable(GL_STENCIL_TEST);
+   /* The first triangle goes into the stencil only; the picture is then filled amber where
+    * the stencil is 1 and teal where it is not. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   glStencilFunc(GL_ALWAYS, 1, 0xff);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+   draw_at(kit, program, triangle_vertices(0, paper), 0.0f);
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
+   fill_where(kit, program, GL_NOTEQUAL, 1, 0xff, teal);
+}
+
+void draw_stencil_count(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearStencil(0);
+   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+   glEnable(GL_STENCIL_TEST);
+   /* Every triangle increments the stencil; then the third is drawn twice more with DECR,
+    * which stops at 0 where it covered a count of 1 (clamped, not wrapped to 255). Each count
+    * gets its colour. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   glStencilFunc(GL_ALWAYS, 0, 0xff);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+   for (int t = 0; t < 3; t++)
+      draw_at(kit, program, triangle_vertices(t, paper), 0.0f);
+   /* Twice DECR over the third triangle: where it alone was (count 1) the count clamps at 0. */
+   glStencilOp(GL_KEEP, GL_KEEP, GL_DECR);
+   draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
+   draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
+   fill_where(kit, program, GL_EQUAL, 2, 0xff, red);
+   fill_where(kit, program, GL_EQUAL, 3, 0xff, violet);
+}
+
+void draw_stencil_two_sided(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearStencil(0);
+   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_STENCIL_TEST);
+   /* Front faces wrap the stencil up, back faces down: the middle triangle is drawn clockwise
+    * (a back face), so where it alone lies the stencil wraps to 255. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   glStencilFunc(GL_ALWAYS, 0, 0xff);
+   glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_KEEP, GL_INCR_WRAP);
+   glStencilOpSeparate(GL_BACK, GL_KEEP, GL_KEEP, GL_DECR_WRAP);
+   draw_at(kit, program, triangle_vertices(0, paper), 0.0f);
+   std::vector<ColouredVertex> clockwise = triangle_vertices(1, paper);
+   std::swap(clockwise[1], clockwise[2]);
+   draw_at(kit, program, clockwise, 0.0f);
+   draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
+   fill_where(kit, program, GL_EQUAL, 2, 0xff, teal);
+   fill_where(kit, program, GL_EQUAL, 255, 0xff, violet);
+   fill_where(kit, program, GL_EQUAL, 0, 0xff, night);
+}
+
+void draw_stencil_masks(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearStencil(0x30);
+   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+   glEnable(GL_STENCIL_TEST);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   /* Write masks: REPLACE 0xff through mask 0x0f gives 0x3f in the first triangle; INVERT
+    * through 0xf0 over the second gives 0xc0 outside the first and 0xcf inside it. */
+   glStencilFunc(GL_ALWAYS, 0xff, 0xff);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+   glStencilMask(0x0f);
+   draw_at(kit, program, triangle_vertices(0, paper), 0.0f);
+   glStencilOp(GL_KEEP, GL_KEEP, GL_INVERT);
+   glStencilMask(0xf0);
+   draw_at(kit, program, triangle_vertices(1, paper), 0.0f);
+   glStencilMask(0xff);
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+   /* Compare masks: violet where 0xc8 > stencil (all but 0xcf), amber where the low nibble is
+    * 0xf (the first triangle), teal where the stencil is exactly 0xc0. */
+   fill_where(kit, program, GL_GREATER, 0xc8, 0xff, violet);
+   fill_where(kit, program, GL_EQUAL, 0x0f, 0x0f, amber);
+   fill_where(kit, program, GL_EQUAL, 0xc0, 0xff, teal);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -297,7 +556,16 @@ const Scene scenes[] = {
    {"triangle_fan", "a 7-vertex triangle fan (five triangles), flat-coloured per triangle", draw_triangle_fan},
    {"indexed_ushort", "glDrawElements with 16-bit indices: a checkerboard of cells on a shared lattice", draw_indexed_ushort},
    {"instanced", "glDrawArraysInstanced: 16 triangles placed and coloured by gl_InstanceID", draw_instanced},
-   {"depth_test", "three overlapping triangles at different depths drawn front to back (GL_LESS)", draw_depth_test, true},
+   {"depth_test", "three overlapping triangles at different depths drawn front to back (GL_LESS)", draw_depth_test, GL_DEPTH24_STENCIL8},
+   {"depth_greater_d16", "GL_GREATER on a 16-bit depth buffer cleared to 0", draw_depth_greater_d16, GL_DEPTH_COMPONENT16},
+   {"depth_lequal_d32f", "GL_LEQUAL on a float depth buffer: an equal-depth redraw passes", draw_depth_lequal_d32f, GL_DEPTH_COMPONENT32F},
+   {"depth_write_off", "glDepthMask(GL_FALSE): a near triangle leaves no depth behind", draw_depth_write_off, GL_DEPTH24_STENCIL8},
+   {"depth_interpenetrate", "two triangles crossing in depth: the seam comes from per-pixel depth", draw_depth_interpenetrate, GL_DEPTH24_STENCIL8},
+   {"depth_frag_depth", "gl_FragDepth from gl_FragCoord against a constant-depth square", draw_depth_frag_depth, GL_DEPTH24_STENCIL8},
+   {"stencil_mask", "a triangle drawn into the stencil only, then EQUAL and NOTEQUAL fills", draw_stencil_mask, GL_DEPTH24_STENCIL8},
+   {"stencil_count", "INCR over three triangles and clamped DECR, each count in its colour", draw_stencil_count, GL_DEPTH24_STENCIL8},
+   {"stencil_two_sided", "INCR_WRAP on front faces, DECR_WRAP on back faces (float depth + stencil)", draw_stencil_two_sided, GL_DEPTH32F_STENCIL8},
+   {"stencil_masks", "stencil write masks (REPLACE, INVERT) and compare masks", draw_stencil_masks, GL_DEPTH24_STENCIL8},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},

@@ -13,8 +13,9 @@ struct Scene {
    const char *name;
    const char *description;
    void (*draw)(SceneKit &kit);
-   /* Attach a depth buffer (DEPTH24_STENCIL8), cleared to 1.0 before draw. */
-   bool needs_depth = false;
+   /* The depth/stencil renderbuffer's internal format (GL_DEPTH24_STENCIL8, GL_DEPTH_COMPONENT16,
+    * ...), or 0 for none. The scene clears it itself. */
+   unsigned depth_format = 0;
    /* Pixels a comparison may ignore, where GL lets implementations differ (a line's end
     * pixels, say), and why; x and y count from the bottom-left pixel as GL does. No scene
     * uses one yet. */

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 #include "hw/surface.h"
@@ -107,6 +108,10 @@ private:
    size_t idx = 0;
 
    uint32_t db_depth_control, db_z_info, db_s_info;
+   uint32_t db_depth_view = 0, db_depth_size = 0, db_depth_slice = 0;
+   /* DB_Z_READ_BASE, DB_STENCIL_READ_BASE, DB_Z_WRITE_BASE, DB_STENCIL_WRITE_BASE */
+   std::array<uint32_t, 4> db_base_offset{};
+   std::array<const CsReloc *, 4> db_base_bo{};
    uint32_t cb_target_mask;
    bool sx_misc_kill_all_prims = false;
    std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{};
@@ -379,12 +384,37 @@ private:
          return;
       }
       if (reg == reg::DB_Z_INFO) {
+         if (!options.keep_tiling_flags) {
+            /* The kernel replaces ARRAY_MODE with the buffer's tiling (and ORs 2D bank
+             * fields in, which the simulator does not take). */
+            const CsReloc &reloc = next_reloc(at);
+            const uint32_t mode = reloc.tiling_flags & 1 ? 4 : reloc.tiling_flags & 2 ? 2 : 0;
+            ib[value] = (ib[value] & ~(0xfu << 4)) | (mode << 4);
+            if (reloc.tiling_flags & 1)
+               throw Failure{"DB_Z_INFO: macro-tiled depth buffers (RADEON_TILING_MACRO) are not simulated"};
+         }
          db_z_info = ib[value];
          return;
       }
       if (reg == reg::DB_STENCIL_INFO) {
          db_s_info = ib[value];
          return;
+      }
+      switch (reg) {
+      case gfx::DB_DEPTH_VIEW: db_depth_view = ib[value]; return;
+      case gfx::DB_DEPTH_SIZE: db_depth_size = ib[value]; return;
+      case gfx::DB_DEPTH_SLICE: db_depth_slice = ib[value]; return;
+      case gfx::DB_Z_READ_BASE:
+      case gfx::DB_Z_WRITE_BASE:
+      case gfx::DB_STENCIL_READ_BASE:
+      case gfx::DB_STENCIL_WRITE_BASE: {
+         const unsigned slot = (reg - gfx::DB_Z_READ_BASE) / 4; /* z read, s read, z write, s write */
+         db_base_offset[slot] = ib[value];
+         db_base_bo[slot] = relocate_256("bad SET_CONTEXT_REG 0x%04X");
+         return;
+      }
+      default:
+         break;
       }
       if (reg == reg::SX_MISC) {
          sx_misc_kill_all_prims = ib[value] & 1;
@@ -637,15 +667,73 @@ private:
                                  n, (unsigned long long)layer, (unsigned long long)offset,
                                  (unsigned long long)mslice, (unsigned long long)cb_bo[n]->size)};
       }
-      const bool stencil = (db_depth_control & 1) && ((db_s_info & 1) != 0);
-      const bool depth = (db_depth_control & 2) && ((db_z_info & 3) != 0);
-      if (stencil || depth) {
-         const uint32_t mode = ((stencil ? db_s_info : db_z_info) >> 4) & 0xf;
-         throw Failure{format("evergreen_cs_track_validate_%s: %s invalid array mode %d "
-                              "(write DB_DEPTH_CONTROL = 0 before a dispatch)",
-                              stencil ? "stencil" : "depth", stencil ? "stencil" : "depth", mode)};
-      }
+      if ((db_s_info & 1) && (db_depth_control & 1))
+         validate_depth_stencil(true);
+      if ((db_z_info & 3) && (db_depth_control & 2))
+         validate_depth_stencil(false);
       (void)body;
+   }
+
+   /* The kernel's evergreen_cs_track_validate_depth and _stencil. Both surfaces share the
+    * depth buffer's pitch, slice and view; the stencil is checked as an 8-bit surface, and
+    * (for old userspace) again as a 32-bit one before it is refused. */
+   void validate_depth_stencil(bool stencil)
+   {
+      const char *what = stencil ? "stencil" : "depth";
+      const char *function = stencil ? "evergreen_cs_track_validate_stencil" : "evergreen_cs_track_validate_depth";
+      const uint64_t mslice = ((db_depth_view >> 13) & 0x7ff) + 1;
+      const uint64_t nbx = (uint64_t(db_depth_size & 0x7ff) + 1) * 8;
+      const uint64_t nby = ((uint64_t(db_depth_slice) + 1) * 64) / nbx;
+      const uint32_t z_format = db_z_info & 3;
+      if (stencil ? (db_s_info & 1) != 1 : z_format == 0)
+         throw Failure{format("%s: %s invalid format %u", function, what, stencil ? db_s_info & 1 : z_format)};
+      const unsigned mode_value = (db_z_info >> 4) & 0xf;
+      if (mode_value == 4)
+         throw Failure{format("%s: 2D-tiled depth and stencil buffers are not simulated yet", function)};
+      auto check_with = [&](unsigned bpe, SurfaceAlignment &align) -> std::string {
+         std::string error;
+         if (!surface_alignment(ArrayMode(mode_value), bpe, align, error))
+            return format("evergreen_surface_value_conv_check: %s invalid array mode %u", what, mode_value);
+         if (nbx % align.pitch)
+            return format("evergreen_surface_check: %s pitch %llu invalid must be aligned with %u", what,
+                          (unsigned long long)nbx, align.pitch);
+         if (nby % align.height)
+            return format("evergreen_surface_check: %s height %llu invalid must be aligned with %u", what,
+                          (unsigned long long)nby, align.height);
+         return {};
+      };
+      unsigned bpe = stencil ? 1 : z_format == 1 ? 2 : 4;
+      SurfaceAlignment align;
+      std::string problem = check_with(bpe, align);
+      if (!problem.empty() && stencil) {
+         bpe = 4;
+         problem = check_with(bpe, align);
+      }
+      if (!problem.empty())
+         throw Failure{problem + format(" (%s invalid 0x%08x 0x%08x 0x%08x 0x%08x)", what, db_depth_size,
+                                        db_depth_slice, db_s_info, db_z_info)};
+      const uint64_t layer_size = nbx * nby * bpe;
+      for (bool write : {false, true}) {
+         const unsigned slot = (write ? 2 : 0) + (stencil ? 1 : 0);
+         const char *direction = write ? "write" : "read";
+         if (!db_base_bo[slot])
+            throw Failure{format("%s: no %s %s buffer (DB_%s_%s_BASE was never written)", function, what,
+                                 direction, stencil ? "STENCIL" : "Z", write ? "WRITE" : "READ")};
+         const uint64_t offset = uint64_t(db_base_offset[slot]) << 8;
+         /* The kernel names the stencil in the depth function's alignment message too. */
+         if (offset % align.base)
+            throw Failure{format("%s: stencil %s bo base %llu not aligned with %llu", function, direction,
+                                 (unsigned long long)offset, (unsigned long long)align.base)};
+         if (offset + layer_size * mslice > db_base_bo[slot]->size)
+            throw Failure{format("%s: %s %s bo too small (layer size %llu, offset %llu, max layer %llu, bo size "
+                                 "%llu)",
+                                 function, what, direction, (unsigned long long)layer_size,
+                                 (unsigned long long)offset, (unsigned long long)mslice,
+                                 (unsigned long long)db_base_bo[slot]->size)};
+      }
+      /* The kernel checks the HTILE buffer last (evergreen_cs_track_validate_htile). */
+      if (db_z_info & (1u << 29))
+         throw Failure{format("%s: HTILE (DB_Z_INFO.TILE_SURFACE_ENABLE) is not simulated yet", function)};
    }
 };
 

@@ -16,6 +16,7 @@
 
 #include "core/shader_core.h"
 #include "gfx/colour_buffer.h"
+#include "gfx/depth_buffer.h"
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
@@ -116,6 +117,7 @@ private:
    ComputeDispatch vs_dispatch, ps_dispatch;
    std::unique_ptr<ShaderRunner> vs, ps;
    std::vector<ColourTarget> targets;
+   DepthStencilTarget depth_stencil;
 
    /* Raster state */
    uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
@@ -169,6 +171,9 @@ private:
 
    void decode_targets()
    {
+      std::string error;
+      if (!decode_depth_stencil(state, memory, depth_stencil, error))
+         fail("%s", error.c_str());
       const uint32_t mode = (state.get(CB_COLOR_CONTROL) >> 4) & 7;
       if (mode == 0)
          return; /* CB_DISABLE: nothing is written */
@@ -176,15 +181,11 @@ private:
          fail("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, resolve, decompress) is not simulated yet", mode);
       for (unsigned n = 0; n < 8; n++) {
          ColourTarget target;
-         std::string error;
          if (decode_colour_target(state, n, memory, target, error))
             targets.push_back(target);
          else if (!error.empty())
             fail("%s", error.c_str());
       }
-      const uint32_t depth_control = state.get(hw::reg::DB_DEPTH_CONTROL);
-      if (depth_control & 3)
-         fail("depth and stencil tests are not simulated yet (DB_DEPTH_CONTROL 0x%08x)", depth_control);
    }
 
    /* ---- VGT ---- */
@@ -565,9 +566,19 @@ private:
          }
          pair++;
       }
+      /* Later loads replace earlier ones in the same GPR channel: with no interpolated input
+       * r600g still enables one I/J pair (the SPI needs one) and places the position in R0
+       * too, expecting the position there (derived: docs/sim-semantics.md). */
+      auto load = [&](unsigned gpr, unsigned channel) -> std::vector<uint32_t> & {
+         std::vector<uint32_t> &values = wave.gprs[{gpr, channel}];
+         values.clear();
+         return values;
+      };
       if ((in_control >> 8) & 1) {
          const unsigned gpr = (in_control >> 10) & 0x1f;
          const float centre = pixel_centre_half ? 0.5f : 0.0f;
+         for (unsigned c = 0; c < 4; c++)
+            load(gpr, c);
          for (unsigned lane = 0; lane < lanes; lane++) {
             const Fragment &f = fragments[lane];
             wave.gprs[{gpr, 0}].push_back(as_bits(float(f.x) + centre));
@@ -579,6 +590,7 @@ private:
       if ((in_control_1 >> 8) & 1) {
          const unsigned gpr = (in_control_1 >> 12) & 0x1f, chan = (in_control_1 >> 9) & 3;
          const bool all_bits = (in_control_1 >> 11) & 1;
+         load(gpr, chan);
          /* FRONT_FACE_ALL_BITS: all ones for front faces, else +1.0 / -1.0 as a float
           * (derived from how r600g's shaders test the value: docs/sim-semantics.md). */
          for (unsigned lane = 0; lane < lanes; lane++) {
@@ -635,12 +647,44 @@ private:
       if (!ps->run(wave, exports, error))
          fail("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
       statistics.pixels_shaded += lanes;
+      /* Per fragment, in order: KILL, the alpha test on colour 0, the stencil and depth tests
+       * (late Z: the result is the same as early Z for shaders without side effects), then
+       * the colour writes. */
+      const WaveExports::Target *colour0 = nullptr, *depth_export = nullptr;
+      if (auto found = exports.targets.find({0, 0}); found != exports.targets.end())
+         colour0 = &found->second;
+      if (depth_stencil.depth_from_shader) {
+         auto found = exports.targets.find({0, pixel_export_depth});
+         if (found == exports.targets.end())
+            fail("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
+         depth_export = &found->second;
+      }
+      std::vector<uint8_t> survives(lanes, 1);
+      for (unsigned lane = 0; lane < lanes; lane++) {
+         const Fragment &f = fragments[lane];
+         if (!exports.killed.empty() && exports.killed[lane]) {
+            survives[lane] = 0;
+            continue;
+         }
+         if (depth_stencil.alpha_test && colour0 && colour0->written[lane] &&
+             !alpha_test_passes(depth_stencil, as_float(colour0->values[lane][3]))) {
+            survives[lane] = 0;
+            continue;
+         }
+         if (!depth_stencil.any_test())
+            continue;
+         if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
+            fail("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
+                 depth_stencil.width, depth_stencil.height);
+         const float z = depth_export ? as_float(depth_export->values[lane][0]) : f.z;
+         survives[lane] = depth_stencil_test(depth_stencil, f.x, f.y, z, f.front);
+      }
       for (ColourTarget &target : targets) {
          const auto found = exports.targets.find({0, target.index});
          if (found == exports.targets.end())
             continue;
          for (unsigned lane = 0; lane < lanes; lane++) {
-            if (!found->second.written[lane] || (!exports.killed.empty() && exports.killed[lane]))
+            if (!found->second.written[lane] || !survives[lane])
                continue;
             const Fragment &f = fragments[lane];
             if (f.x >= target.width || f.y >= target.height)
