@@ -11,6 +11,7 @@
 #include "../isa/alu_builder.h"
 #include "llvm_kernels.h"
 #include "pm4_harness.h"
+#include "hw/graphics_registers.h"
 
 using namespace terakan;
 using namespace terakan::test;
@@ -302,6 +303,40 @@ TEST(Pm4Refusals, DrawIntoTooSmallColourBuffer)
                      b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2});
                   }),
                   "evergreen_cs_track_validate_cb: cb[0] bo too small");
+}
+
+TEST(Pm4Refusals, DrawWithTooSmallDepthBuffer)
+{
+   /* A 64x64 Z_24 depth buffer, 1D tiled (16 KiB), over the 8-byte fence buffer, with the
+    * depth test on: the kernel's evergreen_cs_track_validate_depth refuses it. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.context(hw::reg::CB_TARGET_MASK, {0}, false);
+                     b.context(hw::gfx::DB_DEPTH_VIEW, {0}, false);
+                     b.context(hw::reg::DB_Z_INFO, {2u | (2u << 4), 0, 0, 0, 0, 0, 64 / 8 - 1, 64 * 64 / 64 - 1},
+                               false);
+                     for (int base = 0; base < 4; base++)
+                        b.reloc(job.setup.fence);
+                     b.context(hw::reg::DB_DEPTH_CONTROL, {2}, false);
+                     b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2});
+                  }),
+                  "evergreen_cs_track_validate_depth: depth read bo too small");
+}
+
+TEST(Pm4Refusals, DrawWithMisalignedStencilHeight)
+{
+   /* A 64x12 stencil buffer, 1D tiled: a 1D-tiled surface's height must be a whole number of
+    * 8-row micro tiles (evergreen_surface_check_1d), as 8-bit and as 32-bit elements. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.context(hw::reg::CB_TARGET_MASK, {0}, false);
+                     b.context(hw::gfx::DB_DEPTH_VIEW, {0}, false);
+                     b.context(hw::reg::DB_Z_INFO, {0u | (2u << 4), 1, 0, 0, 0, 0, 64 / 8 - 1, 64 * 12 / 64 - 1},
+                               false);
+                     for (int base = 0; base < 4; base++)
+                        b.reloc(job.setup.fence);
+                     b.context(hw::reg::DB_DEPTH_CONTROL, {1}, false);
+                     b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2});
+                  }),
+                  "stencil height 12 invalid must be aligned with 8");
 }
 
 TEST(Pm4Refusals, DrawWithTooSmallIndexBuffer)
