@@ -50,8 +50,8 @@ unsigned depth_bytes(uint32_t format)
 }
 
 /* The stored form of a depth value: unorm formats keep round(z * (2^n - 1)) (Z_24 in the low
- * 24 bits of each dword: Mesa r600g stores Z24 "like Z24X8 for DB compatibility",
- * evergreen_state.c), Z_32_FLOAT the float. Rounding to nearest is derived (it is what
+ * 24 bits of each dword: Mesa r600g's evergreen_state.c samples the Z24 buffers the DB wrote
+ * as Z24X8), Z_32_FLOAT the float. Rounding to nearest is derived (it is what
  * util_format's unorm packing does, which llvmpipe, the reference, uses too). */
 uint32_t encode_depth(uint32_t format, float z)
 {
