@@ -576,12 +576,18 @@ const Scene scenes[] = {
 
 std::span<const Scene> all_scenes()
 {
-   return scenes;
+   static const std::vector<Scene> every = [] {
+      std::vector<Scene> list(std::begin(scenes), std::end(scenes));
+      for (const Scene &scene : colour_scenes())
+         list.push_back(scene);
+      return list;
+   }();
+   return every;
 }
 
 const Scene *find_scene(std::string_view name)
 {
-   for (const Scene &scene : scenes)
+   for (const Scene &scene : all_scenes())
       if (name == scene.name)
          return &scene;
    return nullptr;

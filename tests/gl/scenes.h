@@ -23,7 +23,11 @@ struct Scene {
    const char *mask_reason = nullptr;
 };
 
+/* Every scene, in order: the core ones (scenes.cpp), then each group's. */
 std::span<const Scene> all_scenes();
+/* Colour-buffer scenes (scenes_colour.cpp): formats, logic operations, several targets,
+ * dual-source blending. */
+std::span<const Scene> colour_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 
