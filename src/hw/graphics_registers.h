@@ -49,7 +49,18 @@ constexpr uint32_t PA_SC_VPORT_SCISSOR_0_TL = 0x28250, PA_SC_VPORT_SCISSOR_0_BR 
 constexpr uint32_t PA_SC_VPORT_ZMIN_0 = 0x282D0, PA_SC_VPORT_ZMAX_0 = 0x282D4;
 constexpr uint32_t PA_CL_VPORT_XSCALE_0 = 0x2843C; /* XSCALE, XOFFSET, YSCALE, YOFFSET, ZSCALE, ZOFFSET */
 constexpr uint32_t PA_CL_CLIP_CNTL = 0x28810, PA_SU_SC_MODE_CNTL = 0x28814, PA_CL_VTE_CNTL = 0x28818;
-constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C;
+constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C; /* USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21] */
+/* Points and lines, in 12.4 fixed point and in half sizes (a 1-pixel point holds 0.5; Mesa r600g):
+ * PA_SU_POINT_SIZE HEIGHT [15:0], WIDTH [31:16]; PA_SU_POINT_MINMAX MIN_SIZE [15:0], MAX_SIZE
+ * [31:16]; PA_SU_LINE_CNTL WIDTH [15:0]. */
+constexpr uint32_t PA_SU_POINT_SIZE = 0x28A00, PA_SU_POINT_MINMAX = 0x28A04, PA_SU_LINE_CNTL = 0x28A08;
+/* PA_SC_MODE_CNTL_0: MSAA_ENABLE [0], VPORT_SCISSOR_ENABLE [1], LINE_STIPPLE_ENABLE [2]. */
+constexpr uint32_t PA_SC_MODE_CNTL_0 = 0x28A48;
+/* SPI_INTERP_CONTROL_0: FLAT_SHADE_ENA [0], PNT_SPRITE_ENA [1], PNT_SPRITE_OVRD_X/Y/Z/W [4:2],
+ * [7:5], [10:8], [13:11] (0 = 0.0, 1 = 1.0, 2 = S, 3 = T), PNT_SPRITE_TOP_1 [14]. */
+constexpr uint32_t SPI_INTERP_CONTROL_0 = 0x286D4;
+/* The VS's misc vector (EXPORT POS 61): x = point size. */
+constexpr unsigned position_export_misc = 61;
 constexpr uint32_t PA_SU_VTX_CNTL = 0x28C08;
 constexpr uint32_t CM_PA_SU_VTX_CNTL = 0x28BE4; /* Cayman moved it (Mesa CM_R_028BE4_PA_SU_VTX_CNTL) */
 constexpr uint32_t PA_CL_GB_VERT_CLIP_ADJ = 0x28BE8;

@@ -547,6 +547,95 @@ void draw_lines(SceneKit &kit)
    glDrawArrays(GL_LINES, 0, 10);
 }
 
+void draw_point_sprite(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* 8-pixel points coloured by gl_PointCoord: each pixel's s and t are (k + 1/2) / 8, whose
+    * unorm bytes are far from any rounding tie. */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   gl_PointSize = 8.0;
+}
+)",
+               R"(#version 300 es
+precision highp float;
+out vec4 colour;
+void main()
+{
+   colour = vec4(gl_PointCoord, 0.5, 1.0);
+}
+)");
+   const float points[] = {12, 12, 40, 16, 20, 44, 52, 48};
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, points, sizeof(points));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   glDrawArrays(GL_POINTS, 0, 4);
+}
+
+void draw_line_strip_loop(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A line strip (bottom) and a line loop (top), between pixel centres; flat colours by the
+    * provoking (last) vertex of each segment. */
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({
+      {4.5f, 4.5f, red}, {20.5f, 28.5f, green}, {36.5f, 6.5f, amber}, {58.5f, 26.5f, teal},
+      {8.5f, 40.5f, paper}, {30.5f, 58.5f, violet}, {56.5f, 50.5f, blue}, {40.5f, 36.5f, amber},
+   });
+   glDrawArrays(GL_LINE_STRIP, 0, 4);
+   glDrawArrays(GL_LINE_LOOP, 4, 4);
+}
+
+/* The pixels whose centres are the line strip's and loop's vertices: where a line starts and
+ * ends is where GL's diamond-exit rule (llvmpipe) and the simulator's rule (the line's
+ * parallelogram, its end edges through the vertices covered by the top-left rule; the
+ * hardware's own rule is not documented) legitimately differ. */
+bool line_vertex_pixel(int x, int y, int width, int height)
+{
+   static constexpr float vertices[][2] = {{4.5f, 4.5f},   {20.5f, 28.5f}, {36.5f, 6.5f},  {58.5f, 26.5f},
+                                           {8.5f, 40.5f},  {30.5f, 58.5f}, {56.5f, 50.5f}, {40.5f, 36.5f}};
+   for (const auto &v : vertices)
+      if (x == int(v[0] * float(width) / grid_size) && y == int(v[1] * float(height) / grid_size))
+         return true;
+   return false;
+}
+
+void draw_lines_smooth(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Colours interpolated along 55-pixel lines from 0 to 220 in one channel: 4 per pixel, so
+    * every pixel's byte is an integer away from a rounding tie. */
+   kit.coloured_program(Shading::smooth);
+   kit.coloured_vertices({
+      {4.5f, 10.5f, {0, 40, 60, 255}}, {59.5f, 10.5f, {220, 40, 60, 255}},
+      {10.5f, 4.5f, {40, 0, 200, 255}}, {10.5f, 59.5f, {40, 220, 200, 255}},
+   });
+   glDrawArrays(GL_LINES, 0, 4);
+}
+
+void draw_wide_lines(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Lines 3 pixels wide, horizontal and vertical, between pixel centres. */
+   kit.coloured_program(Shading::flat);
+   glLineWidth(3.0f);
+   kit.coloured_vertices({
+      {6.5f, 50.5f, amber}, {56.5f, 50.5f, amber},
+      {20.5f, 6.5f, teal}, {20.5f, 44.5f, teal},
+      {30.5f, 20.5f, violet}, {60.5f, 20.5f, violet},
+   });
+   glDrawArrays(GL_LINES, 0, 6);
+   glLineWidth(1.0f);
+}
+
 const Scene scenes[] = {
    {"clear", "glClear of the whole picture to one colour", draw_clear},
    {"triangle", "one flat-coloured triangle with slanted edges over a cleared background", draw_triangle},
@@ -570,6 +659,11 @@ const Scene scenes[] = {
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
    {"lines", "GL_LINES of width 1: horizontal, vertical, diagonal, shallow and steep", draw_lines},
+   {"point_sprite", "8-pixel points coloured by gl_PointCoord", draw_point_sprite},
+   {"line_strip_loop", "a GL_LINE_STRIP and a GL_LINE_LOOP, flat-coloured per segment", draw_line_strip_loop, 0,
+    line_vertex_pixel, "line ends: GL's diamond-exit rule against the simulator's top-left rule at a line's end edges"},
+   {"lines_smooth", "colours interpolated along horizontal and vertical lines", draw_lines_smooth},
+   {"wide_lines", "glLineWidth(3): horizontal and vertical lines", draw_wide_lines},
 };
 
 } // namespace

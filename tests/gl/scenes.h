@@ -17,8 +17,7 @@ struct Scene {
     * ...), or 0 for none. The scene clears it itself. */
    unsigned depth_format = 0;
    /* Pixels a comparison may ignore, where GL lets implementations differ (a line's end
-    * pixels, say), and why; x and y count from the bottom-left pixel as GL does. No scene
-    * uses one yet. */
+    * pixels, say), and why; x and y count from the bottom-left pixel as GL does. */
    bool (*masked)(int x, int y, int width, int height) = nullptr;
    const char *mask_reason = nullptr;
 };

@@ -57,6 +57,7 @@ void fail(const char *format, ...)
 struct Vertex {
    std::array<float, 4> position{};
    std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
+   std::optional<float> point_size; /* the misc vector's x, if the VS exported one */
 };
 
 /* A vertex in window space, ready for scan conversion. */
@@ -259,6 +260,7 @@ private:
          if (!vs->run(wave, exports, error))
             fail("vertex shader at 0x%llx: %s", (unsigned long long)vs_dispatch.program_address, error.c_str());
          const auto position = exports.targets.find({1, 60});
+         const auto misc = exports.targets.find({1, position_export_misc});
          if (position == exports.targets.end())
             fail("the vertex shader exported no position (EXPORT POS 60)");
          for (unsigned lane = 0; lane < lanes; lane++) {
@@ -268,6 +270,8 @@ private:
             for (unsigned c = 0; c < 4; c++)
                v.position[c] = as_float(position->second.values[lane][c]);
             v.parameters.assign(export_count, {0, 0, 0, 0});
+            if (misc != exports.targets.end() && misc->second.written[lane])
+               v.point_size = as_float(misc->second.values[lane][0]);
             for (uint32_t p = 0; p < export_count; p++) {
                const auto found = exports.targets.find({2, p});
                if (found != exports.targets.end() && found->second.written[lane])
@@ -324,6 +328,21 @@ private:
       case RectList:
          for (size_t i = 0; i + 2 < n; i += 3)
             rectangle(v[begin + i], v[begin + i + 1], v[begin + i + 2]);
+         break;
+      case PointList:
+         for (size_t i = 0; i < n; i++)
+            point_primitive(v[begin + i]);
+         break;
+      case LineList:
+         for (size_t i = 0; i + 1 < n; i += 2)
+            line_primitive(v[begin + i], v[begin + i + 1], v[begin + (provoking_last ? i + 1 : i)]);
+         break;
+      case LineStrip:
+      case LineLoop:
+         for (size_t i = 0; i + 1 < n; i++)
+            line_primitive(v[begin + i], v[begin + i + 1], v[begin + (provoking_last ? i + 1 : i)]);
+         if (primitive_type == LineLoop && n > 2)
+            line_primitive(v[begin + n - 1], v[begin], v[begin + (provoking_last ? 0 : n - 1)]);
          break;
       default:
          fail("primitive type %u (VGT_PRIMITIVE_TYPE) is not simulated yet", primitive_type);
@@ -421,7 +440,7 @@ private:
       /* Culling uses the winding of the whole primitive (the first three window vertices of
        * the clipped polygon keep it). */
       for (size_t i = 1; i + 1 < window.size(); i++)
-         scan_triangle(window[0], window[i], window[i + 1], provoking, nullptr);
+         scan_triangle(window[0], window[i], window[i + 1], provoking, ScanOptions());
    }
 
    void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
@@ -440,8 +459,142 @@ private:
                                          as_float(a.parameters[p][i]));
       WindowVertex wa = to_window(a), wb = to_window(b), wc = to_window(c), wd = to_window(d);
       const WindowVertex *plane[3] = {&wa, &wb, &wc};
-      scan_triangle(wa, wb, wc, a, plane);
-      scan_triangle(wb, wd, wc, a, plane);
+      ScanOptions options;
+      options.plane = plane;
+      options.cull = false;
+      scan_triangle(wa, wb, wc, a, options);
+      scan_triangle(wb, wd, wc, a, options);
+   }
+
+   /* ---- points and lines ---- */
+
+   /* A copy of `w` moved by (dx, dy) window pixels, on the subpixel grid. */
+   WindowVertex moved(const WindowVertex &w, double dx, double dy) const
+   {
+      WindowVertex out = w;
+      out.x += dx, out.y += dy;
+      out.fx += int64_t(std::llround(dx * double(subpixels)));
+      out.fy += int64_t(std::llround(dy * double(subpixels)));
+      return out;
+   }
+
+   bool inside_z_planes(const Vertex &v) const
+   {
+      const bool disabled = (clip_control >> 16) & 1;
+      if (disabled)
+         return v.position[3] > 0;
+      const bool dx_space = (clip_control >> 19) & 1;
+      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
+      const float x = v.position[0], y = v.position[1], z = v.position[2], w = v.position[3];
+      if (!(w > 0) || x < -w || x > w || y < -w || y > w)
+         return false;
+      if (!near_off && z < (dx_space ? 0.0f : -w))
+         return false;
+      return far_off || z <= w;
+   }
+
+   /* A point is the square of its size centred on the vertex, drawn if the vertex is inside
+    * the clip volume (GL and Vulkan clip points by their centre); its sprite coordinate runs
+    * from 0 at the left and top edges to 1 at the right and bottom ones. */
+   void point_primitive(const Vertex &v)
+   {
+      statistics.primitives++;
+      if (!inside_z_planes(v))
+         return;
+      const uint32_t size = state.get(PA_SU_POINT_SIZE), minmax = state.get(PA_SU_POINT_MINMAX);
+      /* The registers hold half sizes in 12.4 fixed point. */
+      double width = double(size >> 16) / 8.0, height = double(size & 0xffff) / 8.0;
+      if ((state.get(PA_CL_VS_OUT_CNTL) >> 16) & 1) {
+         if (!v.point_size)
+            fail("PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE is set but the vertex shader exported no point size");
+         const double low = double(minmax & 0xffff) / 8.0, high = double(minmax >> 16) / 8.0;
+         width = height = std::clamp(double(*v.point_size), low, high);
+      }
+      if (!(width > 0) || !(height > 0))
+         return;
+      const WindowVertex centre = to_window(v);
+      const WindowVertex corner[4] = {
+         moved(centre, -width / 2, -height / 2), moved(centre, width / 2, -height / 2),
+         moved(centre, width / 2, height / 2), moved(centre, -width / 2, height / 2),
+      };
+      const PointSquare square{centre.x - width / 2, centre.y - height / 2, width, height};
+      ScanOptions options;
+      options.cull = false;
+      options.front = true;
+      options.point = &square;
+      scan_triangle(corner[0], corner[1], corner[2], v, options);
+      scan_triangle(corner[0], corner[2], corner[3], v, options);
+   }
+
+   /* Clips a line against the z planes and w > 0; false if nothing is left. */
+   bool clip_line(Vertex &a, Vertex &b) const
+   {
+      const bool disabled = (clip_control >> 16) & 1;
+      const bool dx_space = (clip_control >> 19) & 1;
+      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
+      std::vector<std::function<double(const Vertex &)>> planes;
+      planes.push_back([](const Vertex &v) { return double(v.position[3]) - 1e-30; });
+      if (!disabled) {
+         if (!near_off)
+            planes.push_back([dx_space](const Vertex &v) {
+               return dx_space ? double(v.position[2]) : double(v.position[2]) + v.position[3];
+            });
+         if (!far_off)
+            planes.push_back([](const Vertex &v) { return double(v.position[3]) - v.position[2]; });
+      }
+      for (const auto &distance : planes) {
+         const double da = distance(a), db = distance(b);
+         if (da < 0 && db < 0)
+            return false;
+         if (da >= 0 && db >= 0)
+            continue;
+         const double t = da / (da - db);
+         Vertex m = interpolate(a, b, t);
+         (da < 0 ? a : b) = m;
+      }
+      return true;
+   }
+
+   static Vertex interpolate(const Vertex &a, const Vertex &b, double t)
+   {
+      Vertex m;
+      for (unsigned c = 0; c < 4; c++)
+         m.position[c] = float(a.position[c] + t * (b.position[c] - a.position[c]));
+      m.parameters = a.parameters;
+      for (size_t p = 0; p < a.parameters.size(); p++)
+         for (unsigned c = 0; c < 4; c++)
+            m.parameters[p][c] = as_bits(float(as_float(a.parameters[p][c]) +
+                                               t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
+      m.point_size = a.point_size;
+      return m;
+   }
+
+   /* A line of width w is the parallelogram that spans its segment along the major axis and
+   * w/2 either side of it along the minor axis (GL's rule for aliased lines; *derived* for the
+   * hardware: docs/sim-semantics.md), covered by the top-left rule; parameters vary along the
+   * segment only. */
+   void line_primitive(Vertex a, Vertex b, const Vertex &provoking)
+   {
+      statistics.primitives++;
+      if ((state.get(PA_SC_MODE_CNTL_0) >> 2) & 1)
+         fail("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
+      if (!clip_line(a, b))
+         return;
+      const double width = double(state.get(PA_SU_LINE_CNTL) & 0xffff) / 8.0;
+      if (!(width > 0))
+         return;
+      const WindowVertex wa = to_window(a), wb = to_window(b);
+      if (wa.fx == wb.fx && wa.fy == wb.fy)
+         return;
+      const bool x_major = std::llabs(wb.fx - wa.fx) >= std::llabs(wb.fy - wa.fy);
+      const double dx = x_major ? 0.0 : width / 2, dy = x_major ? width / 2 : 0.0;
+      const WindowVertex a0 = moved(wa, -dx, -dy), a1 = moved(wa, dx, dy);
+      const WindowVertex b0 = moved(wb, -dx, -dy), b1 = moved(wb, dx, dy);
+      ScanOptions options;
+      options.cull = false;
+      options.front = true;
+      scan_triangle(a0, b0, b1, provoking, options);
+      scan_triangle(a0, b1, a1, provoking, options);
    }
 
    struct Fragment {
@@ -451,8 +604,24 @@ private:
       float linear_i, linear_j;
       float inverse_w;
       bool front;
+      float sprite_s, sprite_t; /* the point sprite coordinate (points only, else 0) */
       const WindowVertex *v[3];
       const Vertex *provoking;
+   };
+
+   /* A point's square in window pixels, for its sprite coordinates. */
+   struct PointSquare {
+      double left, top, width, height;
+   };
+
+   /* How a triangle of the scan converter is used: a primitive's own triangle (culled by
+    * facing, its own parameter plane), or a piece of a rectangle, point or line (never culled,
+    * the plane of other vertices, a fixed facing). */
+   struct ScanOptions {
+      const WindowVertex *const *plane = nullptr;
+      bool cull = true;
+      std::optional<bool> front;
+      const PointSquare *point = nullptr;
    };
    std::vector<Fragment> pending;
 
@@ -461,19 +630,18 @@ private:
       return (b.fx - a.fx) * (py - a.fy) - (b.fy - a.fy) * (px - a.fx);
    }
 
-   /* `plane`: the vertices whose plane the parameters and depth follow, if not the
-    * triangle's own (rectangles). */
    void scan_triangle(const WindowVertex &v0, const WindowVertex &v1, const WindowVertex &v2,
-                      const Vertex &provoking, const WindowVertex *const *plane)
+                      const Vertex &provoking, const ScanOptions &options)
    {
+      const WindowVertex *const *plane = options.plane;
       const int64_t area = edge(v0, v1, v2.fx, v2.fy);
       if (area == 0)
          return;
       /* Facing: positive area is clockwise on the y-down screen. PA_SU_SC_MODE_CNTL.FACE 0
        * makes counter-clockwise front (derived: docs/sim-semantics.md). */
       const bool clockwise = area > 0;
-      const bool front = ((mode_control >> 2) & 1) ? clockwise : !clockwise;
-      if (!plane) {
+      const bool front = options.front ? *options.front : ((mode_control >> 2) & 1) ? clockwise : !clockwise;
+      if (options.cull) {
          if ((mode_control & 1) && front)
             return;
          if ((mode_control & 2) && !front)
@@ -520,6 +688,12 @@ private:
             f.j = no_perspective ? float(w2) : float(q2 / sum);
             f.inverse_w = float(sum);
             f.front = front;
+            f.sprite_s = f.sprite_t = 0.0f;
+            if (options.point) {
+               const double sample_x = double(px) / double(subpixels), sample_y = double(py) / double(subpixels);
+               f.sprite_s = float((sample_x - options.point->left) / options.point->width);
+               f.sprite_t = float((sample_y - options.point->top) / options.point->height);
+            }
             f.v[0] = &p0, f.v[1] = &p1, f.v[2] = &p2;
             f.provoking = &provoking;
             pending.push_back(f);
@@ -610,8 +784,28 @@ private:
       const uint32_t export_count = ((state.get(SPI_VS_OUT_CONFIG) >> 1) & 0x1f) + 1;
       for (unsigned n = 0; n < inputs; n++) {
          const uint32_t control = state.get(SPI_PS_INPUT_CNTL_0 + 4 * n);
-         if (ps_input_cyl_wrap(control) || ps_input_point_sprite(control))
-            fail("SPI_PS_INPUT_CNTL_%u: cylindrical wrap and point sprite coordinates are not simulated yet", n);
+         if (ps_input_cyl_wrap(control))
+            fail("SPI_PS_INPUT_CNTL_%u: cylindrical wrap is not simulated yet", n);
+         /* PT_SPRITE_TEX with SPI_INTERP_CONTROL_0.PNT_SPRITE_ENA: the input is the sprite
+          * coordinate, each channel chosen by PNT_SPRITE_OVRD_* (0, 1, S or T); TOP_1 puts
+          * t = 1 at the top. */
+         const uint32_t interp_control = state.get(SPI_INTERP_CONTROL_0);
+         if (ps_input_point_sprite(control) && ((interp_control >> 1) & 1)) {
+            const bool top_one = (interp_control >> 14) & 1;
+            for (unsigned lane = 0; lane < lanes; lane++) {
+               const Fragment &f = fragments[lane];
+               float *out = &wave.parameters[(size_t(lane) * inputs + n) * 12];
+               const float t = top_one ? 1.0f - f.sprite_t : f.sprite_t;
+               const float choices[4] = {0.0f, 1.0f, f.sprite_s, t};
+               for (unsigned c = 0; c < 4; c++) {
+                  const unsigned choice = (interp_control >> (2 + 3 * c)) & 7;
+                  if (choice > 3)
+                     fail("SPI_INTERP_CONTROL_0.PNT_SPRITE_OVRD %u is not defined", choice);
+                  out[c] = choices[choice];
+               }
+            }
+            continue;
+         }
          std::optional<unsigned> source;
          for (unsigned p = 0; p < export_count && p < 40; p++) {
             const uint32_t id = state.get(SPI_VS_OUT_ID_0 + 4 * (p / 4));
