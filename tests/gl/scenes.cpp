@@ -443,6 +443,185 @@ void draw_stencil_masks(SceneKit &kit)
    fill_where(kit, program, GL_EQUAL, 0xc0, 0xff, teal);
 }
 
+void draw_cull_faces(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* One triangle per quadrant, counter-clockwise or clockwise, under different cull and
+    * front-face settings: bottom-left (CCW, cull back) and top-right (CW, cull front) are
+    * drawn; bottom-right (CW, cull back) and top-left (CCW, cull front) are culled; the
+    * centre one (CW with glFrontFace(GL_CW), cull back) is drawn. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   auto triangle = [](float x, float y, bool clockwise, Rgba8 colour) {
+      std::vector<ColouredVertex> t = {{x + 4, y + 3, colour}, {x + 28, y + 7, colour}, {x + 13, y + 27, colour}};
+      if (clockwise)
+         std::swap(t[1], t[2]);
+      return t;
+   };
+   glEnable(GL_CULL_FACE);
+   glCullFace(GL_BACK);
+   draw_at(kit, program, triangle(0, 0, false, green), 0.0f);
+   draw_at(kit, program, triangle(32, 0, true, red), 0.0f);
+   glCullFace(GL_FRONT);
+   draw_at(kit, program, triangle(0, 32, false, red), 0.0f);
+   draw_at(kit, program, triangle(32, 32, true, amber), 0.0f);
+   glFrontFace(GL_CW);
+   glCullFace(GL_BACK);
+   draw_at(kit, program, triangle(16, 16, true, teal), 0.0f);
+   glFrontFace(GL_CCW);
+   glDisable(GL_CULL_FACE);
+}
+
+void draw_viewport(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A viewport of half the picture's size at (16, 8): grid coordinates land on whole window
+    * pixels (16 + x / 2, 8 + y / 2). The second triangle reaches beyond the viewport, which
+    * clips it. */
+   glViewport(16 * kit.width() / grid_size, 8 * kit.height() / grid_size, kit.width() / 2, kit.height() / 2);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   draw_at(kit, program, {{8, 6, amber}, {56, 14, amber}, {26, 54, amber}}, 0.0f);
+   draw_at(kit, program, {{40, 30, violet}, {80, 40, violet}, {52, 72, violet}}, 0.0f);
+   glViewport(0, 0, kit.width(), kit.height());
+}
+
+/* A program for vertices with their own clip-space depth: position (grid x, grid y, z) and a
+ * normalized byte colour, flat. */
+struct DepthVertex {
+   float x, y, z;
+   Rgba8 colour;
+};
+
+void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices)
+{
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)");
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size_bytes());
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
+                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
+}
+
+void draw_clip_near_far(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Two triangles with one vertex beyond the near plane (z < -1) and one beyond the far plane
+    * (z > 1): each is cut along the line where its depth crosses the plane. */
+   const DepthVertex vertices[] = {
+      {4, 6, -1.7f, amber}, {40, 10, 0.3f, amber}, {14, 50, 0.1f, amber},
+      {60, 58, 1.9f, teal}, {22, 54, 0.2f, teal}, {50, 14, -0.4f, teal},
+   };
+   depth_vertices_program(kit, vertices);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void draw_primitive_restart(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* GL_PRIMITIVE_RESTART_FIXED_INDEX: a 16-bit strip split in two by 0xffff (bottom), and a
+    * 32-bit one split by 0xffffffff (top). */
+   glEnable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+   kit.coloured_program(Shading::flat);
+   kit.coloured_vertices({
+      {3, 5, paper}, {9, 27, paper}, {17, 3, amber}, {25, 29, green},
+      {34, 4, paper}, {42, 26, paper}, {51, 7, blue}, {61, 25, violet},
+      {3, 37, paper}, {9, 59, paper}, {17, 35, red}, {25, 61, teal},
+      {34, 36, paper}, {42, 58, paper}, {51, 39, amber}, {61, 57, green},
+   });
+   const uint16_t short_indices[] = {0, 1, 2, 3, 0xffff, 4, 5, 6, 7};
+   const uint32_t long_indices[] = {8, 9, 10, 11, 0xffffffffu, 12, 13, 14, 15};
+   const GLuint short_buffer = kit.buffer(GL_ELEMENT_ARRAY_BUFFER, short_indices, sizeof(short_indices));
+   glDrawElements(GL_TRIANGLE_STRIP, 9, GL_UNSIGNED_SHORT, nullptr);
+   kit.buffer(GL_ELEMENT_ARRAY_BUFFER, long_indices, sizeof(long_indices));
+   glDrawElements(GL_TRIANGLE_STRIP, 9, GL_UNSIGNED_INT, nullptr);
+   (void)short_buffer;
+   glDisable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+}
+
+void draw_instanced_divisor(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Per-instance attributes: an offset that advances every instance (divisor 1) and a colour
+    * that advances every third instance (divisor 3). */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec2 a_offset;
+layout(location = 2) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4((a_position + a_offset) / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)");
+   const float triangle[] = {1, 1, 13, 3, 5, 14};
+   std::vector<float> offsets;
+   for (int i = 0; i < 9; i++)
+      offsets.insert(offsets.end(), {float(16 * (i % 3) + 8), float(16 * (i / 3) + 8)});
+   const Rgba8 colours[] = {amber, teal, violet};
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, triangle, sizeof(triangle));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.buffer(GL_ARRAY_BUFFER, offsets.data(), offsets.size() * sizeof(float));
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   glVertexAttribDivisor(1, 1);
+   kit.buffer(GL_ARRAY_BUFFER, colours, sizeof(colours));
+   glEnableVertexAttribArray(2);
+   glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, nullptr);
+   glVertexAttribDivisor(2, 3);
+   glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 9);
+}
+
+void draw_scissor_draw(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* Triangles drawn through two different scissor rectangles. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glEnable(GL_SCISSOR_TEST);
+   kit.scissor(6, 10, 30, 40);
+   draw_at(kit, program, triangle_vertices(0, green), 0.0f);
+   kit.scissor(28, 20, 30, 30);
+   draw_at(kit, program, triangle_vertices(1, red), 0.0f);
+   draw_at(kit, program, triangle_vertices(2, blue), 0.0f);
+   glDisable(GL_SCISSOR_TEST);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -655,6 +834,12 @@ const Scene scenes[] = {
    {"stencil_count", "INCR over three triangles and clamped DECR, each count in its colour", draw_stencil_count, GL_DEPTH24_STENCIL8},
    {"stencil_two_sided", "INCR_WRAP on front faces, DECR_WRAP on back faces (float depth + stencil)", draw_stencil_two_sided, GL_DEPTH32F_STENCIL8},
    {"stencil_masks", "stencil write masks (REPLACE, INVERT) and compare masks", draw_stencil_masks, GL_DEPTH24_STENCIL8},
+   {"cull_faces", "front/back culling with both windings and glFrontFace(GL_CW)", draw_cull_faces},
+   {"viewport", "a half-size viewport at an offset; a triangle reaching past it is clipped", draw_viewport},
+   {"clip_near_far", "triangles cut by the near and far clip planes", draw_clip_near_far},
+   {"primitive_restart", "GL_PRIMITIVE_RESTART_FIXED_INDEX with 16- and 32-bit strips", draw_primitive_restart},
+   {"instanced_divisor", "per-instance attributes with divisors 1 and 3", draw_instanced_divisor},
+   {"scissor_draw", "triangles drawn through two scissor rectangles", draw_scissor_draw},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
