@@ -1,8 +1,9 @@
-/* terakan-bench-sim: how fast the simulator's shader core runs LLVM-compiled kernels.
- * Prints ALU lane-operations per second and wavefronts per second, per kernel and chip. A
- * benchmark prints figures; it asserts nothing about time.
+/* terakan-bench-sim: how fast the simulator's shader core runs LLVM-compiled kernels, and how
+ * fast its draw path shades pixels. Prints ALU lane-operations per second and wavefronts per
+ * second, per kernel and chip, then shaded pixels per second for a simple and a texture-heavy
+ * pixel shader (sim_pixel_bench.cpp). A benchmark prints figures; it asserts nothing about time.
  *
- *   terakan-bench-sim [--chip cypress|barts|cayman] [--repeat N] [KERNELS.ll]
+ *   terakan-bench-sim [--chip cypress|barts|cayman] [--repeat N] [--draws N] [KERNELS.ll]
  */
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "compiler/isa/elf_program.h"
 #include "core/host_memory.h"
 #include "core/shader_core.h"
+#include "sim_pixel_bench.h"
 
 using namespace terakan;
 
@@ -24,13 +26,15 @@ using namespace terakan;
 int main(int argc, char **argv)
 {
    std::string cpu = "cayman", source = TERAKAN_BENCH_KERNELS;
-   int repeat = 20;
+   int repeat = 20, draws = 5;
    for (int i = 1; i < argc; i++) {
       const std::string arg = argv[i];
       if (arg == "--chip" && i + 1 < argc)
          cpu = argv[++i];
       else if (arg == "--repeat" && i + 1 < argc)
          repeat = std::atoi(argv[++i]);
+      else if (arg == "--draws" && i + 1 < argc)
+         draws = std::atoi(argv[++i]);
       else
          source = arg;
    }
@@ -118,5 +122,5 @@ int main(int argc, char **argv)
       all_seconds += seconds;
    }
    std::printf("%-18s %14.3e %14.3e\n", "all", all_ops / all_seconds, all_waves / all_seconds);
-   return 0;
+   return bench::run_pixel_benchmarks(hw::family_info(family).isa_class, draws) ? 0 : 1;
 }

@@ -118,146 +118,176 @@ uint32_t bitfield_extract(uint32_t value, uint32_t offset, uint32_t width, bool 
 
 uint32_t find_msb(uint32_t value) { return value ? uint32_t(31 - std::countl_zero(value)) : ~0u; }
 
-const std::map<std::string_view, Fn> &table()
+/* Each opcode is written once, as a function of one lane; the wave executor calls the lane-loop
+ * form, which the compiler instantiates with the operation inlined (and vectorized where it
+ * can), so an instruction costs one indirect call per wave rather than one per lane. A wave
+ * of 64 lanes gets a loop of constant length, which -O2 vectorizes without a remainder loop. */
+template <auto Operation>
+void over_lanes(const uint32_t *__restrict a, const uint32_t *__restrict b, const uint32_t *__restrict c,
+                uint32_t *__restrict out, unsigned lanes)
 {
-   static const std::map<std::string_view, Fn> functions = {
+   if (lanes == 64) {
+      for (unsigned lane = 0; lane < 64; lane++)
+         out[lane] = Operation(a[lane], b[lane], c[lane]);
+      return;
+   }
+   for (unsigned lane = 0; lane < lanes; lane++)
+      out[lane] = Operation(a[lane], b[lane], c[lane]);
+}
+
+struct AluEntry {
+   Fn scalar;
+   AluLanesFunction lanes;
+};
+
+template <auto Operation>
+AluEntry entry()
+{
+   return {+Operation, &over_lanes<Operation>};
+}
+
+const std::map<std::string_view, AluEntry> &table()
+{
+   static const std::map<std::string_view, AluEntry> functions = {
       /* float arithmetic */
-      {"ADD", [](uint32_t a, uint32_t b, uint32_t) { return u(f(a) + f(b)); }},
-      {"MUL", [](uint32_t a, uint32_t b, uint32_t) { return u(legacy_multiply(f(a), f(b))); }},
-      {"MUL_IEEE", [](uint32_t a, uint32_t b, uint32_t) { return u(f(a) * f(b)); }},
-      {"MULADD", [](uint32_t a, uint32_t b, uint32_t c) { return u(legacy_multiply(f(a), f(b)) + f(c)); }},
-      {"MULADD_IEEE", [](uint32_t a, uint32_t b, uint32_t c) { return u(f(a) * f(b) + f(c)); }},
-      {"FMA", [](uint32_t a, uint32_t b, uint32_t c) { return u(std::fma(f(a), f(b), f(c))); }},
-      {"MAX", [](uint32_t a, uint32_t b, uint32_t) { return f(a) >= f(b) ? a : b; }},
-      {"MIN", [](uint32_t a, uint32_t b, uint32_t) { return f(a) < f(b) ? a : b; }},
-      {"MAX_DX10", [](uint32_t a, uint32_t b, uint32_t) { return u(std::fmax(f(a), f(b))); }},
-      {"MIN_DX10", [](uint32_t a, uint32_t b, uint32_t) { return u(std::fmin(f(a), f(b))); }},
-      {"SETE", [](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) == f(b)); }},
-      {"SETGT", [](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) > f(b)); }},
-      {"SETGE", [](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) >= f(b)); }},
-      {"SETNE", [](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) != f(b)); }},
-      {"SETE_DX10", [](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) == f(b)); }},
-      {"SETGT_DX10", [](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) > f(b)); }},
-      {"SETGE_DX10", [](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) >= f(b)); }},
-      {"SETNE_DX10", [](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) != f(b)); }},
-      {"FRACT", [](uint32_t a, uint32_t, uint32_t) { return u(f(a) - std::floor(f(a))); }},
-      {"TRUNC", [](uint32_t a, uint32_t, uint32_t) { return u(std::trunc(f(a))); }},
-      {"CEIL", [](uint32_t a, uint32_t, uint32_t) { return u(std::ceil(f(a))); }},
-      {"RNDNE", [](uint32_t a, uint32_t, uint32_t) { return u(std::nearbyint(f(a))); }},
-      {"FLOOR", [](uint32_t a, uint32_t, uint32_t) { return u(std::floor(f(a))); }},
-      {"MOV", [](uint32_t a, uint32_t, uint32_t) { return a; }},
-      {"NOP", [](uint32_t, uint32_t, uint32_t) { return 0u; }},
-      {"CNDE", [](uint32_t a, uint32_t b, uint32_t c) { return f(a) == 0.0f ? b : c; }},
-      {"CNDGT", [](uint32_t a, uint32_t b, uint32_t c) { return f(a) > 0.0f ? b : c; }},
-      {"CNDGE", [](uint32_t a, uint32_t b, uint32_t c) { return f(a) >= 0.0f ? b : c; }},
+      {"ADD", entry<([](uint32_t a, uint32_t b, uint32_t) { return u(f(a) + f(b)); })>()},
+      {"MUL", entry<([](uint32_t a, uint32_t b, uint32_t) { return u(legacy_multiply(f(a), f(b))); })>()},
+      {"MUL_IEEE", entry<([](uint32_t a, uint32_t b, uint32_t) { return u(f(a) * f(b)); })>()},
+      {"MULADD", entry<([](uint32_t a, uint32_t b, uint32_t c) { return u(legacy_multiply(f(a), f(b)) + f(c)); })>()},
+      {"MULADD_IEEE", entry<([](uint32_t a, uint32_t b, uint32_t c) { return u(f(a) * f(b) + f(c)); })>()},
+      {"FMA", entry<([](uint32_t a, uint32_t b, uint32_t c) { return u(std::fma(f(a), f(b), f(c))); })>()},
+      {"MAX", entry<([](uint32_t a, uint32_t b, uint32_t) { return f(a) >= f(b) ? a : b; })>()},
+      {"MIN", entry<([](uint32_t a, uint32_t b, uint32_t) { return f(a) < f(b) ? a : b; })>()},
+      {"MAX_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return u(std::fmax(f(a), f(b))); })>()},
+      {"MIN_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return u(std::fmin(f(a), f(b))); })>()},
+      {"SETE", entry<([](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) == f(b)); })>()},
+      {"SETGT", entry<([](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) > f(b)); })>()},
+      {"SETGE", entry<([](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) >= f(b)); })>()},
+      {"SETNE", entry<([](uint32_t a, uint32_t b, uint32_t) { return float_boolean(f(a) != f(b)); })>()},
+      {"SETE_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) == f(b)); })>()},
+      {"SETGT_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) > f(b)); })>()},
+      {"SETGE_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) >= f(b)); })>()},
+      {"SETNE_DX10", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(f(a) != f(b)); })>()},
+      {"FRACT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(f(a) - std::floor(f(a))); })>()},
+      {"TRUNC", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::trunc(f(a))); })>()},
+      {"CEIL", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::ceil(f(a))); })>()},
+      {"RNDNE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::nearbyint(f(a))); })>()},
+      {"FLOOR", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::floor(f(a))); })>()},
+      {"MOV", entry<([](uint32_t a, uint32_t, uint32_t) { return a; })>()},
+      {"NOP", entry<([](uint32_t, uint32_t, uint32_t) { return 0u; })>()},
+      {"CNDE", entry<([](uint32_t a, uint32_t b, uint32_t c) { return f(a) == 0.0f ? b : c; })>()},
+      {"CNDGT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return f(a) > 0.0f ? b : c; })>()},
+      {"CNDGE", entry<([](uint32_t a, uint32_t b, uint32_t c) { return f(a) >= 0.0f ? b : c; })>()},
       /* transcendentals (single-precision library results; the hardware's exact ULP behaviour
        * is not documented to us, so tests compare with a tolerance for these) */
-      {"EXP_IEEE", [](uint32_t a, uint32_t, uint32_t) { return u(std::exp2(f(a))); }},
-      {"LOG_IEEE", [](uint32_t a, uint32_t, uint32_t) { return u(std::log2(f(a))); }},
-      {"LOG_CLAMPED", [](uint32_t a, uint32_t, uint32_t) {
+      {"EXP_IEEE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::exp2(f(a))); })>()},
+      {"LOG_IEEE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::log2(f(a))); })>()},
+      {"LOG_CLAMPED", entry<([](uint32_t a, uint32_t, uint32_t) {
           const float r = std::log2(f(a));
-          return u(std::isinf(r) && r < 0 ? -std::numeric_limits<float>::max() : r); }},
-      {"RECIP_IEEE", [](uint32_t a, uint32_t, uint32_t) { return u(1.0f / f(a)); }},
-      {"RECIP_CLAMPED", [](uint32_t a, uint32_t, uint32_t) {
+          return u(std::isinf(r) && r < 0 ? -std::numeric_limits<float>::max() : r); })>()},
+      {"RECIP_IEEE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(1.0f / f(a)); })>()},
+      {"RECIP_CLAMPED", entry<([](uint32_t a, uint32_t, uint32_t) {
           const float r = 1.0f / f(a);
-          return u(std::isinf(r) ? std::copysign(std::numeric_limits<float>::max(), r) : r); }},
-      {"RECIPSQRT_IEEE", [](uint32_t a, uint32_t, uint32_t) { return u(1.0f / std::sqrt(f(a))); }},
-      {"RECIPSQRT_CLAMPED", [](uint32_t a, uint32_t, uint32_t) {
+          return u(std::isinf(r) ? std::copysign(std::numeric_limits<float>::max(), r) : r); })>()},
+      {"RECIPSQRT_IEEE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(1.0f / std::sqrt(f(a))); })>()},
+      {"RECIPSQRT_CLAMPED", entry<([](uint32_t a, uint32_t, uint32_t) {
           const float r = 1.0f / std::sqrt(f(a));
-          return u(std::isinf(r) ? std::copysign(std::numeric_limits<float>::max(), r) : r); }},
-      {"SQRT_IEEE", [](uint32_t a, uint32_t, uint32_t) { return u(std::sqrt(f(a))); }},
+          return u(std::isinf(r) ? std::copysign(std::numeric_limits<float>::max(), r) : r); })>()},
+      {"SQRT_IEEE", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::sqrt(f(a))); })>()},
       /* SIN/COS take their angle in revolutions on Evergreen and Cayman: LLVM's
        * R600TargetLowering::LowerTrig and Mesa's tgsi_setup_trig scale by 1/(2*pi) first. */
-      {"SIN", [](uint32_t a, uint32_t, uint32_t) { return u(std::sin(f(a) * 6.28318530717958647692f)); }},
-      {"COS", [](uint32_t a, uint32_t, uint32_t) { return u(std::cos(f(a) * 6.28318530717958647692f)); }},
+      {"SIN", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::sin(f(a) * 6.28318530717958647692f)); })>()},
+      {"COS", entry<([](uint32_t a, uint32_t, uint32_t) { return u(std::cos(f(a) * 6.28318530717958647692f)); })>()},
       /* conversions */
-      {"FLT_TO_INT", [](uint32_t a, uint32_t, uint32_t) { return float_to_int(f(a)); }},
-      {"FLT_TO_INT_TRUNC", [](uint32_t a, uint32_t, uint32_t) { return float_to_int(f(a)); }},
-      {"FLT_TO_INT_FLOOR", [](uint32_t a, uint32_t, uint32_t) { return float_to_int(std::floor(f(a))); }},
-      {"FLT_TO_INT_RPI", [](uint32_t a, uint32_t, uint32_t) { return float_to_int(std::floor(f(a) + 0.5f)); }},
-      {"FLT_TO_UINT", [](uint32_t a, uint32_t, uint32_t) { return float_to_uint(f(a)); }},
-      {"INT_TO_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(static_cast<float>(s(a))); }},
-      {"UINT_TO_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(static_cast<float>(a)); }},
-      {"FLT32_TO_FLT16", [](uint32_t a, uint32_t, uint32_t) { return float_to_half(a); }},
-      {"FLT16_TO_FLT32", [](uint32_t a, uint32_t, uint32_t) { return half_to_float(a & 0xffff); }},
-      {"UBYTE0_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(float(a & 0xff)); }},
-      {"UBYTE1_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(float((a >> 8) & 0xff)); }},
-      {"UBYTE2_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(float((a >> 16) & 0xff)); }},
-      {"UBYTE3_FLT", [](uint32_t a, uint32_t, uint32_t) { return u(float(a >> 24)); }},
+      {"FLT_TO_INT", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_int(f(a)); })>()},
+      {"FLT_TO_INT_TRUNC", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_int(f(a)); })>()},
+      {"FLT_TO_INT_FLOOR", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_int(std::floor(f(a))); })>()},
+      {"FLT_TO_INT_RPI", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_int(std::floor(f(a) + 0.5f)); })>()},
+      {"FLT_TO_UINT", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_uint(f(a)); })>()},
+      {"INT_TO_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(static_cast<float>(s(a))); })>()},
+      {"UINT_TO_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(static_cast<float>(a)); })>()},
+      {"FLT32_TO_FLT16", entry<([](uint32_t a, uint32_t, uint32_t) { return float_to_half(a); })>()},
+      {"FLT16_TO_FLT32", entry<([](uint32_t a, uint32_t, uint32_t) { return half_to_float(a & 0xffff); })>()},
+      {"UBYTE0_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(float(a & 0xff)); })>()},
+      {"UBYTE1_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(float((a >> 8) & 0xff)); })>()},
+      {"UBYTE2_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(float((a >> 16) & 0xff)); })>()},
+      {"UBYTE3_FLT", entry<([](uint32_t a, uint32_t, uint32_t) { return u(float(a >> 24)); })>()},
       /* integer */
-      {"ADD_INT", [](uint32_t a, uint32_t b, uint32_t) { return a + b; }},
-      {"SUB_INT", [](uint32_t a, uint32_t b, uint32_t) { return a - b; }},
-      {"AND_INT", [](uint32_t a, uint32_t b, uint32_t) { return a & b; }},
-      {"OR_INT", [](uint32_t a, uint32_t b, uint32_t) { return a | b; }},
-      {"XOR_INT", [](uint32_t a, uint32_t b, uint32_t) { return a ^ b; }},
-      {"NOT_INT", [](uint32_t a, uint32_t, uint32_t) { return ~a; }},
-      {"MAX_INT", [](uint32_t a, uint32_t b, uint32_t) { return s(a) > s(b) ? a : b; }},
-      {"MIN_INT", [](uint32_t a, uint32_t b, uint32_t) { return s(a) < s(b) ? a : b; }},
-      {"MAX_UINT", [](uint32_t a, uint32_t b, uint32_t) { return a > b ? a : b; }},
-      {"MIN_UINT", [](uint32_t a, uint32_t b, uint32_t) { return a < b ? a : b; }},
-      {"SETE_INT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(a == b); }},
-      {"SETGT_INT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(s(a) > s(b)); }},
-      {"SETGE_INT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(s(a) >= s(b)); }},
-      {"SETNE_INT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(a != b); }},
-      {"SETGT_UINT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(a > b); }},
-      {"SETGE_UINT", [](uint32_t a, uint32_t b, uint32_t) { return boolean(a >= b); }},
-      {"CNDE_INT", [](uint32_t a, uint32_t b, uint32_t c) { return a == 0 ? b : c; }},
-      {"CNDGT_INT", [](uint32_t a, uint32_t b, uint32_t c) { return s(a) > 0 ? b : c; }},
-      {"CNDGE_INT", [](uint32_t a, uint32_t b, uint32_t c) { return s(a) >= 0 ? b : c; }},
+      {"ADD_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a + b; })>()},
+      {"SUB_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a - b; })>()},
+      {"AND_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a & b; })>()},
+      {"OR_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a | b; })>()},
+      {"XOR_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a ^ b; })>()},
+      {"NOT_INT", entry<([](uint32_t a, uint32_t, uint32_t) { return ~a; })>()},
+      {"MAX_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return s(a) > s(b) ? a : b; })>()},
+      {"MIN_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return s(a) < s(b) ? a : b; })>()},
+      {"MAX_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a > b ? a : b; })>()},
+      {"MIN_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a < b ? a : b; })>()},
+      {"SETE_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(a == b); })>()},
+      {"SETGT_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(s(a) > s(b)); })>()},
+      {"SETGE_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(s(a) >= s(b)); })>()},
+      {"SETNE_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(a != b); })>()},
+      {"SETGT_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(a > b); })>()},
+      {"SETGE_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return boolean(a >= b); })>()},
+      {"CNDE_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return a == 0 ? b : c; })>()},
+      {"CNDGT_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return s(a) > 0 ? b : c; })>()},
+      {"CNDGE_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return s(a) >= 0 ? b : c; })>()},
       /* Shift amounts use the low five bits (LLVM relies on it for shl/srl/sra lowering). */
-      {"LSHL_INT", [](uint32_t a, uint32_t b, uint32_t) { return a << (b & 31); }},
-      {"LSHR_INT", [](uint32_t a, uint32_t b, uint32_t) { return a >> (b & 31); }},
-      {"ASHR_INT", [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(s(a) >> (b & 31)); }},
-      {"MULLO_INT", [](uint32_t a, uint32_t b, uint32_t) { return a * b; }},
-      {"MULLO_UINT", [](uint32_t a, uint32_t b, uint32_t) { return a * b; }},
-      {"MULHI_INT", [](uint32_t a, uint32_t b, uint32_t) { return uint32_t((int64_t(s(a)) * s(b)) >> 32); }},
-      {"MULHI_UINT", [](uint32_t a, uint32_t b, uint32_t) { return uint32_t((uint64_t(a) * b) >> 32); }},
-      {"MUL_UINT24", [](uint32_t a, uint32_t b, uint32_t) { return (a & 0xffffff) * (b & 0xffffff); }},
-      {"MULHI_UINT24", [](uint32_t a, uint32_t b, uint32_t) {
-          return uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32); }},
-      {"MULADD_UINT24", [](uint32_t a, uint32_t b, uint32_t c) { return (a & 0xffffff) * (b & 0xffffff) + c; }},
-      {"MUL_INT24", [](uint32_t a, uint32_t b, uint32_t) {
-          return uint32_t((s(a << 8) >> 8) * (s(b << 8) >> 8)); }},
-      {"MULHI_INT24", [](uint32_t a, uint32_t b, uint32_t) {
-          return uint32_t((int64_t(s(a << 8) >> 8) * (s(b << 8) >> 8)) >> 32); }},
-      {"MULADD_INT24", [](uint32_t a, uint32_t b, uint32_t c) {
-          return uint32_t((s(a << 8) >> 8) * (s(b << 8) >> 8)) + c; }},
+      {"LSHL_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a << (b & 31); })>()},
+      {"LSHR_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a >> (b & 31); })>()},
+      {"ASHR_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(s(a) >> (b & 31)); })>()},
+      {"MULLO_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a * b; })>()},
+      {"MULLO_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return a * b; })>()},
+      {"MULHI_INT", entry<([](uint32_t a, uint32_t b, uint32_t) { return uint32_t((int64_t(s(a)) * s(b)) >> 32); })>()},
+      {"MULHI_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return uint32_t((uint64_t(a) * b) >> 32); })>()},
+      {"MUL_UINT24", entry<([](uint32_t a, uint32_t b, uint32_t) { return (a & 0xffffff) * (b & 0xffffff); })>()},
+      {"MULHI_UINT24", entry<([](uint32_t a, uint32_t b, uint32_t) {
+          return uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32); })>()},
+      {"MULADD_UINT24", entry<([](uint32_t a, uint32_t b, uint32_t c) { return (a & 0xffffff) * (b & 0xffffff) + c; })>()},
+      /* The low 32 bits of the product of two 24-bit signed values: multiplied as unsigned, since
+       * the 48-bit product overflows a signed int (undefined behaviour in C++). */
+      {"MUL_INT24", entry<([](uint32_t a, uint32_t b, uint32_t) {
+          return uint32_t(s(a << 8) >> 8) * uint32_t(s(b << 8) >> 8); })>()},
+      {"MULHI_INT24", entry<([](uint32_t a, uint32_t b, uint32_t) {
+          return uint32_t((int64_t(s(a << 8) >> 8) * (s(b << 8) >> 8)) >> 32); })>()},
+      {"MULADD_INT24", entry<([](uint32_t a, uint32_t b, uint32_t c) {
+          return uint32_t(s(a << 8) >> 8) * uint32_t(s(b << 8) >> 8) + c; })>()},
       /* Integer reciprocals (Evergreen only): 2^32 / x, saturated; LLVM's unsigned division
        * (AMDGPUISD::URECIP expansion) corrects the estimate by up to one step either way, so
        * any exact or nearly exact value yields correct quotients. x = 0 gives all ones. */
-      {"RECIP_UINT", [](uint32_t a, uint32_t, uint32_t) {
-          return a ? uint32_t(std::min<uint64_t>((uint64_t(1) << 32) / a, 0xffffffffu)) : 0xffffffffu; }},
-      {"RECIP_INT", [](uint32_t a, uint32_t, uint32_t) {
+      {"RECIP_UINT", entry<([](uint32_t a, uint32_t, uint32_t) {
+          return a ? uint32_t(std::min<uint64_t>((uint64_t(1) << 32) / a, 0xffffffffu)) : 0xffffffffu; })>()},
+      {"RECIP_INT", entry<([](uint32_t a, uint32_t, uint32_t) {
           const int64_t x = int32_t(a);
           if (x == 0)
              return 0x7fffffffu;
           const int64_t q = (int64_t(1) << 32) / x;
-          return uint32_t(std::clamp<int64_t>(q, INT32_MIN, INT32_MAX)); }},
-      {"ADDC_UINT", [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a + b < a); }},
-      {"SUBB_UINT", [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a < b); }},
-      {"BFE_UINT", [](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, false); }},
-      {"BFE_INT", [](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, true); }},
-      {"BFI_INT", [](uint32_t a, uint32_t b, uint32_t c) { return (a & b) | (~a & c); }},
+          return uint32_t(std::clamp<int64_t>(q, INT32_MIN, INT32_MAX)); })>()},
+      {"ADDC_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a + b < a); })>()},
+      {"SUBB_UINT", entry<([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a < b); })>()},
+      {"BFE_UINT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, false); })>()},
+      {"BFE_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return bitfield_extract(a, b, c, true); })>()},
+      {"BFI_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) { return (a & b) | (~a & c); })>()},
       /* ((1 << width) - 1) << offset, both from their low five bits (Evergreen ISA, BFM_INT):
        * a width of 0 makes an empty mask. */
-      {"BFM_INT", [](uint32_t a, uint32_t b, uint32_t) {
-          return ((1u << (a & 31)) - 1u) << (b & 31); }},
-      {"BIT_ALIGN_INT", [](uint32_t a, uint32_t b, uint32_t c) {
-          return uint32_t(((uint64_t(a) << 32) | b) >> (c & 31)); }},
-      {"BYTE_ALIGN_INT", [](uint32_t a, uint32_t b, uint32_t c) {
-          return uint32_t(((uint64_t(a) << 32) | b) >> ((c & 3) * 8)); }},
-      {"BFREV_INT", [](uint32_t a, uint32_t, uint32_t) {
+      {"BFM_INT", entry<([](uint32_t a, uint32_t b, uint32_t) {
+          return ((1u << (a & 31)) - 1u) << (b & 31); })>()},
+      {"BIT_ALIGN_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) {
+          return uint32_t(((uint64_t(a) << 32) | b) >> (c & 31)); })>()},
+      {"BYTE_ALIGN_INT", entry<([](uint32_t a, uint32_t b, uint32_t c) {
+          return uint32_t(((uint64_t(a) << 32) | b) >> ((c & 3) * 8)); })>()},
+      {"BFREV_INT", entry<([](uint32_t a, uint32_t, uint32_t) {
           uint32_t r = 0;
           for (int i = 0; i < 32; i++)
              r |= ((a >> i) & 1u) << (31 - i);
-          return r; }},
-      {"BCNT_INT", [](uint32_t a, uint32_t, uint32_t) { return uint32_t(std::popcount(a)); }},
+          return r; })>()},
+      {"BCNT_INT", entry<([](uint32_t a, uint32_t, uint32_t) { return uint32_t(std::popcount(a)); })>()},
       /* FFBH counts from the most significant bit; all three give -1 for no bit found. */
-      {"FFBH_UINT", [](uint32_t a, uint32_t, uint32_t) { return a ? uint32_t(std::countl_zero(a)) : ~0u; }},
-      {"FFBL_INT", [](uint32_t a, uint32_t, uint32_t) { return a ? uint32_t(std::countr_zero(a)) : ~0u; }},
-      {"FFBH_INT", [](uint32_t a, uint32_t, uint32_t) {
+      {"FFBH_UINT", entry<([](uint32_t a, uint32_t, uint32_t) { return a ? uint32_t(std::countl_zero(a)) : ~0u; })>()},
+      {"FFBL_INT", entry<([](uint32_t a, uint32_t, uint32_t) { return a ? uint32_t(std::countr_zero(a)) : ~0u; })>()},
+      {"FFBH_INT", entry<([](uint32_t a, uint32_t, uint32_t) {
           const uint32_t v = s(a) < 0 ? ~a : a;
-          return v ? uint32_t(std::countl_zero(v)) : ~0u; }},
+          return v ? uint32_t(std::countl_zero(v)) : ~0u; })>()},
    };
    return functions;
 }
@@ -273,14 +303,21 @@ std::optional<uint32_t> evaluate_alu(const isa::AluOpInfo &op, isa::IsaClass isa
       return std::nullopt;
    (void)isa;
    (void)find_msb;
-   return found->second(a, b, c);
+   return found->second.scalar(a, b, c);
 }
 
 AluFunction find_alu_function(const isa::AluOpInfo &op)
 {
    const auto &functions = table();
    const auto found = functions.find(op.name);
-   return found == functions.end() ? nullptr : found->second;
+   return found == functions.end() ? nullptr : found->second.scalar;
+}
+
+AluLanesFunction find_alu_lanes_function(const isa::AluOpInfo &op)
+{
+   const auto &functions = table();
+   const auto found = functions.find(op.name);
+   return found == functions.end() ? nullptr : found->second.lanes;
 }
 
 ConditionFunction find_condition_function(const isa::AluOpInfo &op)

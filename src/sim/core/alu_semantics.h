@@ -21,6 +21,13 @@ std::optional<uint32_t> evaluate_alu(const isa::AluOpInfo &op, isa::IsaClass isa
 using AluFunction = uint32_t (*)(uint32_t a, uint32_t b, uint32_t c);
 AluFunction find_alu_function(const isa::AluOpInfo &op);
 
+/* The same over a wave: out[lane] = op(a[lane], b[lane], c[lane]) for every lane below `lanes`,
+ * whether or not the lane executes (every operation is a pure function of its operands, so the
+ * executor simply keeps the results of the lanes that do). nullptr if not simulated. */
+using AluLanesFunction = void (*)(const uint32_t *__restrict a, const uint32_t *__restrict b,
+                                  const uint32_t *__restrict c, uint32_t *__restrict out, unsigned lanes);
+AluLanesFunction find_alu_lanes_function(const isa::AluOpInfo &op);
+
 /* PRED_SET* and KILL* compare: true when the condition holds. nullopt if not a comparison. */
 std::optional<bool> evaluate_condition(const isa::AluOpInfo &op, uint32_t a, uint32_t b);
 /* The comparison of a PRED_SET* or KILL* operation (nullptr if it has none), to look up once

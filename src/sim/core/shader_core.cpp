@@ -9,10 +9,10 @@
 #include <memory>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <map>
 
 #include "alu_semantics.h"
+#include "program_plan.h"
 #include "texture_unit.h"
 #include "compiler/isa/bundle_rules.h"
 #include "compiler/isa/stack.h"
@@ -57,12 +57,10 @@ struct HostRange {
 /* Everything the waves of a dispatch share. */
 struct Context {
    const ComputeDispatch &dispatch;
-   const Program &program;
+   const PreparedProgram &program;
    GpuMemory &memory;
    TraceLevel trace;
    DispatchStatistics statistics;
-   std::map<uint32_t, const AluClause *> alu_clauses;
-   std::map<uint32_t, const FetchClause *> fetch_clauses;
    std::array<HostRange, 16> constant_buffers{};
    std::map<unsigned, HostRange> fetch_buffers;
    std::map<unsigned, HostRange> rat_buffers;
@@ -72,14 +70,87 @@ struct Context {
    unsigned gpr_storage = 0;
    /* Texture resources located in memory at their first use (a fault only when used). */
    std::map<unsigned, TextureView> texture_views;
-   /* Vertex stage: the fetch shader CALL_FS runs, decoded, with its clauses. */
-   const Program *fetch_program = nullptr;
-   std::map<uint32_t, const AluClause *> fetch_program_alu_clauses;
-   std::map<uint32_t, const FetchClause *> fetch_program_fetch_clauses;
+   /* Vertex stage: the fetch shader CALL_FS runs, prepared. */
+   const PreparedProgram *fetch_program = nullptr;
+   /* The most instructions any ALU group of either program holds: the per-group scratch. */
+   size_t widest_group = 5;
    /* Graphics waves: what the SPI loaded, and where exports go. */
    const GraphicsWave *graphics = nullptr;
    WaveExports *exports = nullptr;
 };
+
+/* A lane's LDS output queue: first in, first out. A vector and a read position rather than a
+ * std::deque, which allocates as soon as it is made (64 of them for every wave). */
+class LaneQueue {
+public:
+   bool empty() const { return head == values.size(); }
+   uint32_t front() const { return values[head]; }
+   void push_back(uint32_t value) { values.push_back(value); }
+   void pop_front()
+   {
+      if (++head == values.size()) {
+         values.clear();
+         head = 0;
+      }
+   }
+
+private:
+   std::vector<uint32_t> values;
+   size_t head = 0;
+};
+
+/* Lane masks are rows of 32-bit words, all ones for a lane that executes and zero for one
+ * that does not, so that selecting by them is plain bit arithmetic the compiler vectorizes
+ * (a branch per lane mispredicts on divergent waves). A 64-lane wave gets loops of constant
+ * length. */
+using LaneMask = uint32_t;
+
+/* dst[lane] = src[lane] for the lanes `mask` selects. */
+void copy_lanes(uint32_t *__restrict dst, const uint32_t *__restrict src, const LaneMask *__restrict mask,
+                unsigned width)
+{
+   auto select = [&](unsigned lane) { dst[lane] = (src[lane] & mask[lane]) | (dst[lane] & ~mask[lane]); };
+   if (width == 64) {
+      for (unsigned lane = 0; lane < 64; lane++)
+         select(lane);
+      return;
+   }
+   for (unsigned lane = 0; lane < width; lane++)
+      select(lane);
+}
+
+/* mask[lane] = whether the lane is active and its predicate passes `pred_sel`; returns how
+ * many lanes do. Branch-free, one loop per PRED_SEL. */
+unsigned executing_lanes(const uint8_t *__restrict state, const uint8_t *__restrict pred, unsigned pred_sel,
+                         LaneMask *__restrict mask, unsigned width)
+{
+   unsigned count = 0;
+   auto mark = [&](unsigned lane, bool executes) {
+      mask[lane] = 0u - LaneMask(executes);
+      count += executes;
+   };
+   if (pred_sel == 2)
+      for (unsigned lane = 0; lane < width; lane++)
+         mark(lane, (state[lane] == Active) & (pred[lane] == 0));
+   else if (pred_sel == 3)
+      for (unsigned lane = 0; lane < width; lane++)
+         mark(lane, (state[lane] == Active) & (pred[lane] != 0));
+   else
+      for (unsigned lane = 0; lane < width; lane++)
+         mark(lane, state[lane] == Active);
+   return count;
+}
+
+void fill_lanes(uint32_t *__restrict row, uint32_t value, unsigned width)
+{
+   if (width == 64) {
+      for (unsigned lane = 0; lane < 64; lane++)
+         row[lane] = value;
+      return;
+   }
+   for (unsigned lane = 0; lane < width; lane++)
+      row[lane] = value;
+}
 
 constexpr unsigned clause_temporary_first = 124; /* SQ_GPR_RESOURCE_MGMT_1.NUM_CLAUSE_TEMP_GPRS = 4 */
 
@@ -127,6 +198,7 @@ public:
 
    enum class Outcome { Barrier, Finished };
 
+   /* Everything a wave needs is allocated here, once: the ALU loops allocate nothing. */
    void allocate_lane_state()
    {
       gpr.assign(size_t(ctx.gpr_storage) * 4 * width, 0);
@@ -134,9 +206,18 @@ public:
       state.assign(width, Absent);
       pred.assign(width, 0);
       ar.assign(width, 0);
+      new_ar.assign(width, 0);
       queue.resize(width);
       for (unsigned c = 0; c < 5; c++)
          previous[c].assign(width, 0);
+      const size_t slots = ctx.widest_group;
+      lane_masks.assign(3 * width, 0);
+      executes.assign(slots, nullptr);
+      execute_counts.assign(slots, 0);
+      operand_storage.assign(slots * 3 * width, 0);
+      operands.assign(slots, {});
+      results.assign(slots * width, 0);
+      zeros.assign(width, 0);
    }
 
    void report_kills(WaveExports &exports) const
@@ -159,11 +240,11 @@ public:
          }
          if (pc >= program_now->cf.size())
             stop("CF %u: execution ran past the CF stream (no end of program)", pc);
-         const CfInstruction &cf = program_now->cf[pc];
+         const CfInstruction &cf = program_now->program->cf[pc];
          if (ctx.trace >= TraceLevel::Instructions)
             std::fprintf(stderr, "terakan-sim: group %u,%u,%u wave %u CF %u: %s\n", group[0],
                          group[1], group[2], id, pc, format_cf(cf, ctx.dispatch.isa).c_str());
-         if (execute_cf(cf))
+         if (execute_cf(cf, program_now->cf[pc]))
             return Outcome::Barrier;
          if (finished)
             return Outcome::Finished;
@@ -179,27 +260,37 @@ private:
    unsigned id;
    std::array<unsigned, 3> group;
    std::vector<uint32_t> gpr, temporaries;
-   std::vector<std::array<std::vector<uint32_t>, 3>> scratch_sources;
-   std::vector<std::vector<uint32_t>> scratch_results;
-   std::vector<std::vector<uint8_t>> scratch_executes;
+   /* Clause temporaries (R124-R127) are undefined at a clause's start: poisoned again only
+    * when something touched them. */
+   bool temporaries_touched = false;
+   /* Per-group scratch, by instruction index in the group (rows of `width` lanes): which
+    * lanes execute it and how many, its operands (pointers into the register file when they
+    * can be read in place, else into operand_storage), and its results. */
+   std::vector<LaneMask> lane_masks; /* by PRED_SEL: always / predicate 0 / predicate 1 */
+   std::vector<const LaneMask *> executes;
+   std::vector<unsigned> execute_counts;
+   std::vector<uint32_t> operand_storage;
+   std::vector<std::array<const uint32_t *, 3>> operands;
+   std::vector<uint32_t> results;
+   std::vector<uint32_t> zeros; /* the operands an instruction does not read */
+   std::vector<uint8_t> fetch_written; /* run_fetch_clause's registers written so far */
    std::vector<uint8_t> state, pred;
    std::vector<uint8_t> killed; /* pixel lanes a KILL removed: never active again */
    /* The program being executed: the main one, or the fetch shader during CALL_FS. */
-   const Program *program_now = &ctx.program;
-   const std::map<uint32_t, const AluClause *> *alu_now = &ctx.alu_clauses;
-   const std::map<uint32_t, const FetchClause *> *fetch_now = &ctx.fetch_clauses;
+   const PreparedProgram *program_now = &ctx.program;
    bool in_fetch_shader = false;
    uint32_t return_pc = 0;
-   std::vector<int32_t> ar;
-   std::vector<std::deque<uint32_t>> queue; /* LDS output queue A, per lane */
+   std::vector<int32_t> ar, new_ar; /* new_ar: what MOVA of the current group leaves */
+   std::vector<LaneQueue> queue; /* LDS output queue A, per lane */
    std::array<std::vector<uint32_t>, 5> previous; /* PV.x..w, PS */
    std::array<bool, 5> previous_written{};
    std::vector<Frame> stack;
+   std::vector<std::vector<uint8_t>> spare_lanes;
    uint32_t pc = 0;
    uint64_t cf_steps = 0;
    /* ALU clause in progress (resumable after GROUP_BARRIER). */
    bool in_clause = false;
-   const AluClause *clause = nullptr;
+   const PreparedAluClause *clause = nullptr;
    size_t group_index = 0;
    std::array<KcacheLock, 4> kcache{};
 
@@ -208,14 +299,22 @@ private:
       return gpr[(size_t(index) * 4 + chan) * width + lane];
    }
 
-   uint32_t &gpr_at(unsigned index, unsigned chan, unsigned lane, const char *what)
+   /* The lanes of R(index).chan, checked against the allocation. */
+   uint32_t *gpr_row(unsigned index, unsigned chan, const char *what)
    {
-      if (index >= clause_temporary_first && index < 128)
-         return temporaries[(size_t(index - clause_temporary_first) * 4 + chan) * width + lane];
+      if (index >= clause_temporary_first && index < 128) {
+         temporaries_touched = true;
+         return &temporaries[(size_t(index - clause_temporary_first) * 4 + chan) * width];
+      }
       if (index >= ctx.dispatch.num_gprs)
          stop("CF %u: %s R%u, beyond the %u GPRs the program allocates (SQ_PGM_RESOURCES.NUM_GPRS)",
               pc, what, index, ctx.dispatch.num_gprs);
-      return reg(index, chan, lane);
+      return &gpr[size_t(index) * 4 * width + size_t(chan) * width];
+   }
+
+   uint32_t &gpr_at(unsigned index, unsigned chan, unsigned lane, const char *what)
+   {
+      return gpr_row(index, chan, what)[lane];
    }
 
    bool lane_active(unsigned lane) const { return state[lane] == Active; }
@@ -238,21 +337,33 @@ private:
               pc, loops, branches, needed, ctx.dispatch.stack_size);
    }
 
+   /* Frames' lane vectors are recycled (`spare_lanes`): a push allocates nothing once the
+    * wave has been as deep before. */
    void push(bool loop)
    {
       Frame frame;
       frame.loop = loop;
-      frame.saved = state;
+      if (!spare_lanes.empty()) {
+         frame.saved = std::move(spare_lanes.back());
+         spare_lanes.pop_back();
+      }
+      frame.saved.assign(state.begin(), state.end());
       stack.push_back(std::move(frame));
       check_stack();
    }
 
+   void drop_frame()
+   {
+      spare_lanes.push_back(std::move(stack.back().saved));
+      stack.pop_back();
+   }
+
    void restore(const Frame &frame)
    {
+      /* Lane-state loops store unconditionally (a select, not a branch per lane). */
       for (unsigned lane = 0; lane < width; lane++) {
-         if (state[lane] == InactiveBreak || state[lane] == InactiveContinue)
-            continue;
-         state[lane] = frame.saved[lane];
+         const uint8_t now = state[lane];
+         state[lane] = now == InactiveBreak || now == InactiveContinue ? now : frame.saved[lane];
       }
       apply_kills();
    }
@@ -265,7 +376,7 @@ private:
          if (stack.back().loop)
             stop("CF %u: POP would pop a loop frame", pc);
          restore(stack.back());
-         stack.pop_back();
+         drop_frame();
       }
    }
 
@@ -279,82 +390,85 @@ private:
 
    /* ---- CF ---- */
 
-   bool execute_cf(const CfInstruction &cf)
+   bool execute_cf(const CfInstruction &cf, const CfStep &step)
    {
-      const CfOpInfo &op = *cf.op;
-      const std::string_view name = op.name;
-      if (cf.get(cf::cond) != 0 && cf.format == WordFormat::CfPlain && name != "NOP")
+      const std::string_view name = cf.op->name;
+      if (step.unsimulated_cond)
          stop("CF %u: %s with COND %u is not simulated", pc, std::string(name).c_str(),
               cf.get(cf::cond));
-      if (op.has(CfFlag::AluClause)) {
-         start_alu_clause(cf);
+      switch (step.kind) {
+      case CfKind::Alu:
+         start_alu_clause(step);
          if (continue_alu_clause())
             return true;
          finish_alu_cf();
          return false;
-      }
-      if (op.has(CfFlag::AluExtension)) {
+      case CfKind::AluExtension:
          pc++; /* its kcache sets are read by the CF_ALU that follows */
          return false;
-      }
-      if (op.has(CfFlag::FetchClause)) {
-         run_fetch_clause(cf);
-      } else if (name == "NOP" || name == "WAIT_ACK") {
-      } else if (name == "JUMP") {
+      case CfKind::Fetch:
+         run_fetch_clause(cf, step);
+         break;
+      case CfKind::Nop:
+         break;
+      case CfKind::Jump:
          if (!any_active()) {
             pop(cf.get(cf::pop_count));
             return jump(cf.get(cf::addr));
          }
-      } else if (name == "PUSH") {
+         break;
+      case CfKind::Push:
          push(false);
          if (!any_active()) {
             pop(cf.get(cf::pop_count));
             return jump(cf.get(cf::addr));
          }
-      } else if (name == "ELSE") {
+         break;
+      case CfKind::Else: {
          if (stack.empty() || stack.back().loop)
             stop("CF %u: ELSE without a branch frame", pc);
          const Frame &top = stack.back();
          for (unsigned lane = 0; lane < width; lane++) {
-            if (top.saved[lane] != Active)
-               continue;
-            if (state[lane] == Active)
-               state[lane] = InactiveBranch;
-            else if (state[lane] == InactiveBranch)
-               state[lane] = Active;
+            const uint8_t now = state[lane];
+            const uint8_t swapped = now == Active ? uint8_t(InactiveBranch) : now == InactiveBranch ? uint8_t(Active) : now;
+            state[lane] = top.saved[lane] == Active ? swapped : now;
          }
          if (!any_active()) {
             pop(cf.get(cf::pop_count));
             return jump(cf.get(cf::addr));
          }
-      } else if (name == "POP") {
+         break;
+      }
+      case CfKind::Pop:
          pop(cf.get(cf::pop_count));
-      } else if (name == "LOOP_START_DX10") {
+         break;
+      case CfKind::LoopStart:
          push(true);
          for (uint8_t &s : state)
-            if (s != Active && s != Absent)
-               s = InactiveBreak;
+            s = s != Active && s != Absent ? uint8_t(InactiveBreak) : s;
          if (!any_active()) {
             restore_loop_exit();
             return jump(cf.get(cf::addr));
          }
-      } else if (name == "LOOP_BREAK" || name == "LOOP_CONTINUE") {
+         break;
+      case CfKind::LoopBreak:
+      case CfKind::LoopContinue: {
          innermost_loop(name.data());
-         const uint8_t to = name == "LOOP_BREAK" ? InactiveBreak : InactiveContinue;
+         const uint8_t to = step.kind == CfKind::LoopBreak ? InactiveBreak : InactiveContinue;
          for (uint8_t &s : state)
-            if (s == Active)
-               s = to;
+            s = s == Active ? to : s;
          if (!any_active())
             return jump(cf.get(cf::addr));
-      } else if (name == "LOOP_END") {
+         break;
+      }
+      case CfKind::LoopEnd: {
          innermost_loop("LOOP_END");
          while (!stack.back().loop) { /* reached by a break/continue jump from inside an if */
             restore(stack.back());
-            stack.pop_back();
+            drop_frame();
          }
          for (uint8_t &s : state)
-            if (s == InactiveContinue)
-               s = Active;
+            s = s == InactiveContinue ? uint8_t(Active) : s;
          Frame &loop = stack.back();
          loop.iterations++;
          if (any_active() && loop.iterations < 1'000'000)
@@ -362,9 +476,12 @@ private:
          if (any_active())
             stop("CF %u: loop ran 1000000 iterations (treated as a hang)", pc);
          restore_loop_exit();
-      } else if (name == "MEM_RAT" || name == "MEM_RAT_CACHELESS") {
+         break;
+      }
+      case CfKind::Rat:
          run_rat(cf);
-      } else if (name == "CALL_FS") {
+         break;
+      case CfKind::CallFs:
          if (!ctx.fetch_program)
             stop("CF %u: CALL_FS without a fetch shader (SQ_PGM_START_FS)", pc);
          if (in_fetch_shader)
@@ -372,28 +489,25 @@ private:
          in_fetch_shader = true;
          return_pc = pc + 1;
          program_now = ctx.fetch_program;
-         alu_now = &ctx.fetch_program_alu_clauses;
-         fetch_now = &ctx.fetch_program_fetch_clauses;
          pc = 0;
          return false;
-      } else if (name == "RETURN") {
+      case CfKind::Return:
          if (!in_fetch_shader)
             stop("CF %u: RETURN outside a subroutine", pc);
          in_fetch_shader = false;
          program_now = &ctx.program;
-         alu_now = &ctx.alu_clauses;
-         fetch_now = &ctx.fetch_clauses;
          pc = return_pc;
          return false;
-      } else if (cf.op->has(CfFlag::Export)) {
+      case CfKind::Export:
          run_export(cf);
-      } else if (name == "CF_END") {
+         break;
+      case CfKind::End:
          finished = true;
          return false;
-      } else {
+      case CfKind::Unsimulated:
          stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
       }
-      if (ends_program(cf)) {
+      if (step.ends_program) {
          finished = true;
          return false;
       }
@@ -401,19 +515,10 @@ private:
       return false;
    }
 
-   bool ends_program(const CfInstruction &cf) const
-   {
-      if (ctx.dispatch.isa == IsaClass::Cayman)
-         return cf.op->has(CfFlag::EndsProgram);
-      return cf.format != WordFormat::CfAlu && cf.format != WordFormat::CfAluExtended &&
-             cf.get(cf::end_of_program);
-   }
-
    void restore_loop_exit()
    {
-      const Frame loop = stack.back();
-      stack.pop_back();
-      state = loop.saved;
+      state = stack.back().saved;
+      drop_frame();
       apply_kills();
    }
 
@@ -436,41 +541,33 @@ private:
 
    /* ---- ALU ---- */
 
-   void start_alu_clause(const CfInstruction &cf)
+   void start_alu_clause(const CfStep &step)
    {
-      const uint32_t address = cf.get(cf_alu::addr);
-      const auto found = alu_now->find(address);
-      if (found == alu_now->end())
-         stop("CF %u: no ALU clause at %u", pc, address);
-      clause = found->second;
+      if (!step.alu)
+         stop("CF %u: no ALU clause at %u", pc, program_now->program->cf[pc].get(cf_alu::addr));
+      clause = step.alu;
       group_index = 0;
       in_clause = true;
-      kcache = {};
-      kcache[0] = {cf.get(cf_alu::kcache_mode0), cf.get(cf_alu::kcache_bank0), cf.get(cf_alu::kcache_addr0)};
-      kcache[1] = {cf.get(cf_alu::kcache_mode1), cf.get(cf_alu::kcache_bank1), cf.get(cf_alu::kcache_addr1)};
-      if (pc > 0 && program_now->cf[pc - 1].op->has(CfFlag::AluExtension)) {
-         const CfInstruction &ext = program_now->cf[pc - 1];
-         kcache[2] = {ext.get(cf_alu_ext::kcache_mode2), ext.get(cf_alu_ext::kcache_bank2), ext.get(cf_alu_ext::kcache_addr2)};
-         kcache[3] = {ext.get(cf_alu_ext::kcache_mode3), ext.get(cf_alu_ext::kcache_bank3), ext.get(cf_alu_ext::kcache_addr3)};
-      }
-      if (cf.op->name == "ALU_PUSH_BEFORE")
+      kcache = step.kcache;
+      if (step.alu_kind == AluCfKind::PushBefore)
          push(false);
       previous_written = {};
-      std::fill(temporaries.begin(), temporaries.end(), 0xdeadbeef);
+      if (temporaries_touched) {
+         std::fill(temporaries.begin(), temporaries.end(), 0xdeadbeef);
+         temporaries_touched = false;
+      }
    }
 
    void finish_alu_cf()
    {
       in_clause = false;
-      const CfInstruction &cf = program_now->cf[pc];
-      const std::string_view name = cf.op->name;
-      if (name == "ALU_POP_AFTER")
+      const CfStep &step = program_now->cf[pc];
+      if (step.alu_kind == AluCfKind::PopAfter)
          pop(1);
-      else if (name == "ALU_POP2_AFTER")
+      else if (step.alu_kind == AluCfKind::Pop2After)
          pop(2);
-      else if (name == "ALU_ELSE_AFTER" || name == "ALU_BREAK" || name == "ALU_CONTINUE" ||
-               name == "ALU_VALID_PIXEL_MODE")
-         stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
+      else if (step.alu_kind == AluCfKind::UnsimulatedAfter)
+         stop("CF %u: %s is not simulated yet", pc, std::string(program_now->program->cf[pc].op->name).c_str());
       pc++;
    }
 
@@ -478,7 +575,7 @@ private:
    bool continue_alu_clause()
    {
       while (group_index < clause->groups.size()) {
-         const AluGroup &group = clause->groups[group_index++];
+         const PreparedGroup &group = clause->groups[group_index++];
          if (execute_group(group))
             return true;
       }
@@ -506,218 +603,243 @@ private:
       return value;
    }
 
-   /* `source` is decoded once per instruction (alu_source), not per lane. */
-   uint32_t read_source(const AluSource &source, const AluGroup &group, unsigned lane)
+   /* One operand of an instruction for every lane, as a row of `width` values: the register
+    * file's own row when it can be read in place, else `row` filled for the executing lanes
+    * (the others hold whatever: their results are never kept). Runs only when at least one
+    * lane executes, so its checks fire exactly when a lane would have read the operand. */
+   const uint32_t *read_operand(const PreparedOperand &operand, const LaneMask *lane_executes, uint32_t *row)
    {
-      uint32_t value;
-      if (source.sel < 128) {
-         int target = int(source.sel) + (source.rel ? ar[lane] : 0);
-         if (target < 0 || target >= 128)
-            stop("CF %u: relative GPR R%d out of range", pc, target);
-         value = gpr_at(unsigned(target), source.chan, lane, "reads");
-      } else if (source.sel < src_sel::kcache1 + 32 ||
-                 (source.sel >= src_sel::kcache2 && source.sel < src_sel::kcache3 + 32)) {
-         value = read_constant(source.sel, source.chan, source.rel, lane);
-      } else if (source.sel >= src_sel::param_base && source.sel < src_sel::param_base + 32) {
-         value = 0; /* an interpolation parameter: INTERP_* read it themselves */
-      } else if (source.sel == src_sel::literal) {
-         value = group.literals[source.chan];
-      } else if (source.sel == src_sel::pv || source.sel == src_sel::ps) {
-         const unsigned slot = source.sel == src_sel::ps ? 4 : source.chan;
-         if (!previous_written[slot])
-            stop("CF %u: %s read with no result in the previous group", pc,
-                 source.sel == src_sel::ps ? "PS" : "PV");
-         value = previous[slot][lane];
-      } else if (source.sel == src_sel::lds_oq_a_pop || source.sel == src_sel::lds_oq_a) {
-         if (queue[lane].empty())
-            stop("CF %u: LDS output queue A read while empty (lane %u)", pc, lane);
-         value = queue[lane].front();
-         if (source.sel == src_sel::lds_oq_a_pop)
-            queue[lane].pop_front();
-      } else {
-         switch (source.sel) {
-         case src_sel::zero: value = 0; break;
-         case src_sel::one: value = as_bits(1.0f); break;
-         case src_sel::one_int: value = 1; break;
-         case src_sel::minus_one_int: value = 0xffffffffu; break;
-         case src_sel::half: value = as_bits(0.5f); break;
-         default:
-            stop("CF %u: operand select %u is not simulated", pc, source.sel);
+      const uint32_t *in_place = nullptr;
+      switch (operand.kind) {
+      case OperandKind::Gpr:
+         if (!operand.rel) {
+            in_place = gpr_row(operand.sel, operand.chan, "reads");
+            break;
          }
+         for (unsigned lane = 0; lane < width; lane++) {
+            if (!lane_executes[lane])
+               continue;
+            const int target = int(operand.sel) + ar[lane];
+            if (target < 0 || target >= 128)
+               stop("CF %u: relative GPR R%d out of range", pc, target);
+            row[lane] = gpr_at(unsigned(target), operand.chan, lane, "reads");
+         }
+         break;
+      case OperandKind::Constant:
+         if (!operand.rel) {
+            fill_lanes(row, read_constant(operand.sel, operand.chan, false, 0), width);
+            break;
+         }
+         for (unsigned lane = 0; lane < width; lane++)
+            if (lane_executes[lane])
+               row[lane] = read_constant(operand.sel, operand.chan, true, lane);
+         break;
+      case OperandKind::Value:
+         /* The same for every wave: filled (modifiers applied) when the program was prepared. */
+         return program_now->value_rows.data() + operand.value_row;
+      case OperandKind::Previous:
+         if (!previous_written[operand.previous_slot])
+            stop("CF %u: %s read with no result in the previous group", pc,
+                 operand.sel == src_sel::ps ? "PS" : "PV");
+         in_place = previous[operand.previous_slot].data();
+         break;
+      case OperandKind::LdsQueue:
+         for (unsigned lane = 0; lane < width; lane++) {
+            if (!lane_executes[lane])
+               continue;
+            if (queue[lane].empty())
+               stop("CF %u: LDS output queue A read while empty (lane %u)", pc, lane);
+            row[lane] = queue[lane].front();
+            if (operand.pop)
+               queue[lane].pop_front();
+         }
+         break;
+      case OperandKind::Unsimulated:
+         stop("CF %u: operand select %u is not simulated", pc, operand.sel);
       }
-      if (source.abs)
-         value &= 0x7fffffffu;
-      if (source.neg)
-         value ^= 0x80000000u;
-      return value;
+      if (!operand.modified())
+         return in_place ? in_place : row;
+      const uint32_t *from = in_place ? in_place : row;
+      for (unsigned lane = 0; lane < width; lane++)
+         row[lane] = (from[lane] & operand.abs_mask) ^ operand.neg_mask;
+      return row;
    }
 
-   bool lane_executes(unsigned pred_sel, unsigned lane) const
-   {
-      if (!lane_active(lane))
-         return false;
-      switch (pred_sel) {
-      case 2: return pred[lane] == 0;
-      case 3: return pred[lane] != 0;
-      default: return true;
-      }
-   }
+   const LaneMask *lanes_executing(size_t index) { return executes[index]; }
+   uint32_t *result_row(size_t index) { return &results[index * width]; }
 
-   /* Returns true if the group was a GROUP_BARRIER. */
-   bool execute_group(const AluGroup &group)
+   /* Returns true if the group was a GROUP_BARRIER. Each instruction runs as a loop over the
+    * lanes, in three phases like the hardware's: every operand is read, then every slot
+    * computes, then results and PV/PS are written. */
+   bool execute_group(const PreparedGroup &group)
    {
       ctx.statistics.alu_groups++;
       const size_t count = group.instructions.size();
-      /* Scratch space reused from group to group (allocation dominated the run time). */
-      if (scratch_results.size() < count) {
-         scratch_sources.resize(count);
-         scratch_results.resize(count, std::vector<uint32_t>(width, 0));
-         scratch_executes.resize(count, std::vector<uint8_t>(width, 0));
-      }
-      auto &sources = scratch_sources;
-      auto &results = scratch_results;
-      auto &executes = scratch_executes;
       bool barrier = false;
 
-      /* 1. Every operand of every slot is read before anything is written. */
+      /* 1. Which lanes execute each slot, and every operand, before anything is written. The
+       * lane masks are made once per group for each PRED_SEL the group uses. */
+      std::array<unsigned, 3> mask_counts{};
+      std::array<bool, 3> mask_made{};
       for (size_t i = 0; i < count; i++) {
-         const AluInstruction &instruction = group.instructions[i];
-         const unsigned fields = instruction.is_op3() ? 3 : 2;
-         const unsigned used = std::min<unsigned>(instruction.source_count(), fields);
-         for (unsigned s = 0; s < 3; s++) {
-            if (s < used)
-               sources[i][s].assign(width, 0);
-            else
-               sources[i][s].clear();
+         const PreparedAlu &alu = group.instructions[i];
+         const unsigned which = alu.pred_sel == 2 ? 1 : alu.pred_sel == 3 ? 2 : 0;
+         LaneMask *mask = &lane_masks[which * width];
+         if (!mask_made[which]) {
+            mask_counts[which] = executing_lanes(state.data(), pred.data(), alu.pred_sel, mask, width);
+            mask_made[which] = true;
          }
-         AluSource decoded[3];
-         for (unsigned s = 0; s < used; s++)
-            decoded[s] = alu_source(instruction, s);
-         const unsigned pred_sel = instruction.get(alu::pred_sel);
-         for (unsigned lane = 0; lane < width; lane++) {
-            executes[i][lane] = lane_executes(pred_sel, lane);
-            if (!executes[i][lane])
-               continue;
-            for (unsigned s = 0; s < used; s++)
-               sources[i][s][lane] = read_source(decoded[s], group, lane);
-         }
+         const LaneMask *lane_executes = mask;
+         const unsigned executing = mask_counts[which];
+         executes[i] = mask;
+         execute_counts[i] = executing;
+         operands[i] = {zeros.data(), zeros.data(), zeros.data()};
+         if (!executing)
+            continue;
+         for (unsigned s = 0; s < alu.source_count; s++)
+            operands[i][s] = read_operand(alu.sources[s], lane_executes, &operand_storage[(i * 3 + s) * width]);
       }
 
       /* 2. Compute. */
-      std::vector<int32_t> new_ar = ar;
+      if (group.has_mova)
+         std::copy(ar.begin(), ar.end(), new_ar.begin());
       for (size_t i = 0; i < count; i++) {
-         const AluInstruction &instruction = group.instructions[i];
-         const AluOpInfo &op = *instruction.op;
-         const std::string_view name = op.name;
-         if (name == "GROUP_BARRIER") {
+         const PreparedAlu &alu = group.instructions[i];
+         if (alu.kind == AluKind::Barrier) {
             barrier = true;
             continue;
          }
-         if (instruction.is_lds()) {
-            execute_lds(instruction, sources[i], executes[i]);
+         if (alu.kind == AluKind::Lds) {
+            execute_lds(alu, i);
             continue;
          }
-         if (op.has(AluFlag::Interp)) {
-            execute_interp(group, i, sources, executes, results);
+         if (alu.kind == AluKind::Interp) {
+            execute_interp(group, i);
             continue;
          }
-         const bool reduction = name == "DOT4" || name == "DOT4_IEEE" || name == "MAX4";
-         const AluFunction function = find_alu_function(op);
-         const bool cube = name == "CUBE";
-         const ConditionFunction condition_function =
-            op.has(AluFlag::PredSet) || op.has(AluFlag::Kill) ? find_condition_function(op) : nullptr;
-         const bool op3 = instruction.is_op3();
-         const unsigned omod = op3 ? 0 : instruction.get(alu::omod);
-         const bool clamp = instruction.get(alu::clamp);
-         const bool update_exec_mask = instruction.get(alu::update_exec_mask);
-         const bool update_pred = instruction.get(alu::update_pred);
-         for (unsigned lane = 0; lane < width; lane++) {
-            if (!executes[i][lane])
-               continue;
-            ctx.statistics.alu_lane_operations++;
-            results[i][lane] = 0;
-            const uint32_t a = sources[i][0].empty() ? 0 : sources[i][0][lane];
-            const uint32_t b = sources[i][1].empty() ? 0 : sources[i][1][lane];
-            const uint32_t c = sources[i][2].empty() ? 0 : sources[i][2][lane];
-            uint32_t value;
-            if (reduction) {
-               value = reduce(group, sources, name, lane);
-            } else if (cube) {
-               value = cube_direction_result(group, sources, executes, lane)[static_cast<unsigned>(instruction.slot)];
-            } else if (op.has(AluFlag::Kill)) {
-               if (!condition_function || killed.empty())
-                  stop("CF %u: %s %s", pc, std::string(name).c_str(),
-                       killed.empty() ? "outside a pixel shader" : "is not simulated yet");
-               const bool kill = condition_function(a, b);
+         const unsigned executing = execute_counts[i];
+         if (!executing)
+            continue;
+         ctx.statistics.alu_lane_operations += executing;
+         const LaneMask *lane_executes = lanes_executing(i);
+         const uint32_t *a = operands[i][0], *b = operands[i][1];
+         uint32_t *out = result_row(i);
+         switch (alu.kind) {
+         case AluKind::Plain:
+            if (!alu.lanes)
+               stop("CF %u: %s is not simulated yet", pc, std::string(alu.name).c_str());
+            alu.lanes(a, b, operands[i][2], out, width);
+            break;
+         case AluKind::Reduction:
+            for (unsigned lane = 0; lane < width; lane++)
+               if (lane_executes[lane])
+                  out[lane] = reduce(group, alu, lane);
+            break;
+         case AluKind::Cube:
+            for (unsigned lane = 0; lane < width; lane++)
+               if (lane_executes[lane])
+                  out[lane] = cube_direction_result(group, alu, lane)[static_cast<unsigned>(alu.slot)];
+            break;
+         case AluKind::Kill:
+            if (!alu.condition || killed.empty())
+               stop("CF %u: %s %s", pc, std::string(alu.name).c_str(),
+                    killed.empty() ? "outside a pixel shader" : "is not simulated yet");
+            for (unsigned lane = 0; lane < width; lane++) {
+               if (!lane_executes[lane])
+                  continue;
+               const bool kill = alu.condition(a[lane], b[lane]);
                if (kill) {
                   killed[lane] = 1;
                   state[lane] = Absent;
                }
-               value = kill ? as_bits(1.0f) : as_bits(0.0f);
-            } else if (op.has(AluFlag::PredSet)) {
-               if (!condition_function)
-                  stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-               const std::optional<bool> condition = condition_function(a, b);
-               if (update_exec_mask && !*condition)
-                  state[lane] = InactiveBranch;
-               if (update_pred)
-                  pred[lane] = *condition;
-               value = *condition ? as_bits(0.0f) : as_bits(1.0f);
-            } else if (op.has(AluFlag::Mova)) {
-               value = a;
-               new_ar[lane] = int32_t(a);
-            } else {
-               if (!function)
-                  stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-               value = function(a, b, c);
+               out[lane] = kill ? as_bits(1.0f) : as_bits(0.0f);
             }
-            if (omod || clamp)
-               value = apply_output_modifiers(value, omod, clamp);
-            results[i][lane] = value;
+            break;
+         case AluKind::PredSet:
+            if (!alu.condition)
+               stop("CF %u: %s is not simulated yet", pc, std::string(alu.name).c_str());
+            for (unsigned lane = 0; lane < width; lane++) {
+               if (!lane_executes[lane])
+                  continue;
+               const bool condition = alu.condition(a[lane], b[lane]);
+               if (alu.update_exec_mask && !condition)
+                  state[lane] = InactiveBranch;
+               if (alu.update_pred)
+                  pred[lane] = condition;
+               out[lane] = condition ? as_bits(0.0f) : as_bits(1.0f);
+            }
+            break;
+         case AluKind::Mova:
+            for (unsigned lane = 0; lane < width; lane++) {
+               if (!lane_executes[lane])
+                  continue;
+               out[lane] = a[lane];
+               new_ar[lane] = int32_t(a[lane]);
+            }
+            break;
+         default:
+            break;
          }
+         if (alu.omod || alu.clamp)
+            for (unsigned lane = 0; lane < width; lane++)
+               out[lane] = apply_output_modifiers(out[lane], alu.omod, alu.clamp);
       }
 
       if (ctx.trace >= TraceLevel::Instructions) {
          for (size_t i = 0; i < count; i++) {
-            std::string line = format_alu(group.instructions[i], group.literals, ctx.dispatch.isa);
+            std::string line = format_alu(*group.instructions[i].instruction, group.group->literals, ctx.dispatch.isa);
             if (ctx.trace >= TraceLevel::Lanes) {
                line += "   =";
                for (unsigned lane = 0; lane < std::min(width, 4u); lane++)
-                  line += executes[i][lane] ? " " + std::to_string(results[i][lane]) : " -";
+                  line += lanes_executing(i)[lane] ? " " + std::to_string(result_row(i)[lane]) : " -";
             }
             std::fprintf(stderr, "terakan-sim:     %s\n", line.c_str());
          }
       }
 
-      /* 3. Write results and the PV/PS of this group. */
+      /* 3. Write results and the PV/PS of this group (AR changes only after the writes). */
       std::array<bool, 5> written{};
       for (size_t i = 0; i < count; i++) {
-         const AluInstruction &instruction = group.instructions[i];
-         if (instruction.slot == Slot::Invalid)
-            stop("CF %u: group @%u has no valid slot assignment", pc, group.index);
-         const unsigned slot = static_cast<unsigned>(instruction.slot);
-         if (instruction.is_lds() || instruction.op->name == "GROUP_BARRIER")
+         const PreparedAlu &alu = group.instructions[i];
+         if (alu.slot == Slot::Invalid)
+            stop("CF %u: group @%u has no valid slot assignment", pc, group.group->index);
+         if (alu.kind == AluKind::Lds || alu.kind == AluKind::Barrier)
             continue;
+         const unsigned slot = static_cast<unsigned>(alu.slot);
          written[slot] = true;
-         const bool writes = instruction.is_op3() || instruction.get(alu::write_mask);
-         const bool mova = instruction.op->has(AluFlag::Mova);
-         const int dst_gpr = int(instruction.get(alu::dst_gpr));
-         const bool dst_rel = instruction.get(alu::dst_rel);
-         const unsigned dst_chan = instruction.get(alu::dst_chan);
+         const unsigned executing = execute_counts[i];
+         if (!executing)
+            continue;
+         const LaneMask *lane_executes = lanes_executing(i);
+         const uint32_t *out = result_row(i);
+         uint32_t *pv = previous[slot].data();
+         const bool every_lane = executing == width;
+         if (every_lane)
+            std::copy_n(out, width, pv);
+         else
+            copy_lanes(pv, out, lane_executes, width);
+         if (!alu.writes_gpr)
+            continue;
+         if (!alu.dst_rel) {
+            uint32_t *destination = gpr_row(alu.dst_gpr, alu.dst_chan, "writes");
+            if (every_lane)
+               std::copy_n(out, width, destination);
+            else
+               copy_lanes(destination, out, lane_executes, width);
+            continue;
+         }
          for (unsigned lane = 0; lane < width; lane++) {
-            if (!executes[i][lane])
+            if (!lane_executes[lane])
                continue;
-            previous[slot][lane] = results[i][lane];
-            if (!writes || mova)
-               continue;
-            const int target = dst_gpr + (dst_rel ? ar[lane] : 0);
+            const int target = int(alu.dst_gpr) + ar[lane];
             if (target < 0 || target >= 128)
                stop("CF %u: relative destination R%d out of range", pc, target);
-            gpr_at(unsigned(target), dst_chan, lane, "writes") = results[i][lane];
+            gpr_at(unsigned(target), alu.dst_chan, lane, "writes") = out[lane];
          }
       }
       previous_written = written;
-      ar = new_ar;
+      if (group.has_mova)
+         std::swap(ar, new_ar);
       return barrier;
    }
 
@@ -725,58 +847,45 @@ private:
     * P0 + I * (P1 - P0) + J * (P2 - P0) for the parameter channel its src1 selects, with I from
     * the even slot's src0 and J from the odd slot's (Mesa r600g sfn load_interpolated_two_comp
     * emits exactly that pattern; the slot-to-weight assignment is derived, see
-    * docs/sim-semantics.md). INTERP_LOAD_P0/P10/P20 copy one term. */
-   void execute_interp(const AluGroup &group, size_t index,
-                       const std::vector<std::array<std::vector<uint32_t>, 3>> &sources,
-                       const std::vector<std::vector<uint8_t>> &executes,
-                       std::vector<std::vector<uint32_t>> &results)
+    * docs/sim-semantics.md). INTERP_LOAD_P0/P10/P20 copy one term. A partner slot that does
+    * not execute a lane contributes 0 there. */
+   void execute_interp(const PreparedGroup &group, size_t index)
    {
-      const AluInstruction &instruction = group.instructions[index];
-      const std::string_view name = instruction.op->name;
+      const PreparedAlu &alu = group.instructions[index];
       const GraphicsWave *setup = ctx.graphics;
       if (!setup || ctx.dispatch.stage != ShaderStage::Pixel)
-         stop("CF %u: %s outside a pixel shader", pc, std::string(name).c_str());
-      const bool load = name.starts_with("INTERP_LOAD_");
-      const AluSource param = alu_source(instruction, load ? 0 : 1);
-      if (param.sel < src_sel::param_base || param.sel >= src_sel::param_base + 32)
-         stop("CF %u: %s without a parameter operand", pc, std::string(name).c_str());
-      const unsigned n = param.sel - src_sel::param_base, c = param.chan;
+         stop("CF %u: %s outside a pixel shader", pc, std::string(alu.name).c_str());
+      if (!alu.interp_has_parameter)
+         stop("CF %u: %s without a parameter operand", pc, std::string(alu.name).c_str());
+      const unsigned n = alu.interp_parameter, c = alu.interp_channel;
       if (n >= setup->parameter_count)
          stop("CF %u: %s reads parameter %u; the SPI loaded %u (SPI_PS_IN_CONTROL_0.NUM_INTERP)",
-              pc, std::string(name).c_str(), n, setup->parameter_count);
-      unsigned term = 0;
-      size_t partner = group.instructions.size();
-      if (load) {
-         term = name == "INTERP_LOAD_P0" ? 0 : name == "INTERP_LOAD_P10" ? 1 : 2;
-      } else if (name == "INTERP_XY" || name == "INTERP_ZW") {
-         const unsigned slot = static_cast<unsigned>(instruction.slot);
-         if (slot > 3)
-            stop("CF %u: %s in the trans slot", pc, std::string(name).c_str());
-         for (size_t j = 0; j < group.instructions.size(); j++)
-            if (group.instructions[j].op == instruction.op &&
-                static_cast<unsigned>(group.instructions[j].slot) == (slot ^ 1))
-               partner = j;
-         if (partner == group.instructions.size())
-            stop("CF %u: %s in slot %c without its pair", pc, std::string(name).c_str(), "xyzw"[slot]);
-      } else {
-         stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-      }
-      const bool even = !load && (static_cast<unsigned>(instruction.slot) % 2) == 0;
+              pc, std::string(alu.name).c_str(), n, setup->parameter_count);
+      if (!alu.interp_problem.empty())
+         stop("CF %u: %s", pc, alu.interp_problem.c_str());
+      const LaneMask *lane_executes = lanes_executing(index);
+      const uint32_t *own_weights = operands[index][0];
+      const size_t partner = alu.interp_load ? index : alu.interp_partner;
+      const LaneMask *partner_executes = lanes_executing(partner);
+      const uint32_t *partner_weights = operands[partner][0];
+      uint32_t *out = result_row(index);
+      const size_t stride = size_t(setup->parameter_count) * 12;
+      const float *parameters = setup->parameters.data() + size_t(n) * 12;
       for (unsigned lane = 0; lane < width; lane++) {
-         if (!executes[index][lane])
+         if (!lane_executes[lane])
             continue;
          ctx.statistics.alu_lane_operations++;
-         const float *p = &setup->parameters[(size_t(lane) * setup->parameter_count + n) * 12];
+         const float *p = parameters + lane * stride;
          float value;
-         if (load) {
-            value = p[term * 4 + c];
+         if (alu.interp_load) {
+            value = p[alu.interp_term * 4 + c];
          } else {
-            const float own = as_float(sources[index][0][lane]);
-            const float other = as_float(sources[partner][0][lane]);
-            const float i = even ? own : other, j = even ? other : own;
+            const float own = as_float(own_weights[lane]);
+            const float other = partner_executes[lane] ? as_float(partner_weights[lane]) : 0.0f;
+            const float i = alu.interp_even ? own : other, j = alu.interp_even ? other : own;
             value = p[c] + i * p[4 + c] + j * p[8 + c];
          }
-         results[index][lane] = as_bits(value);
+         out[lane] = as_bits(value);
       }
    }
 
@@ -813,25 +922,23 @@ private:
       }
    }
 
-   uint32_t reduce(const AluGroup &group,
-                   const std::vector<std::array<std::vector<uint32_t>, 3>> &sources,
-                   std::string_view name, unsigned lane)
+   /* DOT4, DOT4_IEEE, MAX4 for one lane over the group's slots of that opcode (a slot that
+    * does not execute the lane contributes operands of 0). */
+   uint32_t reduce(const PreparedGroup &group, const PreparedAlu &alu, unsigned lane)
    {
       float values[4] = {};
-      for (size_t i = 0; i < group.instructions.size(); i++) {
-         const AluInstruction &instruction = group.instructions[i];
-         if (instruction.op->name != name || instruction.slot == Slot::T)
-            continue;
-         const unsigned slot = static_cast<unsigned>(instruction.slot);
-         const float a = as_float(sources[i][0][lane]);
-         if (name == "MAX4") {
+      for (const unsigned i : alu.partners) {
+         const unsigned slot = static_cast<unsigned>(group.instructions[i].slot);
+         const bool executes_lane = lanes_executing(i)[lane];
+         const float a = executes_lane ? as_float(operands[i][0][lane]) : 0.0f;
+         if (alu.reduction == ReductionKind::Max4) {
             values[slot] = a;
          } else {
-            const float b = as_float(sources[i][1][lane]);
-            values[slot] = name == "DOT4" && (a == 0.0f || b == 0.0f) ? 0.0f : a * b;
+            const float b = executes_lane ? as_float(operands[i][1][lane]) : 0.0f;
+            values[slot] = alu.reduction == ReductionKind::Dot4 && (a == 0.0f || b == 0.0f) ? 0.0f : a * b;
          }
       }
-      if (name == "MAX4")
+      if (alu.reduction == ReductionKind::Max4)
          return as_bits(std::max(std::max(values[0], values[1]), std::max(values[2], values[3])));
       return as_bits(values[0] + values[1] + values[2] + values[3]);
    }
@@ -840,9 +947,7 @@ private:
     * src1 = dir.yxzz (Mesa r600_shader.c tgsi_tex and sfn emit_alu_cube; LLVM
     * R600ExpandSpecialInstrs, CubeSrcSwz). What the hardware computes from operands that do
     * not repeat one direction is not documented, so every copy must agree, bit for bit. */
-   std::array<uint32_t, 4> cube_direction_result(const AluGroup &group,
-                                                 const std::vector<std::array<std::vector<uint32_t>, 3>> &sources,
-                                                 const std::vector<std::vector<uint8_t>> &executes, unsigned lane)
+   std::array<uint32_t, 4> cube_direction_result(const PreparedGroup &group, const PreparedAlu &alu, unsigned lane)
    {
       /* For slot x, y, z, w: which direction component src0 and src1 carry (0 x, 1 y, 2 z). */
       static constexpr unsigned src0_component[4] = {2, 2, 0, 1};
@@ -850,43 +955,41 @@ private:
       std::array<uint32_t, 3> direction{};
       std::array<bool, 3> seen{};
       unsigned slots = 0;
-      for (size_t i = 0; i < group.instructions.size(); i++) {
-         const AluInstruction &instruction = group.instructions[i];
-         if (instruction.op->name != "CUBE")
-            continue;
-         const unsigned slot = static_cast<unsigned>(instruction.slot);
+      const unsigned group_index = group.group->index;
+      for (const unsigned i : alu.partners) {
+         const unsigned slot = static_cast<unsigned>(group.instructions[i].slot);
          if (slot > 3)
             stop("CF %u: CUBE in slot %u (it must fill x, y, z and w)", pc, slot);
-         if (!executes[i][lane])
-            stop("CF %u: the CUBE slots of group @%u are predicated differently (lane %u)", pc, group.index, lane);
+         if (!lanes_executing(i)[lane])
+            stop("CF %u: the CUBE slots of group @%u are predicated differently (lane %u)", pc, group_index, lane);
          slots |= 1u << slot;
          const unsigned components[2] = {src0_component[slot], src1_component[slot]};
          for (unsigned operand = 0; operand < 2; operand++) {
             const unsigned c = components[operand];
-            const uint32_t value = sources[i][operand][lane];
+            const uint32_t value = operands[i][operand][lane];
             if (seen[c] && direction[c] != value)
                stop("CF %u: CUBE group @%u does not repeat one direction in its operands (src0 = dir.zzxy, "
                     "src1 = dir.yxzz expected; component %c differs in slot %c, lane %u)",
-                    pc, group.index, "xyz"[c], "xyzw"[slot], lane);
+                    pc, group_index, "xyz"[c], "xyzw"[slot], lane);
             direction[c] = value;
             seen[c] = true;
          }
       }
       if (slots != 0xf)
-         stop("CF %u: CUBE group @%u does not fill all of x, y, z and w", pc, group.index);
+         stop("CF %u: CUBE group @%u does not fill all of x, y, z and w", pc, group_index);
       return evaluate_cube(direction[0], direction[1], direction[2]);
    }
 
-   void execute_lds(const AluInstruction &instruction,
-                    const std::array<std::vector<uint32_t>, 3> &sources,
-                    const std::vector<uint8_t> &executes)
+   void execute_lds(const PreparedAlu &alu, size_t index)
    {
-      const std::string_view name = instruction.op->name;
-      const unsigned offset = instruction.lds_offset();
+      const std::string_view name = alu.name;
+      const LaneMask *lane_executes = lanes_executing(index);
+      const uint32_t *addresses = operands[index][0], *data_values = operands[index][1];
+      const uint32_t *data2_values = operands[index][2];
       for (unsigned lane = 0; lane < width; lane++) {
-         if (!executes[lane])
+         if (!lane_executes[lane])
             continue;
-         const uint64_t address = uint64_t(sources[0][lane]) + offset;
+         const uint64_t address = uint64_t(addresses[lane]) + alu.lds_offset;
          auto word = [&](uint64_t at) -> uint8_t * {
             if (at + 4 > lds.size() || at % 4)
                stop("CF %u: %s at LDS byte %llu, outside the %zu bytes allocated (SQ_LDS_ALLOC) "
@@ -895,82 +998,82 @@ private:
          };
          auto load = [&](uint64_t at) { uint32_t v; std::memcpy(&v, word(at), 4); return v; };
          auto store = [&](uint64_t at, uint32_t v) { std::memcpy(word(at), &v, 4); };
-         const uint32_t data = sources[1].empty() ? 0 : sources[1][lane];
-         const uint32_t data2 = sources[2].empty() ? 0 : sources[2][lane];
-         std::string base(name);
-         const bool returns = base.size() > 4 && base.ends_with("_RET");
-         if (returns)
-            base.resize(base.size() - 4);
-         auto bytes = [&](unsigned size, bool is_signed) {
+         const uint32_t data = data_values[lane];
+         const uint32_t data2 = data2_values[lane];
+         switch (alu.lds_op) {
+         case LdsOp::Read:
+            queue[lane].push_back(load(address));
+            continue;
+         case LdsOp::ReadSubword: {
+            const unsigned size = alu.lds_bytes;
             if (address + size > lds.size())
                stop("CF %u: %s outside LDS", pc, std::string(name).c_str());
             uint32_t v = 0;
             std::memcpy(&v, lds.data() + address, size);
-            if (is_signed && size < 4 && (v >> (size * 8 - 1)) & 1)
+            if (alu.lds_signed && (v >> (size * 8 - 1)) & 1)
                v |= ~0u << (size * 8);
-            return v;
-         };
-         if (base == "LDS_READ") {
-            queue[lane].push_back(load(address));
-         } else if (base == "LDS_UBYTE_READ" || base == "LDS_BYTE_READ" ||
-                    base == "LDS_USHORT_READ" || base == "LDS_SHORT_READ") {
-            const unsigned size = base.find("BYTE") != std::string::npos ? 1 : 2;
-            queue[lane].push_back(bytes(size, base[4] != 'U'));
-         } else if (base == "LDS_WRITE") {
-            store(address, data);
-         } else if (base == "LDS_BYTE_WRITE" || base == "LDS_SHORT_WRITE") {
-            const unsigned size = base == "LDS_BYTE_WRITE" ? 1 : 2;
-            if (address + size > lds.size())
-               stop("CF %u: %s outside LDS", pc, std::string(name).c_str());
-            std::memcpy(lds.data() + address, &data, size);
-         } else {
-            const uint32_t old = load(address);
-            uint32_t updated;
-            if (base == "LDS_ADD") updated = old + data;
-            else if (base == "LDS_SUB") updated = old - data;
-            else if (base == "LDS_RSUB") updated = data - old;
-            else if (base == "LDS_INC") updated = old >= data ? 0 : old + 1;
-            else if (base == "LDS_DEC") updated = (old == 0 || old > data) ? data : old - 1;
-            else if (base == "LDS_MIN_INT") updated = int32_t(old) < int32_t(data) ? old : data;
-            else if (base == "LDS_MAX_INT") updated = int32_t(old) > int32_t(data) ? old : data;
-            else if (base == "LDS_MIN_UINT") updated = std::min(old, data);
-            else if (base == "LDS_MAX_UINT") updated = std::max(old, data);
-            else if (base == "LDS_AND") updated = old & data;
-            else if (base == "LDS_OR") updated = old | data;
-            else if (base == "LDS_XOR") updated = old ^ data;
-            else if (base == "LDS_XCHG") updated = data;
-            /* LDS_CMP_XCHG: src1 is the compare value, src2 the new value (LLVM's LDS_CMPST
-             * operand order). */
-            else if (base == "LDS_CMP_XCHG") updated = old == data ? data2 : old;
-            else
-               stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
-            store(address, updated);
-            if (returns)
-               queue[lane].push_back(old);
+            queue[lane].push_back(v);
+            continue;
          }
+         case LdsOp::Write:
+            store(address, data);
+            continue;
+         case LdsOp::WriteSubword:
+            if (address + alu.lds_bytes > lds.size())
+               stop("CF %u: %s outside LDS", pc, std::string(name).c_str());
+            std::memcpy(lds.data() + address, &data, alu.lds_bytes);
+            continue;
+         default:
+            break;
+         }
+         const uint32_t old = load(address);
+         uint32_t updated;
+         switch (alu.lds_op) {
+         case LdsOp::Add: updated = old + data; break;
+         case LdsOp::Sub: updated = old - data; break;
+         case LdsOp::Rsub: updated = data - old; break;
+         case LdsOp::Inc: updated = old >= data ? 0 : old + 1; break;
+         case LdsOp::Dec: updated = (old == 0 || old > data) ? data : old - 1; break;
+         case LdsOp::MinInt: updated = int32_t(old) < int32_t(data) ? old : data; break;
+         case LdsOp::MaxInt: updated = int32_t(old) > int32_t(data) ? old : data; break;
+         case LdsOp::MinUint: updated = std::min(old, data); break;
+         case LdsOp::MaxUint: updated = std::max(old, data); break;
+         case LdsOp::And: updated = old & data; break;
+         case LdsOp::Or: updated = old | data; break;
+         case LdsOp::Xor: updated = old ^ data; break;
+         case LdsOp::Xchg: updated = data; break;
+         /* LDS_CMP_XCHG: src1 is the compare value, src2 the new value (LLVM's LDS_CMPST
+          * operand order). */
+         case LdsOp::CmpXchg: updated = old == data ? data2 : old; break;
+         default:
+            stop("CF %u: %s is not simulated yet", pc, std::string(name).c_str());
+         }
+         store(address, updated);
+         if (alu.lds_returns)
+            queue[lane].push_back(old);
       }
    }
 
    /* ---- fetch ---- */
 
-   void run_fetch_clause(const CfInstruction &cf)
+   void run_fetch_clause(const CfInstruction &cf, const CfStep &step)
    {
-      const uint32_t address = cf.get(cf::addr);
-      const auto found = fetch_now->find(address);
-      if (found == fetch_now->end())
-         stop("CF %u: no fetch clause at %u", pc, address);
+      if (!step.fetch)
+         stop("CF %u: no fetch clause at %u", pc, cf.get(cf::addr));
       /* Fetches of one clause may run in any order: reading a register an earlier fetch of the
        * same clause writes is undefined (Mesa splits clauses to avoid it). */
-      std::vector<bool> written(size_t(ctx.gpr_storage) + 4, false);
-      for (const FetchInstruction &instruction : found->second->instructions) {
-         const std::string name(instruction.op->name);
+      std::vector<uint8_t> &written = fetch_written;
+      written.assign(size_t(ctx.gpr_storage) + 4, 0);
+      for (const FetchInstruction &instruction : step.fetch->instructions) {
+         const std::string_view name = instruction.op->name;
          const bool is_vfetch = name == "VFETCH";
          if (!is_vfetch && instruction.format != WordFormat::Tex)
-            stop("CF %u: fetch %s is not simulated yet", pc, name.c_str());
+            stop("CF %u: fetch %s is not simulated yet", pc, std::string(name).c_str());
          const unsigned src = is_vfetch ? instruction.get(vtx::src_gpr) : instruction.get(tex::src_gpr);
          const unsigned dst = is_vfetch ? instruction.get(vtx::dst_gpr) : instruction.get(tex::dst_gpr);
          if (src < written.size() && written[src])
-            stop("CF %u: %s reads R%u, written by an earlier fetch of the same clause", pc, name.c_str(), src);
+            stop("CF %u: %s reads R%u, written by an earlier fetch of the same clause", pc,
+                 std::string(name).c_str(), src);
          if (is_vfetch)
             execute_vfetch(instruction);
          else
@@ -1272,15 +1375,6 @@ bool decode_and_check(const std::vector<uint32_t> &words, uint64_t address, IsaC
    return true;
 }
 
-void index_clauses(const Program &program, std::map<uint32_t, const AluClause *> &alu,
-                   std::map<uint32_t, const FetchClause *> &fetch)
-{
-   for (const AluClause &clause : program.alu_clauses)
-      alu[clause.address] = &clause;
-   for (const FetchClause &clause : program.fetch_clauses)
-      fetch[clause.address] = &clause;
-}
-
 /* Locates the bound constant buffers, fetch buffers and RATs in memory (throws Stop). */
 void locate_resources(Context &ctx)
 {
@@ -1325,6 +1419,7 @@ void locate_resources(Context &ctx)
 
 struct ShaderRunner::State {
    Program program, fetch_program;
+   PreparedProgram plan, fetch_plan;
    std::unique_ptr<Context> ctx;
    std::string error;
    std::vector<uint8_t> lds;
@@ -1342,12 +1437,14 @@ ShaderRunner::ShaderRunner(const ComputeDispatch &dispatch, GpuMemory &memory, T
       s.error = "fetch shader: " + s.error;
       return;
    }
-   s.ctx.reset(new Context{dispatch, s.program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}});
+   prepare_program(s.program, dispatch.isa, dispatch.wave_size, s.plan);
+   s.ctx.reset(new Context{dispatch, s.plan, memory, trace});
    Context &ctx = *s.ctx;
-   index_clauses(s.program, ctx.alu_clauses, ctx.fetch_clauses);
+   ctx.widest_group = std::max<size_t>(5, s.plan.widest_group);
    if (!dispatch.fetch_shader.empty()) {
-      ctx.fetch_program = &s.fetch_program;
-      index_clauses(s.fetch_program, ctx.fetch_program_alu_clauses, ctx.fetch_program_fetch_clauses);
+      prepare_program(s.fetch_program, dispatch.isa, dispatch.wave_size, s.fetch_plan);
+      ctx.fetch_program = &s.fetch_plan;
+      ctx.widest_group = std::max(ctx.widest_group, s.fetch_plan.widest_group);
    }
    ctx.gpr_storage = std::max(dispatch.num_gprs, 2u);
    try {
@@ -1405,8 +1502,10 @@ DispatchResult run_compute_dispatch(const ComputeDispatch &dispatch, GpuMemory &
       result.ok = false;
       return result;
    }
-   Context ctx{dispatch, program, memory, trace, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}};
-   index_clauses(program, ctx.alu_clauses, ctx.fetch_clauses);
+   PreparedProgram plan;
+   prepare_program(program, dispatch.isa, dispatch.wave_size, plan);
+   Context ctx{dispatch, plan, memory, trace};
+   ctx.widest_group = std::max<size_t>(5, plan.widest_group);
    ctx.gpr_storage = std::max(dispatch.num_gprs, 2u);
 
    try {

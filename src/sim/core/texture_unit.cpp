@@ -65,6 +65,22 @@ float small_float(uint32_t bits, unsigned mantissa_bits)
    return std::ldexp(1.0f + m, int(exponent) - 15);
 }
 
+/* An unsigned normalized component: raw / (2^width - 1), computed in double and rounded to
+ * float. 8-bit components (the common case, four per texel and four texels per bilinear tap)
+ * come from a table of the very same quotients, made once. */
+float unorm_to_float(uint32_t raw, unsigned width)
+{
+   static const std::array<float, 256> eight_bits = [] {
+      std::array<float, 256> table{};
+      for (unsigned i = 0; i < 256; i++)
+         table[i] = float(double(i) / 255.0);
+      return table;
+   }();
+   if (width == 8)
+      return eight_bits[raw];
+   return float(double(raw) / double((uint64_t(1) << width) - 1));
+}
+
 bool is_integer_result(const TextureResource &r, const Layout &layout)
 {
    return layout.kind == Kind::Int && r.num_format == NumFormat::Int;
@@ -106,7 +122,7 @@ Texel decode_texel(const TextureResource &r, const Layout &layout, const uint8_t
          } else if (r.num_format == NumFormat::Scaled) {
             t.f[c] = float(value);
          } else if (!is_signed) {
-            t.f[c] = float(double(raw) / double((uint64_t(1) << width) - 1));
+            t.f[c] = unorm_to_float(raw, width);
          } else if (r.srf_mode_no_zero) {
             /* SRF_MODE_NO_ZERO: (2c + 1) / (2^b - 1), no exact zero (OpenGL 2 rule). */
             t.f[c] = float((2.0 * double(value) + 1.0) / double((uint64_t(1) << width) - 1));
