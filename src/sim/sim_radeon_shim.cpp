@@ -9,14 +9,18 @@
  * hang or fault marks the device lost: later waits and submissions fail with EDEADLK, as the
  * radeon kernel does after a lockup.
  */
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <sys/ioctl.h>
@@ -505,6 +509,55 @@ int not_simulated_yet(int fd, unsigned long request, void *arg)
 
 ioctl_fn_t radeon_ioctls[DRM_RADEON_GEM_USERPTR + 1];
 
+/* TERAKAN_SIM_DUMP=DIR: PNGs of the bound buffers after every draw (gfx/dump.h), named with
+ * the chip so that runs on several boards can share a folder. */
+void start_dumping(const char *directory)
+{
+   std::error_code failed;
+   std::filesystem::create_directories(directory, failed);
+   if (failed) {
+      std::fprintf(stderr, "terakan-sim: TERAKAN_SIM_DUMP=%s: cannot create the folder: %s; "
+                   "nothing will be dumped\n", directory, failed.message().c_str());
+      return;
+   }
+   std::string chip(terakan::hw::family_info(board.family).name);
+   std::transform(chip.begin(), chip.end(), chip.begin(), [](unsigned char c) { return std::tolower(c); });
+   command_processor->set_dump(directory, chip);
+}
+
+/* terakan-sim runs one program on the simulated card: it preloads this library and names it
+ * in TERAKAN_SIM_PRELOAD_ONCE. The dynamic loader has read LD_PRELOAD by the time this runs,
+ * so taking the library out of it (and the marker with it) keeps it out of the programs this
+ * one starts, and leaves everything else the user preloads in place. */
+__attribute__((constructor)) void preload_into_this_program_only()
+{
+   const char *own = std::getenv("TERAKAN_SIM_PRELOAD_ONCE");
+   if (!own)
+      return;
+   const std::string ours = own;
+   const char *preload = std::getenv("LD_PRELOAD");
+   std::string kept;
+   if (preload) {
+      /* ld.so separates the list with colons or spaces. */
+      const std::string list = preload;
+      size_t start = 0;
+      while (start <= list.size()) {
+         size_t end = list.find_first_of(": ", start);
+         if (end == std::string::npos)
+            end = list.size();
+         const std::string entry = list.substr(start, end - start);
+         if (!entry.empty() && entry != ours)
+            kept += (kept.empty() ? "" : ":") + entry;
+         start = end + 1;
+      }
+   }
+   if (kept.empty())
+      unsetenv("LD_PRELOAD");
+   else
+      setenv("LD_PRELOAD", kept.c_str(), 1);
+   unsetenv("TERAKAN_SIM_PRELOAD_ONCE");
+}
+
 void fake_pci_sysfs()
 {
    /* libdrm's drmGetDevice2 reads these for a PCI DRM device (xf86drm.c:
@@ -586,8 +639,14 @@ extern "C" void drm_shim_driver_init(void)
       memory_file = static_cast<uint8_t *>(mapping);
       command_processor = std::make_unique<terakan::sim::CommandProcessor>(
          board.family, gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
-      if (const char *trace = std::getenv("TERAKAN_SIM_TRACE"))
-         command_processor->set_trace(static_cast<terakan::sim::TraceLevel>(std::atoi(trace)));
+      if (const char *trace = std::getenv("TERAKAN_SIM_TRACE")) {
+         if (std::strcmp(trace, "draws") == 0)
+            command_processor->set_trace_draws(true);
+         else
+            command_processor->set_trace(static_cast<terakan::sim::TraceLevel>(std::atoi(trace)));
+      }
+      if (const char *dump = std::getenv("TERAKAN_SIM_DUMP"); dump && *dump)
+         start_dumping(dump);
    }
 
    fake_pci_sysfs();

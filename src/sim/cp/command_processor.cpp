@@ -6,6 +6,7 @@
 
 #include "core/shader_core.h"
 #include "gfx/draw.h"
+#include "gfx/dump.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 
@@ -276,7 +277,14 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    DrawStatistics statistics;
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
-   if (trace >= TraceLevel::Packets)
+   /* Also after a failed draw: what it drew before the hang is what one wants to see. */
+   if (!dump_directory.empty()) {
+      const std::string problems = dump_draw_buffers(state, memory, dump_directory, dump_chip, draws);
+      if (!problems.empty())
+         std::fprintf(stderr, "terakan-sim: TERAKAN_SIM_DUMP, draw %llu: %s", (unsigned long long)draws,
+                      problems.c_str());
+   }
+   if (trace >= TraceLevel::Packets || trace_draws)
       std::fprintf(stderr, "terakan-sim: draw %llu: primitive type %u, %u indices x %u instances: %llu vertices, "
                    "%llu primitives, %llu pixels shaded, %llu written%s%s\n",
                    (unsigned long long)draws, get(config, reg::VGT_PRIMITIVE_TYPE), call.count, call.instances,

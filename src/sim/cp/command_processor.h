@@ -9,6 +9,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/compute_dispatch.h"
@@ -28,6 +29,15 @@ public:
 
    const DispatchStatistics &statistics() const { return totals; }
    void set_trace(TraceLevel level) { trace = level; }
+   /* One line per draw on stderr, without the packet trace (TERAKAN_SIM_TRACE=draws). */
+   void set_trace_draws(bool on) { trace_draws = on; }
+   /* After every draw, PNGs of the bound colour, depth and stencil buffers into `directory`
+    * (gfx/dump.h); `chip` goes into the file names. An empty directory turns it off. */
+   void set_dump(std::string directory, std::string chip)
+   {
+      dump_directory = std::move(directory);
+      dump_chip = std::move(chip);
+   }
 
 private:
    hw::Family family;
@@ -36,6 +46,8 @@ private:
    unsigned wave_size;
    GpuMemory &memory;
    TraceLevel trace = TraceLevel::None;
+   bool trace_draws = false;
+   std::string dump_directory, dump_chip;
    DispatchStatistics totals;
 
    std::map<uint32_t, uint32_t> config;
