@@ -100,6 +100,9 @@ constexpr uint32_t DB_Z_READ_BASE = 0x28048,
 constexpr uint32_t DB_STENCIL_CLEAR = 0x28028, DB_DEPTH_CLEAR = 0x2802C;
 constexpr uint32_t DB_STENCILREFMASK = 0x28430, DB_STENCILREFMASK_BF = 0x28434;
 constexpr uint32_t DB_SHADER_CONTROL = 0x2880C;
+/* DB_COUNT_CONTROL: ZPASS_INCREMENT_DISABLE [0], PERFECT_ZPASS_COUNTS [1], SAMPLE_RATE [6:4]
+ * (Cayman). */
+constexpr uint32_t DB_COUNT_CONTROL = 0x28004;
 constexpr uint32_t DB_HTILE_DATA_BASE = 0x28014, DB_HTILE_SURFACE = 0x28ABC;
 /* DB_Z_INFO fields; FORMAT: 0 invalid, 1 Z_16, 2 Z_24, 3 Z_32_FLOAT. */
 enum DepthFormat : uint32_t { DepthInvalid = 0, Depth16 = 1, Depth24 = 2, Depth32Float = 3 };

@@ -639,6 +639,7 @@ extern "C" void drm_shim_driver_init(void)
       memory_file = static_cast<uint8_t *>(mapping);
       command_processor = std::make_unique<terakan::sim::CommandProcessor>(
          board.family, gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
+      command_processor->set_render_backends(board.backends);
       if (const char *trace = std::getenv("TERAKAN_SIM_TRACE")) {
          if (std::strcmp(trace, "draws") == 0)
             command_processor->set_trace_draws(true);

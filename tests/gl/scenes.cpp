@@ -622,6 +622,43 @@ void draw_scissor_draw(SceneKit &kit)
    glDisable(GL_SCISSOR_TEST);
 }
 
+void draw_occlusion_query(SceneKit &kit)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   /* A near paper square, then three queried triangles behind it: one wholly hidden, one
+    * partly and one wholly outside it. Each query's answer is drawn as a square in the top
+    * row: green for "samples passed", red for none. */
+   const GLuint program = kit.coloured_program(Shading::flat);
+   auto square = [](float x, float y, float size, Rgba8 colour) {
+      return std::vector<ColouredVertex>{{x, y, colour},        {x + size, y, colour}, {x + size, y + size, colour},
+                                         {x, y, colour},        {x + size, y + size, colour}, {x, y + size, colour}};
+   };
+   draw_at(kit, program, square(8, 4, 40, paper), -0.5f);
+   const std::vector<ColouredVertex> queried[3] = {
+      {{12, 8, teal}, {40, 12, teal}, {20, 36, teal}},
+      {{30, 10, amber}, {60, 18, amber}, {44, 40, amber}},
+      {{50, 46, violet}, {62, 48, violet}, {54, 58, violet}},
+   };
+   GLuint queries[3];
+   glGenQueries(3, queries);
+   for (int q = 0; q < 3; q++) {
+      glBeginQuery(q == 2 ? GL_ANY_SAMPLES_PASSED_CONSERVATIVE : GL_ANY_SAMPLES_PASSED, queries[q]);
+      draw_at(kit, program, queried[q], 0.5f);
+      glEndQuery(q == 2 ? GL_ANY_SAMPLES_PASSED_CONSERVATIVE : GL_ANY_SAMPLES_PASSED);
+   }
+   glDisable(GL_DEPTH_TEST);
+   for (int q = 0; q < 3; q++) {
+      GLuint passed = 0;
+      glGetQueryObjectuiv(queries[q], GL_QUERY_RESULT, &passed);
+      draw_at(kit, program, square(float(4 + 10 * q), 52, 8, passed ? green : red), 0.0f);
+   }
+   glDeleteQueries(3, queries);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -840,6 +877,7 @@ const Scene scenes[] = {
    {"primitive_restart", "GL_PRIMITIVE_RESTART_FIXED_INDEX with 16- and 32-bit strips", draw_primitive_restart},
    {"instanced_divisor", "per-instance attributes with divisors 1 and 3", draw_instanced_divisor},
    {"scissor_draw", "triangles drawn through two scissor rectangles", draw_scissor_draw},
+   {"occlusion_query", "GL_ANY_SAMPLES_PASSED(_CONSERVATIVE) queries behind an occluder, answers drawn as squares", draw_occlusion_query, GL_DEPTH24_STENCIL8},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},

@@ -95,9 +95,17 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          break;
       case pm4::EVENT_WRITE:
          if (count == 2) {
-            /* ZPASS_DONE and pipeline statistics samples are graphics; the address form is
-             * not used by compute. */
-            return "EVENT_WRITE with an address is not simulated yet";
+            /* ZPASS_DONE: every render backend writes its 64-bit sample count with bit 63 set
+             * (the "written" flag r600g's occlusion queries wait for), 16 bytes apart (Mesa
+             * r600_query.c: pair stride 16, one pair per backend). */
+            const uint32_t type = body[0] & 0x3f;
+            if (type != pm4::event_type_zpass_done)
+               return "EVENT_WRITE: event type " + std::to_string(type) + " with an address is not simulated yet";
+            const uint64_t address = (body[1] & ~7u) | (uint64_t(body[2] & 0xff) << 32);
+            for (size_t backend = 0; backend < zpass_counts.size() && error.empty(); backend++) {
+               const uint64_t value = zpass_counts[backend] | (uint64_t(1) << 63);
+               error = write_memory(address + 16 * backend, &value, 8, "EVENT_WRITE ZPASS_DONE");
+            }
          }
          break;
       case pm4::EVENT_WRITE_EOP: {
@@ -277,6 +285,7 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    DrawStatistics statistics;
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
+   zpass_counts[0] += statistics.samples_passed;
    /* Also after a failed draw: what it drew before the hang is what one wants to see. */
    if (!dump_directory.empty()) {
       const std::string problems = dump_draw_buffers(state, memory, dump_directory, dump_chip, draws);

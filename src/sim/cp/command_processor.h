@@ -33,6 +33,9 @@ public:
    void set_trace_draws(bool on) { trace_draws = on; }
    /* After every draw, PNGs of the bound colour, depth and stencil buffers into `directory`
     * (gfx/dump.h); `chip` goes into the file names. An empty directory turns it off. */
+   /* The board's render backends (RADEON_INFO_NUM_BACKENDS): ZPASS_DONE writes one counter
+    * pair slot per backend. */
+   void set_render_backends(unsigned count) { zpass_counts.assign(count ? count : 1, 0); }
    void set_dump(std::string directory, std::string chip)
    {
       dump_directory = std::move(directory);
@@ -56,6 +59,10 @@ private:
    std::vector<uint32_t> loop_consts; /* the SET_LOOP_CONST window */
    std::vector<uint32_t> samplers;    /* the SET_SAMPLER window, in dwords */
    std::map<uint32_t, uint32_t> ctl_consts; /* SET_CTL_CONST, by register address */
+   /* Each render backend's count of samples that passed the depth and stencil tests. The
+    * simulator counts every sample in backend 0: the hardware splits the screen between them,
+    * and readers (occlusion queries) add the backends up. */
+   std::vector<uint64_t> zpass_counts = std::vector<uint64_t>(1, 0);
    uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
    uint32_t num_instances = 1; /* NUM_INSTANCES */
    uint64_t draws = 0;

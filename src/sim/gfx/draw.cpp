@@ -873,6 +873,9 @@ private:
          const float z = depth_export ? as_float(depth_export->values[lane][0]) : f.z;
          survives[lane] = depth_stencil_test(depth_stencil, f.x, f.y, z, f.front);
       }
+      if (!(state.get(DB_COUNT_CONTROL) & 1))
+         for (unsigned lane = 0; lane < lanes; lane++)
+            statistics.samples_passed += survives[lane];
       for (ColourTarget &target : targets) {
          const auto found = exports.targets.find({0, target.index});
          if (found == exports.targets.end())

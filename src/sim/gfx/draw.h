@@ -47,6 +47,9 @@ struct DrawCall {
 
 struct DrawStatistics {
    uint64_t vertices = 0, primitives = 0, pixels_shaded = 0, pixels_written = 0;
+   /* Samples that passed the depth and stencil tests while DB_COUNT_CONTROL lets the ZPASS
+    * counters count (what occlusion queries read through EVENT_WRITE ZPASS_DONE). */
+   uint64_t samples_passed = 0;
 };
 
 /* Fills the program, GPR count, stack, constant buffers, fetch resources, textures and
