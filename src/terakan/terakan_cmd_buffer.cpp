@@ -253,11 +253,16 @@ static void emit_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, ui
 
 static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
 {
-   /* PITCH 0 and SLICE 0 describe one 256-byte layer, which is what the kernel checks against
-    * the buffer object; the RAT itself addresses the whole buffer from BASE. */
+   /* A linear-aligned surface must be at least 64 elements wide (the kernel's
+    * evergreen_surface_check_linear_aligned: pitch aligned to max(64, group bytes / element
+    * bytes), checked at every dispatch): PITCH 7 (64 elements) and SLICE 0 describe one
+    * 256-byte layer, which is what the kernel checks against the buffer object; the RAT
+    * itself addresses the whole buffer from BASE. */
+   constexpr uint32_t pitch_64_elements = 64 / 8 - 1;
    const uint64_t elements = std::max<uint64_t>(range / 4, 1);
    cs.context_registers(reg::CB_COLOR0_BASE + id * reg::CB_COLOR_STRIDE,
-                        {uint32_t(offset >> 8), 0, 0, 0, reg::rat_buffer_color_info, reg::rat_buffer_color_attrib,
+                        {uint32_t(offset >> 8), pitch_64_elements, 0, 0, reg::rat_buffer_color_info,
+                         reg::rat_buffer_color_attrib,
                          uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))});
    cs.relocation(bo); /* BASE */
    cs.relocation(bo); /* ATTRIB */
