@@ -27,11 +27,17 @@ struct ColourTarget {
    hw::LevelAddressing addressing;
    unsigned width = 0, height = 0; /* from PITCH and SLICE: the pixels the buffer holds */
    uint32_t format = 0, number_type = 0, swap = 0;
-   unsigned components = 0, bits[4] = {}; /* memory order */
+   /* Memory order: component 0 holds the lowest bits of the element. */
+   unsigned components = 0, bits[4] = {};
+   unsigned channel[4] = {}; /* the shader channel (0 r .. 3 a) each component holds */
    bool is_float = false;
+   bool packed_float = false; /* 10_11_11_FLOAT: unsigned 11- and 10-bit floats */
    bool blend_clamp = false, blend_bypass = false;
    uint32_t write_mask = 0xf; /* CB_TARGET_MASK nibble */
    BlendState blend;
+   /* The blend factors read the second colour (PIXEL 1): only CB_COLOR0 may blend so. */
+   bool dual_source = false;
+   /* CB_COLOR_CONTROL.ROP3 over the source (S) and destination (D) bits; 0xcc copies S. */
    uint32_t rop3 = 0xcc;
 };
 
@@ -40,8 +46,10 @@ struct ColourTarget {
 bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error);
 
 /* Blends and writes the shader's export for pixel (x, y). The export holds floats, or integers
- * for UINT/SINT targets. */
-void write_colour(ColourTarget &, unsigned x, unsigned y, const std::array<uint32_t, 4> &exported);
+ * for UINT/SINT targets. second is the export to PIXEL 1, which dual-source blend factors
+ * read; nullptr unless the target's dual_source is set. */
+void write_colour(ColourTarget &, unsigned x, unsigned y, const std::array<uint32_t, 4> &exported,
+                  const std::array<uint32_t, 4> *second = nullptr);
 
 /* Reads a pixel back as the shader would see it (floats, or integer bits). */
 std::array<uint32_t, 4> read_colour(const ColourTarget &, unsigned x, unsigned y);

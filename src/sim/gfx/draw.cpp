@@ -880,6 +880,15 @@ private:
          const auto found = exports.targets.find({0, target.index});
          if (found == exports.targets.end())
             continue;
+         /* Dual-source blending reads the export to PIXEL 1 as the second colour. */
+         const WaveExports::Target *second = nullptr;
+         if (target.dual_source) {
+            const auto found_second = exports.targets.find({0, target.index + 1});
+            if (found_second == exports.targets.end())
+               fail("CB_COLOR%u blends with the second source, but the pixel shader exports no PIXEL %u",
+                    target.index, target.index + 1);
+            second = &found_second->second;
+         }
          for (unsigned lane = 0; lane < lanes; lane++) {
             if (!found->second.written[lane] || !survives[lane])
                continue;
@@ -887,7 +896,9 @@ private:
             if (f.x >= target.width || f.y >= target.height)
                fail("CB_COLOR%u: pixel (%u, %u) outside the %ux%u buffer (the scissor must keep it in)",
                     target.index, f.x, f.y, target.width, target.height);
-            write_colour(target, f.x, f.y, found->second.values[lane]);
+            if (second && !second->written[lane])
+               fail("CB_COLOR%u: a lane wrote PIXEL %u but not the second colour", target.index, target.index);
+            write_colour(target, f.x, f.y, found->second.values[lane], second ? &second->values[lane] : nullptr);
             statistics.pixels_written++;
          }
       }
