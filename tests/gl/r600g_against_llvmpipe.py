@@ -4,24 +4,27 @@ preloaded, TERAKAN_SIM_CHIP naming the board) against the same scenes on llvmpip
 pixel. The test fails on any differing pixel, on any GL error, and on any command stream the
 simulator refuses or any GPU hang it reports (r600g only prints those on stderr).
 
-usage: r600g_against_llvmpipe.py PROGRAM SIMULATOR CHIP OUTPUT_FOLDER SCENE..."""
+usage: r600g_against_llvmpipe.py PROGRAM SIMULATOR CHIP OUTPUT_FOLDER [--size W H] SCENE..."""
 import os
 import subprocess
 import sys
 
 program, simulator, chip, output = sys.argv[1:5]
 scenes = sys.argv[5:]
+size = []
+if scenes[:1] == ['--size']:
+    size, scenes = scenes[:3], scenes[3:]
 base = {key: value for key, value in os.environ.items() if key not in ('LD_PRELOAD', 'GALLIUM_DRIVER')}
 reference, simulated = os.path.join(output, 'llvmpipe'), os.path.join(output, chip)
 
-result = subprocess.run([program, '--device', 'llvmpipe', '--out', reference] + scenes, env=base)
+result = subprocess.run([program, '--device', 'llvmpipe', '--out', reference] + size + scenes, env=base)
 if result.returncode != 0:
     sys.exit('llvmpipe could not draw the scenes (%d)' % result.returncode)
 
 # R600_DEBUG: nodma, r600g's asynchronous DMA ring is not simulated yet; nohyperz, neither is
 # HTILE (docs/sim-semantics.md lists every r600g switch the tests use and why).
 environment = dict(base, LD_PRELOAD=simulator, TERAKAN_SIM_CHIP=chip, R600_DEBUG='nodma,nohyperz')
-run = subprocess.run([program, '--device', 'gbm', '--out', simulated] + scenes, env=environment,
+run = subprocess.run([program, '--device', 'gbm', '--out', simulated] + size + scenes, env=environment,
                      stderr=subprocess.PIPE, text=True)
 sys.stderr.write(run.stderr)
 refusals = [line for line in run.stderr.splitlines()

@@ -114,7 +114,7 @@ private:
    std::array<const CsReloc *, 4> db_base_bo{};
    uint32_t cb_target_mask;
    bool sx_misc_kill_all_prims = false;
-   std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{};
+   std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{}, cb_attrib{};
    std::array<const CsReloc *, 8> cb_bo{};
 
    const CsReloc &next_reloc(uint32_t packet_at)
@@ -362,12 +362,16 @@ private:
             return;
          case reg::Attrib:
             /* A relocation is always required; it patches nothing for linear buffers (the
-             * kernel ORs bank and tile-split fields in for macro-tiled ones). */
+             * kernel ORs bank and tile-split fields in for macro-tiled ones, which needs the
+             * buffer's tiling flags: KEEP_TILING_FLAGS streams carry them themselves). */
             try {
-               next_reloc(at);
+               const CsReloc &reloc = next_reloc(at);
+               if (!options.keep_tiling_flags && (reloc.tiling_flags & 1))
+                  throw Failure{"CB_COLOR_ATTRIB: macro-tiled buffers without KEEP_TILING_FLAGS are not simulated"};
             } catch (Failure &inner) {
                throw Failure{inner.message + "; " + format("bad SET_CONTEXT_REG 0x%04X", reg)};
             }
+            cb_attrib[n] = ib[value];
             return;
          default:
             break;
@@ -637,6 +641,73 @@ private:
       }
    }
 
+   /* A surface as the kernel's evergreen_surface_value_conv_check and evergreen_surface_check
+    * see it: the tiling codes as the registers hold them, then the alignment each array mode
+    * demands, the layer size and the base alignment. */
+   struct KernelSurface {
+      unsigned mode = 0, bpe = 1;
+      uint64_t nbx = 0, nby = 0;
+      unsigned tile_split = 0, banks = 0, bank_width = 0, bank_height = 0, aspect = 0; /* codes */
+      uint64_t layer_size = 0, base_align = 1;
+   };
+
+   std::string surface_check(KernelSurface &s, const char *prefix) const
+   {
+      const uint64_t group = options.tiling.group_bytes;
+      switch (s.mode) {
+      case 0: /* linear general */
+         s.layer_size = s.nbx * s.nby * s.bpe;
+         s.base_align = s.bpe;
+         return {};
+      case 1: { /* linear aligned */
+         const uint64_t pitch_align = std::max<uint64_t>(64, group / s.bpe);
+         s.layer_size = s.nbx * s.nby * s.bpe;
+         s.base_align = group;
+         if (s.nbx % pitch_align)
+            return format("evergreen_surface_check_linear_aligned: %s pitch %llu invalid must be aligned with %llu",
+                          prefix, (unsigned long long)s.nbx, (unsigned long long)pitch_align);
+         return {};
+      }
+      case 2: { /* 1D tiled thin */
+         const uint64_t pitch_align = std::max<uint64_t>(8, group / (8 * s.bpe));
+         s.layer_size = s.nbx * s.nby * s.bpe;
+         s.base_align = group;
+         if (s.nbx % pitch_align)
+            return format("evergreen_surface_check_1d: %s pitch %llu invalid must be aligned with %llu", prefix,
+                          (unsigned long long)s.nbx, (unsigned long long)pitch_align);
+         if (s.nby % 8)
+            return format("evergreen_surface_check_1d: %s height %llu invalid must be aligned with 8", prefix,
+                          (unsigned long long)s.nby);
+         return {};
+      }
+      case 4: { /* 2D tiled thin */
+         if (s.tile_split > 6)
+            return format("evergreen_surface_value_conv_check: %s invalid tile split %u", prefix, s.tile_split);
+         const uint64_t banks = 2u << s.banks, bank_width = 1u << s.bank_width;
+         const uint64_t bank_height = 1u << s.bank_height, aspect = 1u << s.aspect;
+         const uint64_t tile_split = 64u << s.tile_split;
+         uint64_t tile_bytes = 64 * s.bpe;
+         const uint64_t slices_per_tile = tile_bytes > tile_split ? tile_bytes / tile_split : 1;
+         tile_bytes /= slices_per_tile;
+         const uint64_t pitch_align = 8 * bank_width * options.tiling.pipes * aspect;
+         const uint64_t height_align = 8 * bank_height * banks / aspect;
+         const uint64_t macro_tile_bytes = (pitch_align / 8) * (height_align / 8) * tile_bytes;
+         const uint64_t macro_tiles_per_slice = (s.nbx / pitch_align) * s.nby / height_align;
+         s.layer_size = macro_tiles_per_slice * macro_tile_bytes * slices_per_tile;
+         s.base_align = macro_tile_bytes;
+         if (s.nbx % pitch_align)
+            return format("evergreen_surface_check_2d: %s pitch %llu invalid must be aligned with %llu", prefix,
+                          (unsigned long long)s.nbx, (unsigned long long)pitch_align);
+         if (s.nby % height_align)
+            return format("evergreen_surface_check_2d: %s height %llu invalid must be aligned with %llu", prefix,
+                          (unsigned long long)s.nby, (unsigned long long)height_align);
+         return {};
+      }
+      default:
+         return format("evergreen_surface_value_conv_check: %s invalid array mode %u", prefix, s.mode);
+      }
+   }
+
    void track_check(size_t body)
    {
       if (sx_misc_kill_all_prims)
@@ -648,19 +719,32 @@ private:
          if (!cb_bo[n])
             throw Failure{format("evergreen_cs_track_check: mask 0x%08X | 0x%08X no cb for %d",
                                  cb_target_mask, 0xfu << (4 * n), n)};
-         /* Linear buffers (RATs): the kernel requires offset + layer size within the bo. */
-         const uint32_t mode = (cb_info[n] >> 8) & 0xf;
-         if (mode > 2)
-            throw Failure{format("cb[%d]: 2D-tiled colour buffers are not simulated yet (R600_DEBUG=no2d)", n)};
          /* COLOR_* and FMT_* share their numbers (the kernel's one format table). */
          const uint32_t bytes = format_bytes_per_element(TextureFormat(format_value));
          if (!bytes)
-            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] invalid format %d", n, format_value)};
+            throw Failure{format("evergreen_cs_track_validate_cb: cb invalid format %d for %d (0x%08x)",
+                                 format_value, n, cb_info[n])};
+         KernelSurface surface;
+         surface.mode = (cb_info[n] >> 8) & 0xf;
+         surface.bpe = bytes;
+         surface.nbx = (uint64_t(cb_pitch[n] & 0x7ff) + 1) * 8;
+         surface.nby = ((uint64_t(cb_slice[n] & 0x3fffff) + 1) * 64) / surface.nbx;
+         /* CB_COLORn_ATTRIB: TILE_SPLIT [8:5], NUM_BANKS [11:10], BANK_WIDTH [14:13],
+          * BANK_HEIGHT [17:16], MACRO_TILE_ASPECT [20:19]. */
+         surface.tile_split = (cb_attrib[n] >> 5) & 0xf, surface.banks = (cb_attrib[n] >> 10) & 3;
+         surface.bank_width = (cb_attrib[n] >> 13) & 3, surface.bank_height = (cb_attrib[n] >> 16) & 3;
+         surface.aspect = (cb_attrib[n] >> 19) & 3;
+         const std::string problem = surface_check(surface, "cb");
+         if (!problem.empty())
+            throw Failure{problem + format(" (evergreen_cs_track_validate_cb: cb[%d] invalid 0x%08x 0x%08x 0x%08x "
+                                           "0x%08x)",
+                                           n, cb_pitch[n], cb_slice[n], cb_attrib[n], cb_info[n])};
          const uint64_t offset = uint64_t(cb_offset[n]) << 8;
-         const uint64_t nbx = (uint64_t(cb_pitch[n] & 0x7ff) + 1) * 8;
-         const uint64_t nby = ((uint64_t(cb_slice[n] & 0x3fffff) + 1) * 64) / nbx;
+         if (offset % surface.base_align)
+            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo base %llu not aligned with %llu", n,
+                                 (unsigned long long)offset, (unsigned long long)surface.base_align)};
          const uint64_t mslice = ((cb_view[n] >> 13) & 0x7ff) + 1;
-         const uint64_t layer = nbx * nby * bytes;
+         const uint64_t layer = surface.layer_size;
          if (offset + layer * mslice > cb_bo[n]->size)
             throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo too small (layer size "
                                  "%llu, offset %llu, max layer %llu, bo size %llu)",
@@ -687,32 +771,25 @@ private:
       const uint32_t z_format = db_z_info & 3;
       if (stencil ? (db_s_info & 1) != 1 : z_format == 0)
          throw Failure{format("%s: %s invalid format %u", function, what, stencil ? db_s_info & 1 : z_format)};
-      const unsigned mode_value = (db_z_info >> 4) & 0xf;
-      if (mode_value == 4)
-         throw Failure{format("%s: 2D-tiled depth and stencil buffers are not simulated yet", function)};
-      auto check_with = [&](unsigned bpe, SurfaceAlignment &align) -> std::string {
-         std::string error;
-         if (!surface_alignment(ArrayMode(mode_value), bpe, align, error))
-            return format("evergreen_surface_value_conv_check: %s invalid array mode %u", what, mode_value);
-         if (nbx % align.pitch)
-            return format("evergreen_surface_check: %s pitch %llu invalid must be aligned with %u", what,
-                          (unsigned long long)nbx, align.pitch);
-         if (nby % align.height)
-            return format("evergreen_surface_check: %s height %llu invalid must be aligned with %u", what,
-                          (unsigned long long)nby, align.height);
-         return {};
-      };
-      unsigned bpe = stencil ? 1 : z_format == 1 ? 2 : 4;
-      SurfaceAlignment align;
-      std::string problem = check_with(bpe, align);
+      /* DB_Z_INFO: TILE_SPLIT [10:8], NUM_BANKS [13:12], BANK_WIDTH [17:16], BANK_HEIGHT
+       * [21:20], MACRO_TILE_ASPECT [25:24]; the stencil's own TILE_SPLIT is DB_STENCIL_INFO
+       * [10:8]. */
+      KernelSurface surface;
+      surface.mode = (db_z_info >> 4) & 0xf;
+      surface.nbx = nbx, surface.nby = nby;
+      surface.tile_split = ((stencil ? db_s_info : db_z_info) >> 8) & 7;
+      surface.banks = (db_z_info >> 12) & 3, surface.bank_width = (db_z_info >> 16) & 3;
+      surface.bank_height = (db_z_info >> 20) & 3, surface.aspect = (db_z_info >> 24) & 3;
+      surface.bpe = stencil ? 1 : z_format == 1 ? 2 : 4;
+      std::string problem = surface_check(surface, what);
       if (!problem.empty() && stencil) {
-         bpe = 4;
-         problem = check_with(bpe, align);
+         surface.bpe = 4;
+         problem = surface_check(surface, what);
       }
       if (!problem.empty())
          throw Failure{problem + format(" (%s invalid 0x%08x 0x%08x 0x%08x 0x%08x)", what, db_depth_size,
                                         db_depth_slice, db_s_info, db_z_info)};
-      const uint64_t layer_size = nbx * nby * bpe;
+      const uint64_t layer_size = surface.layer_size;
       for (bool write : {false, true}) {
          const unsigned slot = (write ? 2 : 0) + (stencil ? 1 : 0);
          const char *direction = write ? "write" : "read";
@@ -721,9 +798,9 @@ private:
                                  direction, stencil ? "STENCIL" : "Z", write ? "WRITE" : "READ")};
          const uint64_t offset = uint64_t(db_base_offset[slot]) << 8;
          /* The kernel names the stencil in the depth function's alignment message too. */
-         if (offset % align.base)
+         if (offset % surface.base_align)
             throw Failure{format("%s: stencil %s bo base %llu not aligned with %llu", function, direction,
-                                 (unsigned long long)offset, (unsigned long long)align.base)};
+                                 (unsigned long long)offset, (unsigned long long)surface.base_align)};
          if (offset + layer_size * mslice > db_base_bo[slot]->size)
             throw Failure{format("%s: %s %s bo too small (layer size %llu, offset %llu, max layer %llu, bo size "
                                  "%llu)",

@@ -145,10 +145,8 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    if (db_z_info_num_samples(z_info) && state.isa == hw::IsaClass::Cayman)
       return refuse("multisampled depth buffers are not simulated yet", z_info);
    const uint32_t mode = db_z_info_array_mode(z_info);
-   if (mode != 2)
-      return refuse(mode == 4 ? "2D-tiled depth buffers are not simulated yet"
-                              : "depth buffers must be tiled (DB_Z_INFO.ARRAY_MODE 1D or 2D)",
-                    z_info);
+   if (mode != 2 && mode != 4)
+      return refuse("depth buffers must be tiled (DB_Z_INFO.ARRAY_MODE 1D or 2D)", z_info);
    const uint32_t size = state.get(DB_DEPTH_SIZE), slice = state.get(DB_DEPTH_SLICE);
    const unsigned pitch = (db_depth_size_pitch_tile_max(size) + 1) * 8;
    const uint64_t pixels = (uint64_t(db_depth_slice_tile_max(slice)) + 1) * 64;
@@ -158,22 +156,48 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    /* Depth micro tiles use the non-displayable texel order (AMD's addrlib: depth surfaces take
     * the "depth sample order" micro tile type, which orders a thin tile's texels like the
     * non-displayable one). */
-   auto bind = [&](uint32_t read_reg, uint32_t write_reg, unsigned bytes, uint8_t *&data,
-                   hw::LevelAddressing &addressing, const char *what) {
+   /* 2D tiling: the bank and macro-tile codes of DB_Z_INFO (the stencil has its own tile
+    * split in DB_STENCIL_INFO), the board's pipes and group size, and the swizzle the base
+    * address selects (hw/surface.h). */
+   auto bind = [&](uint32_t read_reg, uint32_t write_reg, unsigned bytes, uint32_t tile_split_code,
+                   uint8_t *&data, hw::LevelAddressing &addressing, const char *what) {
       const uint64_t read = uint64_t(state.get(read_reg)) << 8, write = uint64_t(state.get(write_reg)) << 8;
       if (read != write) {
          std::snprintf(text, sizeof(text), "DB: different %s read and write bases are not simulated", what);
          error = text;
          return false;
       }
-      addressing.mode = hw::ArrayMode::Tiled1DThin1;
+      addressing.mode = mode == 4 ? hw::ArrayMode::Tiled2DThin1 : hw::ArrayMode::Tiled1DThin1;
       addressing.pitch = pitch;
       addressing.aligned_height = target.height;
       addressing.bytes_per_element = bytes;
       addressing.non_displayable_order = true;
       const uint64_t slice_bytes = uint64_t(pitch) * target.height * bytes;
+      uint64_t base = read;
+      if (mode == 4) {
+         if (tile_split_code > 6) {
+            std::snprintf(text, sizeof(text), "DB: %s tile split code %u is not defined", what, tile_split_code);
+            error = text;
+            return false;
+         }
+         addressing.tiling = state.tiling;
+         addressing.macro.tile_split_bytes = 64u << tile_split_code;
+         addressing.macro.banks = 2u << ((z_info >> 12) & 3);
+         addressing.macro.bank_width = 1u << ((z_info >> 16) & 3);
+         addressing.macro.bank_height = 1u << ((z_info >> 20) & 3);
+         addressing.macro.macro_tile_aspect = 1u << ((z_info >> 24) & 3);
+         if (layer != 0) {
+            std::snprintf(text, sizeof(text), "DB: layered 2D-tiled %s buffers are not simulated yet", what);
+            error = text;
+            return false;
+         }
+         /* The base's pipe and bank bits select a swizzle; the surface starts at the address
+          * with them cleared (as the texture unit reads 2D levels). */
+         addressing.swizzle = hw::bank_pipe_swizzle_from_base(read, state.tiling, addressing.macro.banks);
+         base = read & ~(uint64_t(state.tiling.pipes * addressing.macro.banks - 1) * state.tiling.group_bytes);
+      }
       std::string memory_error;
-      data = memory.resolve(read + slice_bytes * layer, slice_bytes, memory_error);
+      data = memory.resolve(base + slice_bytes * layer, slice_bytes, memory_error);
       if (!data) {
          std::snprintf(text, sizeof(text), "DB: %s buffer memory: %s", what, memory_error.c_str());
          error = text;
@@ -183,13 +207,13 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    };
    if (target.depth_test) {
       target.depth_format = format;
-      if (!bind(DB_Z_READ_BASE, DB_Z_WRITE_BASE, depth_bytes(format), target.depth_data, target.depth_addressing,
-                "depth"))
+      if (!bind(DB_Z_READ_BASE, DB_Z_WRITE_BASE, depth_bytes(format), (z_info >> 8) & 7, target.depth_data,
+                target.depth_addressing, "depth"))
          return false;
    }
    if (target.stencil_test &&
-       !bind(DB_STENCIL_READ_BASE, DB_STENCIL_WRITE_BASE, 1, target.stencil_data, target.stencil_addressing,
-             "stencil"))
+       !bind(DB_STENCIL_READ_BASE, DB_STENCIL_WRITE_BASE, 1, (s_info >> 8) & 7, target.stencil_data,
+             target.stencil_addressing, "stencil"))
       return false;
    return true;
 }
