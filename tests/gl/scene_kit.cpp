@@ -39,7 +39,7 @@ GLuint compile(GLenum stage, const char *source)
    if (!compiled) {
       const std::string log = shader_log(shader);
       glDeleteShader(shader);
-      throw Failure(std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") +
+      throw Failure(std::string(stage == GL_VERTEX_SHADER ? "vertex" : stage == GL_COMPUTE_SHADER ? "compute" : "fragment") +
                     " shader did not compile:\n" + log);
    }
    return shader;
@@ -90,6 +90,26 @@ SceneKit::~SceneKit()
       glDeleteVertexArrays(GLsizei(vertex_arrays_.size()), vertex_arrays_.data());
    if (!textures_.empty())
       glDeleteTextures(GLsizei(textures_.size()), textures_.data());
+}
+
+GLuint SceneKit::compute_program(const char *source)
+{
+   const GLuint shader = compile(GL_COMPUTE_SHADER, source);
+   const GLuint program = glCreateProgram();
+   if (!program) {
+      glDeleteShader(shader);
+      throw Failure("glCreateProgram failed");
+   }
+   programs_.push_back(program);
+   glAttachShader(program, shader);
+   glLinkProgram(program);
+   glDeleteShader(shader);
+   GLint linked = GL_FALSE;
+   glGetProgramiv(program, GL_LINK_STATUS, &linked);
+   if (!linked)
+      throw Failure("compute program did not link:\n" + program_log(program));
+   glUseProgram(program);
+   return program;
 }
 
 GLuint SceneKit::program(const char *vertex_source, const char *fragment_source)

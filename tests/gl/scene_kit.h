@@ -46,6 +46,8 @@ public:
    /* Compiles and links, throwing Failure with the info log if either step fails; the program
     * is left in use. */
    GLuint program(const char *vertex_source, const char *fragment_source);
+   /* The same for a compute shader (GLES 3.1). */
+   GLuint compute_program(const char *source);
    /* The program for ColouredVertex: grid positions, a colour per vertex, and a uniform
     * u_depth (the clip-space z of every vertex, 0 unless a scene sets it). A point_size above
     * zero is written to gl_PointSize. */

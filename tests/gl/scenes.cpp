@@ -659,6 +659,64 @@ void draw_occlusion_query(SceneKit &kit)
    glDeleteQueries(3, queries);
 }
 
+void draw_compute_image(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A GLES 3.1 compute shader fills a 16x16 RGBA8 image (8x8 work groups, colour from the
+    * invocation's place, bytes that are multiples of 16), then a square samples it NEAREST:
+    * each texel covers 3x3 pixels. */
+   kit.texture(GL_TEXTURE_2D);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 16, 16);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   const GLuint texture = [] {
+      GLint bound = 0;
+      glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+      return GLuint(bound);
+   }();
+   kit.compute_program(R"(#version 310 es
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(rgba8, binding = 0) writeonly uniform highp image2D u_image;
+void main()
+{
+   uvec2 at = gl_GlobalInvocationID.xy;
+   vec4 colour = vec4(float(at.x * 16u) / 255.0, float(at.y * 16u) / 255.0,
+                      float((at.x ^ at.y) * 16u) / 255.0, 1.0);
+   imageStore(u_image, ivec2(at), colour);
+}
+)");
+   glBindImageTexture(0, texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+   glDispatchCompute(2, 2, 1);
+   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+out vec2 v_texcoord;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_texcoord = (a_position - 8.0) / 48.0;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+uniform sampler2D u_texture;
+in vec2 v_texcoord;
+out vec4 colour;
+void main()
+{
+   colour = texture(u_texture, v_texcoord);
+}
+)");
+   const float quad[] = {8, 8, 56, 8, 56, 56, 8, 8, 56, 56, 8, 56};
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, quad, sizeof(quad));
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -878,6 +936,9 @@ const Scene scenes[] = {
    {"instanced_divisor", "per-instance attributes with divisors 1 and 3", draw_instanced_divisor},
    {"scissor_draw", "triangles drawn through two scissor rectangles", draw_scissor_draw},
    {"occlusion_query", "GL_ANY_SAMPLES_PASSED(_CONSERVATIVE) queries behind an occluder, answers drawn as squares", draw_occlusion_query, GL_DEPTH24_STENCIL8},
+   /* Not simulated yet: r600g stores to the RGBA8 image with typed RAT writes, which the
+    * simulator's shader core does not convert (only COLOR_32 RATs); llvmpipe draws it. */
+   {"compute_image", "a GLES 3.1 compute shader writes an image that a square then samples", draw_compute_image},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
