@@ -5,7 +5,8 @@
  * It answers device discovery (the PCI sysfs files libdrm reads, DRM_RADEON_INFO, GEM_INFO),
  * buffer objects (GEM_CREATE, GEM_MMAP, GEM_WAIT_IDLE, GEM_BUSY, GEM_SET_DOMAIN, GEM_SET_TILING,
  * GEM_GET_TILING; GEM_CLOSE is drm-shim's) and command submission (DRM_RADEON_CS: chunks,
- * relocations, the kernel's CS checker, then the command processor, synchronously). A GPU
+ * relocations, the kernel's CS checker, then the command processor, synchronously; the DMA
+ * ring's streams go through the kernel's DMA checker to the DMA engine). A GPU
  * hang or fault marks the device lost: later waits and submissions fail with EDEADLK, as the
  * radeon kernel does after a lockup.
  */
@@ -35,6 +36,8 @@ extern "C" {
 #include "sim_board.h"
 #include "cp/command_processor.h"
 #include "cp/cs_checker.h"
+#include "cp/dma_checker.h"
+#include "cp/dma_engine.h"
 #include "core/gpu_memory.h"
 
 using terakan::sim::SimBoard;
@@ -95,6 +98,10 @@ public:
 
 ShimMemory gpu_memory;
 std::unique_ptr<terakan::sim::CommandProcessor> command_processor;
+/* Evergreen has one DMA engine, Cayman two (the flags chunk's priority dword picks one:
+ * radeon_cs_get_ring). They run the same packets and submissions complete inside the ioctl,
+ * so one engine stands for both. */
+std::unique_ptr<terakan::sim::DmaEngine> dma_engine;
 
 /* Version of Debian 12's kernel (Linux 6.1): radeon KMS 2.50.0 (radeon_drv.c). */
 constexpr int kms_major = 2, kms_minor = 50, kms_patchlevel = 0;
@@ -445,9 +452,7 @@ int radeon_cs(int fd, unsigned long request, void *arg)
    if (cs_flags & RADEON_CS_USE_VM)
       return refuse(cayman ? "CS: virtual memory (RADEON_CS_USE_VM) is not simulated yet"
                            : "CS: VM not active on asic!");
-   if (ring == RADEON_CS_RING_DMA)
-      return refuse("CS: the DMA ring is not simulated yet");
-   if (ring != RADEON_CS_RING_GFX && ring != RADEON_CS_RING_COMPUTE) {
+   if (ring != RADEON_CS_RING_DMA && ring != RADEON_CS_RING_GFX && ring != RADEON_CS_RING_COMPUTE) {
       char text[64];
       std::snprintf(text, sizeof(text), "CS: unknown ring id: %u", ring);
       return refuse(text);
@@ -478,6 +483,19 @@ int radeon_cs(int fd, unsigned long request, void *arg)
    }
    const auto *ib_data = reinterpret_cast<const uint32_t *>(uintptr_t(ib_chunk->chunk_data));
    std::vector<uint32_t> ib(ib_data, ib_data + ib_chunk->length_dw);
+   if (ring == RADEON_CS_RING_DMA) {
+      /* radeon_cs_ib_chunk runs the DMA ring's own parser (evergreen_dma_cs_parse). */
+      const std::string refused = terakan::sim::check_and_patch_dma(ib, relocs, terakan::hw::family_info(board.family).isa_class);
+      if (!refused.empty())
+         return refuse(("CS: Invalid command stream ! " + refused).c_str());
+      std::lock_guard<std::mutex> guard(buffers_lock);
+      const std::string failed = dma_engine->execute(ib);
+      if (!failed.empty()) {
+         std::fprintf(stderr, "terakan-sim: GPU hang: DMA ring: %s\n", failed.c_str());
+         device_lost = true;
+      }
+      return 0;
+   }
    terakan::sim::CsCheckOptions options;
    options.isa = terakan::hw::family_info(board.family).isa_class;
    options.keep_tiling_flags = cs_flags & RADEON_CS_KEEP_TILING_FLAGS;
@@ -640,7 +658,11 @@ extern "C" void drm_shim_driver_init(void)
       command_processor = std::make_unique<terakan::sim::CommandProcessor>(
          board.family, gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       command_processor->set_render_backends(board.backends);
+      dma_engine = std::make_unique<terakan::sim::DmaEngine>(
+         gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       if (const char *trace = std::getenv("TERAKAN_SIM_TRACE")) {
+         /* "draws" and every level print one line per DMA packet. */
+         dma_engine->set_trace(std::strcmp(trace, "draws") == 0 || std::atoi(trace) > 0);
          if (std::strcmp(trace, "draws") == 0)
             command_processor->set_trace_draws(true);
          else

@@ -116,8 +116,8 @@ assert 'AMD Radeon HD 6870 (BARTS) (Terakan)' in summary, summary
 print('vulkaninfo on terakan-sim --chip barts: AMD Radeon HD 6870 (BARTS) (Terakan)')
 
 # --- TERAKAN_SIM_DUMP and TERAKAN_SIM_TRACE=draws through Debian's r600 driver ------------
-# R600_DEBUG: nodma and nohyperz as in tests/gl (docs/sim-semantics.md says why).
-gl = dict(base, R600_DEBUG='nodma,nohyperz')
+# R600_DEBUG: nohyperz as in tests/gl (docs/sim-semantics.md says why).
+gl = dict(base, R600_DEBUG='nohyperz')
 shutil.rmtree(output, ignore_errors=True)
 
 

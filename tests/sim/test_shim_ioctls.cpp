@@ -17,6 +17,7 @@
 #include <xf86drm.h>
 
 #include "llvm_kernels.h"
+#include "hw/dma_packets.h"
 #include "pm4_harness.h"
 
 using namespace terakan;
@@ -69,12 +70,13 @@ public:
 
    /* DRM_RADEON_CS with IB, RELOCS and FLAGS chunks; returns 0 or -errno. */
    int submit(const std::vector<uint32_t> &ib, const std::vector<uint32_t> &handles,
-              uint32_t flags = RADEON_CS_KEEP_TILING_FLAGS, uint32_t domain = RADEON_GEM_DOMAIN_GTT)
+              uint32_t flags = RADEON_CS_KEEP_TILING_FLAGS, uint32_t domain = RADEON_GEM_DOMAIN_GTT,
+              uint32_t ring = RADEON_CS_RING_COMPUTE)
    {
       std::vector<drm_radeon_cs_reloc> relocs;
       for (uint32_t handle : handles)
          relocs.push_back({handle, domain, 0, 0});
-      const uint32_t flag_words[2] = {flags, RADEON_CS_RING_COMPUTE};
+      const uint32_t flag_words[2] = {flags, ring};
       drm_radeon_cs_chunk chunks[3] = {
          {RADEON_CHUNK_ID_IB, uint32_t(ib.size()), uint64_t(uintptr_t(ib.data()))},
          {RADEON_CHUNK_ID_RELOCS, uint32_t(relocs.size() * 4), uint64_t(uintptr_t(relocs.data()))},
@@ -179,6 +181,29 @@ TEST(ShimIoctls, RefusedSubmissionsReturnEinval)
    /* Virtual memory: not active on Evergreen, not simulated on Cayman. */
    EXPECT_EQ(device.submit(build_dispatch(job.setup).ib, job.handles(), RADEON_CS_USE_VM), -EINVAL);
    /* And the device still works. */
+   EXPECT_EQ(device.submit(build_dispatch(job.setup).ib, job.handles()), 0);
+   EXPECT_EQ(job.output(0), job.inputs[0] + 5);
+}
+
+/* The asynchronous DMA ring as r600g uses it: no KEEP_TILING_FLAGS, one relocation per
+ * address, in order. The copy lands; a copy past the end of a buffer is refused. */
+TEST(ShimIoctls, DmaRingCopiesAndRefusesThroughTheIoctl)
+{
+   Device device;
+   Device::Bo src = device.create(8192), dst = device.create(8192);
+   for (size_t i = 0; i < 8192; i++)
+      src.map[i] = uint8_t(i * 7 + 1);
+   const std::vector<uint32_t> copy = {hw::dma::header(hw::dma::COPY, hw::dma::COPY_LINEAR_DWORDS, 1024), 4096, 0,
+                                       0, 0, hw::dma::nop, hw::dma::nop, hw::dma::nop};
+   ASSERT_EQ(device.submit(copy, {src.handle, dst.handle}, 0, RADEON_GEM_DOMAIN_GTT, RADEON_CS_RING_DMA), 0);
+   EXPECT_EQ(device.wait_idle(dst.handle), 0);
+   EXPECT_EQ(std::memcmp(dst.map + 4096, src.map, 4096), 0);
+   EXPECT_EQ(dst.map[4095], 0);
+   std::vector<uint32_t> past_end = copy;
+   past_end[1] = 4100; /* 4100 + 4096 > 8192 */
+   EXPECT_EQ(device.submit(past_end, {src.handle, dst.handle}, 0, RADEON_GEM_DOMAIN_GTT, RADEON_CS_RING_DMA), -EINVAL);
+   /* The GFX path still works after a refused DMA stream. */
+   ShimJob job(device, "add_const");
    EXPECT_EQ(device.submit(build_dispatch(job.setup).ib, job.handles()), 0);
    EXPECT_EQ(job.output(0), job.inputs[0] + 5);
 }
