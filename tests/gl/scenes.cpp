@@ -958,6 +958,10 @@ std::span<const Scene> all_scenes()
       std::vector<Scene> list(std::begin(scenes), std::end(scenes));
       for (const Scene &scene : colour_scenes())
          list.push_back(scene);
+      for (const Scene &scene : streamout_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : queries_scenes())
+         list.push_back(scene);
       return list;
    }();
    return every;

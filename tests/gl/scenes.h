@@ -27,6 +27,10 @@ std::span<const Scene> all_scenes();
 /* Colour-buffer scenes (scenes_colour.cpp): formats, logic operations, several targets,
  * dual-source blending. */
 std::span<const Scene> colour_scenes();
+/* Transform feedback scenes (scenes_streamout.cpp). */
+std::span<const Scene> streamout_scenes();
+/* Query scenes (scenes_queries.cpp): conditional rendering, timer queries. */
+std::span<const Scene> queries_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

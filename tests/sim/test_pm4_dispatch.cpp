@@ -12,6 +12,7 @@
 #include "llvm_kernels.h"
 #include "pm4_harness.h"
 #include "hw/graphics_registers.h"
+#include "hw/streamout.h"
 
 using namespace terakan;
 using namespace terakan::test;
@@ -132,6 +133,111 @@ TEST_P(Pm4Dispatch, IndirectDispatchReadsTheGridFromMemory)
    ASSERT_EQ(run(job, chip, b), "");
    for (unsigned i = 0; i < 256; i++)
       ASSERT_EQ(job.output(i), job.inputs[i] + 5) << i;
+}
+
+/* ---- predication: SET_PREDICATION and the predicate bit of the dispatch header ---- */
+
+constexpr uint64_t query_address = 0x400000;
+constexpr uint32_t pred_zpass = 1u << 16, pred_primcount = 2u << 16, pred_draw_visible = 1u << 8,
+                   pred_nowait = 1u << 12, pred_continue = 1u << 31;
+
+/* The add_const job with a query result buffer of two blocks (at 0 and 128) of eight
+ * {begin, end} pairs, one per render backend, and SET_PREDICATION packets (each with its
+ * relocation) in front of a predicated DISPATCH_DIRECT. */
+struct PredicatedJob : Job {
+   unsigned query;
+
+   PredicatedJob(const Chip &chip) : Job(chip, "add_const")
+   {
+      query = job.add_bo(memory, query_address, 256);
+      for (unsigned block = 0; block < 2; block++)
+         for (unsigned backend = 0; backend < 8; backend++)
+            set_pair(block, backend, 1000, 1000);
+   }
+   /* Counts with the "written" flag (bit 63) unless `written` is false. */
+   void set_pair(unsigned block, unsigned backend, uint64_t begin, uint64_t end, bool written = true)
+   {
+      const uint64_t flag = written ? uint64_t(1) << 63 : 0;
+      const uint64_t pair[2] = {begin | flag, end | flag};
+      std::memcpy(memory.buffers[query].bytes.data() + 128 * block + 16 * backend, pair, sizeof(pair));
+   }
+   /* Returns the dispatch's error, or "" (then ran() says whether it ran). */
+   std::string run_with(const Chip &chip, std::initializer_list<std::pair<uint32_t, uint32_t>> predications)
+   {
+      IbBuilder b = build_dispatch(setup);
+      IbBuilder prefix;
+      for (const auto &[offset, control] : predications) {
+         prefix.packet(hw::pm4::SET_PREDICATION, {offset, control});
+         if ((control >> 16) & 7)
+            prefix.reloc(query);
+      }
+      const uint32_t dispatch_header = hw::pm4::packet3(hw::pm4::DISPATCH_DIRECT, 3, true);
+      for (size_t i = 0; i < b.ib.size(); i++)
+         if (b.ib[i] == dispatch_header) {
+            b.ib[i] |= 1; /* the predicate bit */
+            b.ib.insert(b.ib.begin() + i, prefix.ib.begin(), prefix.ib.end());
+            break;
+         }
+      sim::CommandProcessor cp(chip.family, memory);
+      cp.set_render_backends(8);
+      return submit(b.ib, job.relocs, cp, hw::family_info(chip.family).isa_class);
+   }
+   bool ran() const { return output(0) == inputs[0] + 5; }
+};
+
+TEST_P(Pm4Dispatch, PredicatedDispatchFollowsZpassResults)
+{
+   const Chip chip = GetParam();
+   const uint32_t draw_if_visible = pred_zpass | pred_draw_visible;
+   {
+      /* No backend counted a sample: not visible, the dispatch is skipped; the fence after it
+       * is still written. */
+      PredicatedJob job(chip);
+      ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible}}), "");
+      EXPECT_FALSE(job.ran());
+      EXPECT_EQ(job.fence(), 0x1234u);
+   }
+   {
+      /* Backend 5 counted two samples: visible. */
+      PredicatedJob job(chip);
+      job.set_pair(0, 5, 1000, 1002);
+      ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible}}), "");
+      EXPECT_TRUE(job.ran());
+   }
+   {
+      /* DRAW_NOT_VISIBLE (inverted): runs when nothing was counted. */
+      PredicatedJob job(chip);
+      ASSERT_EQ(job.run_with(chip, {{0, pred_zpass | pred_nowait}}), "");
+      EXPECT_TRUE(job.ran());
+   }
+   {
+      /* A CONTINUE chain: only the second block counted samples, which makes it visible. */
+      PredicatedJob job(chip);
+      job.set_pair(1, 0, 7, 8);
+      ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible}, {128, draw_if_visible | pred_continue}}), "");
+      EXPECT_TRUE(job.ran());
+   }
+   {
+      /* The same blocks without CONTINUE: the second packet starts afresh (visible), a third
+       * over the first block alone decides (not visible). */
+      PredicatedJob job(chip);
+      job.set_pair(1, 0, 7, 8);
+      ASSERT_EQ(job.run_with(chip, {{128, draw_if_visible}, {0, draw_if_visible}}), "");
+      EXPECT_FALSE(job.ran());
+   }
+   {
+      /* Operation 0 clears the predicate (no relocation): everything runs again. */
+      PredicatedJob job(chip);
+      ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible}, {0, 0}}), "");
+      EXPECT_TRUE(job.ran());
+   }
+   {
+      /* The no-wait hint with a result not yet written: the dispatch runs. */
+      PredicatedJob job(chip);
+      job.set_pair(0, 2, 0, 0, false);
+      ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible | pred_nowait}}), "");
+      EXPECT_TRUE(job.ran());
+   }
 }
 
 /* ---- refusals: one per class, each with its own message ---- */
@@ -339,6 +445,33 @@ TEST(Pm4Refusals, DrawWithMisalignedStencilHeight)
                   "stencil height 12 invalid must be aligned with 8");
 }
 
+TEST(Pm4Refusals, DrawWithTooSmallStreamoutBuffer)
+{
+   /* Stream 0 writes buffer 0, whose 16 dwords (64 bytes) lie over the 8-byte fence buffer:
+    * evergreen_cs_track_check refuses the draw before anything else. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     using namespace hw::streamout;
+                     b.context(hw::reg::CB_TARGET_MASK, {0}, false);
+                     b.context(VGT_STRMOUT_BUFFER_SIZE_0, {16, 4, 0}, false);
+                     b.reloc(job.setup.fence);
+                     b.context(VGT_STRMOUT_CONFIG, {1, 1}, false);
+                     b.packet(hw::pm4::DRAW_INDEX_AUTO, {3, 2});
+                  }),
+                  "streamout 0 bo too small: 0x40, 0x8");
+}
+
+TEST(Pm4Refusals, StreamoutFilledSizeBeyondItsBuffer)
+{
+   /* STRMOUT_BUFFER_UPDATE storing buffer 0's filled size at byte 8 of the 8-byte fence
+    * buffer. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     using namespace hw::streamout;
+                     b.packet(hw::pm4::STRMOUT_BUFFER_UPDATE, {update_store_filled_size | (source_none << 1), 8, 0, 0, 0});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "bad STRMOUT_BUFFER_UPDATE dst bo too small: 0xc, 0x8");
+}
+
 TEST(Pm4Refusals, DrawWithTooSmallIndexBuffer)
 {
    /* 1000 16-bit indices from the 8-byte fence buffer: the kernel does not check index
@@ -425,6 +558,38 @@ TEST(Pm4Refusals, ProgramOutsideBuffers)
    Job job(cayman, "add_const");
    job.job.relocs[job.setup.code].gpu_address = 0x7000000; /* a place no buffer covers */
    EXPECT_REFUSED(run(job, cayman, build_dispatch(job.setup)), "points outside every buffer");
+}
+
+TEST(Pm4Refusals, SetPredication)
+{
+   /* The kernel's checks (Linux evergreen_cs.c): the count, the operation. */
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::SET_PREDICATION, {0, pred_zpass, 0}); }),
+                  "bad SET PREDICATION");
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::SET_PREDICATION, {0, 3u << 16});
+                     b.reloc(job.setup.fence);
+                  }),
+                  "bad SET PREDICATION operation 3");
+   /* Waiting on a result no backend ever wrote would hang the CP. */
+   {
+      PredicatedJob job(cayman);
+      job.set_pair(0, 6, 0, 0, false);
+      EXPECT_REFUSED(job.run_with(cayman, {{0, pred_zpass | pred_draw_visible}}), "would wait forever");
+   }
+   /* What is not simulated says so. */
+   {
+      PredicatedJob job(cayman);
+      EXPECT_REFUSED(job.run_with(cayman, {{0, pred_primcount}}), "PRIMCOUNT");
+   }
+   {
+      PredicatedJob job(cayman);
+      EXPECT_REFUSED(job.run_with(cayman, {{0, pred_zpass | pred_continue}}), "CONTINUE with no predicate");
+   }
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) {
+                     b.context(hw::reg::CB_TARGET_MASK, {0xF});
+                     b.ib[b.ib.size() - 3] |= 1;
+                  }),
+                  "has the predicate bit set");
 }
 
 TEST(Pm4Refusals, DeallocStateOnEvergreen)

@@ -195,6 +195,7 @@ CfKind classify_cf(const CfInstruction &cf)
    if (name == "LOOP_CONTINUE") return CfKind::LoopContinue;
    if (name == "LOOP_END") return CfKind::LoopEnd;
    if (name == "MEM_RAT" || name == "MEM_RAT_CACHELESS") return CfKind::Rat;
+   if (name.starts_with("MEM_STREAM")) return CfKind::StreamOut;
    if (name == "CALL_FS") return CfKind::CallFs;
    if (name == "RETURN") return CfKind::Return;
    if (op.has(CfFlag::Export)) return CfKind::Export;

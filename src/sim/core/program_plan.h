@@ -110,7 +110,7 @@ struct PreparedAluClause {
 
 enum class CfKind : uint8_t {
    Alu, AluExtension, Fetch, Nop, Jump, Push, Else, Pop, LoopStart, LoopBreak, LoopContinue,
-   LoopEnd, Rat, CallFs, Return, Export, End, Unsimulated,
+   LoopEnd, Rat, CallFs, Return, Export, StreamOut, End, Unsimulated,
 };
 
 /* What an ALU clause's CF instruction does to the stack around the clause. */

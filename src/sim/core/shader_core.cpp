@@ -501,6 +501,9 @@ private:
       case CfKind::Export:
          run_export(cf);
          break;
+      case CfKind::StreamOut:
+         run_stream_export(cf);
+         break;
       case CfKind::End:
          finished = true;
          return false;
@@ -918,6 +921,40 @@ private:
                target.values[lane][c] = sel < 4 ? gpr_at(gpr_first + k, sel, lane, "exports")
                                         : sel == 4 ? as_bits(0.0f) : as_bits(1.0f);
             }
+         }
+      }
+   }
+
+   /* MEM_STREAMn_BUFm (stream n, buffer m), as sfn emits them for transform feedback: TYPE
+    * WRITE, one GPR, COMP_MASK channels; channel c lands in dword ARRAY_BASE + c of the
+    * vertex's record in buffer m (ARRAY_BASE counts dwords: sfn sets it to the output's
+    * dword offset minus its first component). Where each record goes is the VGT's business,
+    * per primitive, so the values are only collected here. */
+   void run_stream_export(const CfInstruction &cf)
+   {
+      const std::string name(cf.op->name);
+      if (!ctx.exports || ctx.dispatch.stage != ShaderStage::Vertex)
+         stop("CF %u: %s outside a vertex shader", pc, name.c_str());
+      if (cf.get(cf_export::type) != 0)
+         stop("CF %u: %s with export type %u (indexed or acknowledged writes) is not simulated", pc,
+              name.c_str(), cf.get(cf_export::type));
+      if (cf.get(cf_export::rw_rel) || cf.get(cf_export::burst_count))
+         stop("CF %u: %s with RW_REL or a burst is not simulated", pc, name.c_str());
+      /* The name is MEM_STREAMn_BUFm. */
+      const unsigned stream = unsigned(name[10] - '0'), buffer = unsigned(name[15] - '0');
+      const unsigned base = cf.get(cf_export::array_base), gpr = cf.get(cf_export::rw_gpr);
+      const unsigned mask = cf.get(cf_export::comp_mask);
+      for (unsigned c = 0; c < 4; c++) {
+         if (!((mask >> c) & 1))
+            continue;
+         WaveExports::StreamDword &dword = ctx.exports->stream_writes[{stream, buffer, base + c}];
+         dword.values.resize(width, 0);
+         dword.written.resize(width, 0);
+         for (unsigned lane = 0; lane < width; lane++) {
+            if (!lane_active(lane))
+               continue;
+            dword.values[lane] = gpr_at(gpr, c, lane, "stream exports");
+            dword.written[lane] = 1;
          }
       }
    }

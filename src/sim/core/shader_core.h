@@ -5,6 +5,7 @@
  * access outside a buffer stops the dispatch with a message naming the program address. */
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,6 +43,14 @@ struct WaveExports {
    };
    std::map<std::pair<unsigned, unsigned>, Target> targets;
    std::vector<uint8_t> killed;
+   /* MEM_STREAMn_BUFm writes, kept per vertex (lane) until the VGT places them per primitive
+    * (gfx/streamout.cpp): (stream, buffer, dword within the vertex's record) -> per-lane
+    * values, with the lanes that wrote. */
+   struct StreamDword {
+      std::vector<uint32_t> values;
+      std::vector<uint8_t> written;
+   };
+   std::map<std::array<unsigned, 3>, StreamDword> stream_writes;
 };
 
 /* A decoded, checked program with its resources located: decoded once per draw, then run wave

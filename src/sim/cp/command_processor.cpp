@@ -58,6 +58,27 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          std::fprintf(stderr, "terakan-sim: [%zu] PKT3 0x%02x count %u%s\n", idx, opcode, count,
                       pm4::compute_bit(header) ? " (compute)" : "");
       idx += count + 2;
+      /* The header's predicate bit: r600g sets it on its draws and dispatches while a render
+       * condition is active (Mesa r600_state_common.c r600_draw_vbo, evergreen_compute.c);
+       * SET_PREDICATION decides whether they run. */
+      if (pm4::predicate_bit(header)) {
+         const bool predicable = opcode == pm4::DRAW_INDEX_AUTO || opcode == pm4::DRAW_INDEX ||
+                                 opcode == pm4::DRAW_INDEX_IMMD || opcode == pm4::DRAW_INDIRECT ||
+                                 opcode == pm4::DRAW_INDEX_INDIRECT || opcode == pm4::DISPATCH_DIRECT ||
+                                 opcode == pm4::DISPATCH_INDIRECT;
+         if (!predicable) {
+            char text[112];
+            std::snprintf(text, sizeof(text),
+                          "PM4 packet 0x%02x has the predicate bit set: predicating it is not simulated", opcode);
+            return text;
+         }
+         if (!predication.passes) {
+            if (trace >= TraceLevel::Packets || trace_draws)
+               std::fprintf(stderr, "terakan-sim: [%zu] PKT3 0x%02x skipped: SET_PREDICATION says no\n",
+                            idx - count - 2, opcode);
+            continue;
+         }
+      }
       std::string error;
       switch (opcode) {
       case pm4::NOP:
@@ -94,7 +115,16 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          border_colours.clear();
          break;
       case pm4::EVENT_WRITE:
-         if (count == 2) {
+         /* SO_VGTSTREAMOUT_FLUSH: the VGT's offsets are final at once here, so the CP reports
+          * OFFSET_UPDATE_DONE right away (r600g clears CP_STRMOUT_CNTL, sends the event and
+          * waits for the bit, Mesa r600_flush_vgt_streamout). */
+         if (count == 0 && (body[0] & 0x3f) == streamout::event_so_vgtstreamout_flush)
+            config[streamout::CP_STRMOUT_CNTL] |= streamout::CP_STRMOUT_CNTL_OFFSET_UPDATE_DONE;
+         if (count == 2 && streamout::stream_of_stats_event(body[0] & 0x3f) >= 0) {
+            const uint64_t address = (body[1] & ~7u) | (uint64_t(body[2] & 0xff) << 32);
+            error = sample_streamout_stats(unsigned(streamout::stream_of_stats_event(body[0] & 0x3f)), address,
+                                           streamout, memory);
+         } else if (count == 2) {
             /* ZPASS_DONE: every render backend writes its 64-bit sample count with bit 63 set
              * (the "written" flag r600g's occlusion queries wait for), 16 bytes apart (Mesa
              * r600_query.c: pair stride 16, one pair per backend). */
@@ -133,12 +163,18 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          break;
       }
       case pm4::WAIT_REG_MEM: {
-         if (!(body[0] & pm4::wait_reg_mem::MEM_SPACE))
-            return "WAIT_REG_MEM on a register is not simulated";
+         const bool on_register = !(body[0] & pm4::wait_reg_mem::MEM_SPACE);
+         /* Register waits: CP_STRMOUT_CNTL only (body[1] is its dword address), which r600g
+          * polls after SO_VGTSTREAMOUT_FLUSH. */
+         if (on_register && body[1] != streamout::CP_STRMOUT_CNTL >> 2) {
+            char text[80];
+            std::snprintf(text, sizeof(text), "WAIT_REG_MEM on register 0x%x is not simulated", body[1] << 2);
+            return text;
+         }
          const uint64_t address = (body[1] & ~3u) | (uint64_t(body[2] & 0xff) << 32);
-         uint32_t value = 0;
+         uint32_t value = on_register ? get(config, streamout::CP_STRMOUT_CNTL) : 0;
          std::string read_error;
-         if (!memory.read(address, &value, 4, read_error))
+         if (!on_register && !memory.read(address, &value, 4, read_error))
             return "WAIT_REG_MEM reads " + read_error;
          const uint32_t reference = body[3], mask = body[4],
                         function = pm4::wait_reg_mem::function_of(body[0]);
@@ -213,6 +249,12 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
             window[body[0] + i] = body[1 + i];
          break;
       }
+      case pm4::STRMOUT_BUFFER_UPDATE:
+         error = streamout_buffer_update(body, streamout, memory);
+         break;
+      case pm4::SET_PREDICATION:
+         error = set_predication(body);
+         break;
       case pm4::DISPATCH_DIRECT:
          error = dispatch(body);
          break;
@@ -282,6 +324,7 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    state.samplers = &samplers;
    state.loop_consts = &loop_consts;
    state.border_colours = &border_colours;
+   state.streamout = &streamout;
    DrawStatistics statistics;
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
@@ -302,6 +345,82 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
                    error.empty() ? "" : ": ", error.c_str());
    if (!error.empty())
       return "draw: " + error;
+   return {};
+}
+
+/* SET_PREDICATION as r600g emits it (Mesa r600_query.c r600_emit_query_predication, fields in
+ * r600d_common.h) and the kernel relocates it (Linux evergreen_cs.c): word 0 is the low address
+ * of a query result (16-byte aligned), word 1 holds the address's high byte, DRAW_VISIBLE (bit
+ * 8: predicated packets run when the result says "visible"; clear: when it says "not
+ * visible"), the hint (bit 12: 0 wait for the result, 1 draw while it is not ready), the
+ * operation (bits 16-18: 0 clear, 1 ZPASS, 2 PRIMCOUNT) and CONTINUE (bit 31: fold this result
+ * into the previous packets' instead of starting a new one; r600g sends one packet per query
+ * result block, CONTINUE on all but the first).
+ *
+ * Derived, not documented: a ZPASS result is the block EVENT_WRITE ZPASS_DONE fills, one
+ * 16-byte {begin, end} pair of 64-bit counts per render backend, bit 63 of each the "written"
+ * flag (what r600g's own result reading, r600_query_hw_add_result, relies on); it says
+ * "visible" when any backend's end differs from its begin, across the CONTINUE chain. The CP
+ * reads as many pairs as the board has render backends, on Juniper eight (r600g's
+ * r600_query_fix_enabled_rb_mask: its predication logic assumes eight and locks up on unwritten
+ * pairs). A pair without the written flag hangs a waiting CP, so it is refused here; with the
+ * no-wait hint the draws run. */
+std::string CommandProcessor::set_predication(std::span<const uint32_t> body)
+{
+   const uint32_t control = body[1];
+   const uint32_t operation = (control >> 16) & 7;
+   if (operation == 0) {
+      predication = {};
+      return {};
+   }
+   if (operation == 2)
+      return "SET_PREDICATION: PRIMCOUNT (streamout overflow) predication is not simulated: how the CP "
+             "reads and combines its counts is not known well enough";
+   if (operation != 1)
+      return "SET_PREDICATION: operation " + std::to_string(operation) + " is not defined";
+   const bool continues = control >> 31, wait = !(control & (1u << 12));
+   if (continues && !predication.active)
+      return "SET_PREDICATION: CONTINUE with no predicate before it to continue";
+   if (!continues) {
+      predication.chain_visible = false;
+      predication.chain_unavailable = false;
+   }
+   predication.active = true;
+   predication.draw_if_visible = control & (1u << 8);
+
+   const uint64_t address = (body[0] & ~0xfu) | (uint64_t(control & 0xff) << 32);
+   const size_t pairs = family == hw::Family::Juniper ? std::max<size_t>(8, zpass_counts.size())
+                                                      : zpass_counts.size();
+   constexpr uint64_t written = uint64_t(1) << 63;
+   for (size_t backend = 0; backend < pairs; backend++) {
+      uint64_t pair[2];
+      std::string read_error;
+      if (!memory.read(address + 16 * backend, pair, sizeof(pair), read_error))
+         return "SET_PREDICATION reads " + read_error;
+      if (!(pair[0] & written) || !(pair[1] & written)) {
+         if (wait) {
+            char text[200];
+            std::snprintf(text, sizeof(text),
+                          "SET_PREDICATION (ZPASS, wait) at 0x%llx would wait forever: render backend "
+                          "%zu's %s count has no written flag (bit 63)",
+                          (unsigned long long)address, backend, pair[0] & written ? "end" : "begin");
+            return text;
+         }
+         predication.chain_unavailable = true;
+         continue;
+      }
+      if ((pair[1] & ~written) != (pair[0] & ~written))
+         predication.chain_visible = true;
+   }
+   predication.passes = predication.chain_unavailable ||
+                        predication.chain_visible == predication.draw_if_visible;
+   if (trace >= TraceLevel::Packets || trace_draws)
+      std::fprintf(stderr, "terakan-sim: SET_PREDICATION ZPASS at 0x%llx%s: %s, predicated packets %s\n",
+                   (unsigned long long)address, continues ? " (continued)" : "",
+                   predication.chain_unavailable ? "not ready"
+                   : predication.chain_visible   ? "visible"
+                                                 : "not visible",
+                   predication.passes ? "run" : "are skipped");
    return {};
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/compute_dispatch.h"
 #include "core/gpu_memory.h"
+#include "gfx/streamout.h"
 #include "hw/chips.h"
 
 namespace terakan::sim {
@@ -69,10 +70,23 @@ private:
    /* TD_{PS,VS,CS}_SAMPLER*_BORDER_*: the colour written for each sampler, by sampler slot
     * (stage base + index). */
    std::map<unsigned, std::array<float, 4>> border_colours;
+   /* The VGT's streamout buffer offsets and primitive counters (gfx/streamout.h). */
+   StreamoutCounters streamout;
+   /* SET_PREDICATION's verdict on packets whose header has the predicate bit (bit 0) set:
+    * whether they run. Cleared (operation 0, and before any SET_PREDICATION) they all run.
+    * `chain_visible`/`chain_unavailable` carry a ZPASS evaluation on to the next packet with
+    * the CONTINUE bit. */
+   struct Predication {
+      bool active = false;
+      bool draw_if_visible = true;
+      bool chain_visible = false, chain_unavailable = false;
+      bool passes = true;
+   } predication;
 
    uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
    std::string dispatch(std::span<const uint32_t> body);
    std::string draw(uint32_t opcode, std::span<const uint32_t> body);
+   std::string set_predication(std::span<const uint32_t> body);
    std::string write_memory(uint64_t address, const void *data, size_t size, const char *packet);
 };
 

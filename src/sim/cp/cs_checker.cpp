@@ -9,6 +9,7 @@
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
+#include "hw/streamout.h"
 #include "hw/surface.h"
 #include "hw/texture.h"
 
@@ -116,6 +117,11 @@ private:
    bool sx_misc_kill_all_prims = false;
    std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{}, cb_attrib{};
    std::array<const CsReloc *, 8> cb_bo{};
+   /* Streamout (evergreen_cs_track): the configs, each buffer's base offset in bytes, its
+    * size in bytes and its buffer object. */
+   uint32_t strmout_config = 0, strmout_buffer_config = 0;
+   std::array<uint64_t, 4> strmout_offset{}, strmout_size{};
+   std::array<const CsReloc *, 4> strmout_bo{};
 
    const CsReloc &next_reloc(uint32_t packet_at)
    {
@@ -158,6 +164,22 @@ private:
             throw Failure{"bad PACKET3_DEALLOC_STATE"};
          need_count(count, 0, "bad INDEX_TYPE/NUM_INSTANCES/CLEAR_STATE");
          break;
+      case pm4::SET_PREDICATION: {
+         /* Linux evergreen_cs.c: operation 0 (clear) has no address and takes no relocation;
+          * 1 (ZPASS) and 2 (PRIMCOUNT) take one, added to the 16-byte aligned address. */
+         need_count(count, 1, "bad SET PREDICATION");
+         const uint32_t control = ib[body + 1];
+         const uint32_t operation = (control >> 16) & 7;
+         if (operation == 0)
+            break;
+         if (operation > 2)
+            throw Failure{format("bad SET PREDICATION operation %d", operation)};
+         const CsReloc &reloc = next_reloc(at);
+         const uint64_t offset = reloc.gpu_address + (ib[body] & 0xfffffff0u) + (uint64_t(control & 0xff) << 32);
+         ib[body] = uint32_t(offset);
+         ib[body + 1] = (control & 0xffffff00u) | (uint32_t(offset >> 32) & 0xff);
+         break;
+      }
       case pm4::CONTEXT_CONTROL:
          need_count(count, 1, "bad CONTEXT_CONTROL");
          break;
@@ -267,6 +289,10 @@ private:
          track_check(body);
          break;
       }
+      case pm4::STRMOUT_BUFFER_UPDATE:
+         need_count(count, 4, "bad STRMOUT_BUFFER_UPDATE (invalid count)");
+         strmout_buffer_update(at, body);
+         break;
       case pm4::SET_CONFIG_REG:
          set_registers(at, count, pm4::config_window, "bad PACKET3_SET_CONFIG_REG");
          break;
@@ -299,6 +325,33 @@ private:
       default:
          throw Failure{format("Packet3 opcode %x not supported", opcode)};
       }
+   }
+
+   /* STRMOUT_BUFFER_UPDATE: with STORE_BUFFER_FILLED_SIZE a relocated destination (dwords 1-2)
+    * with room for 4 bytes; with the offset from memory (source 2) a relocated source (dwords
+    * 3-4), the same. */
+   void strmout_buffer_update(uint32_t at, size_t body)
+   {
+      auto relocate = [&](size_t word, const char *direction) {
+         const CsReloc *reloc;
+         try {
+            reloc = &next_reloc(at);
+         } catch (Failure &inner) {
+            throw Failure{inner.message + "; " + format("bad STRMOUT_BUFFER_UPDATE (missing %s reloc)", direction)};
+         }
+         const uint64_t offset = ib[word] + (uint64_t(ib[word + 1] & 0xff) << 32);
+         if (offset + 4 > reloc->size)
+            throw Failure{format("bad STRMOUT_BUFFER_UPDATE %s bo too small: 0x%llx, 0x%llx", direction,
+                                 (unsigned long long)(offset + 4), (unsigned long long)reloc->size)};
+         const uint64_t address = offset + reloc->gpu_address;
+         ib[word] = uint32_t(address);
+         ib[word + 1] = uint32_t(address >> 32) & 0xff;
+      };
+      const uint32_t control = ib[body];
+      if (control & hw::streamout::update_store_filled_size)
+         relocate(body + 1, "dst");
+      if (hw::streamout::update_offset_source(control) == hw::streamout::from_memory)
+         relocate(body + 3, "src");
    }
 
    void window_check(size_t body, uint32_t count, pm4::RegisterWindow window, const char *message)
@@ -424,6 +477,8 @@ private:
          sx_misc_kill_all_prims = ib[value] & 1;
          return;
       }
+      if (streamout_register(reg, value, relocate_256))
+         return;
       /* Everything else the table decides: program starts, constant caches, rings, CMASK and
        * the other bases take their relocation; the rest the kernel stores for its draw-time
        * checks or passes through. */
@@ -708,8 +763,62 @@ private:
       }
    }
 
+   /* The streamout registers the kernel tracks: the two configs, each buffer's size (dwords,
+    * kept in bytes) and base (relocated, its offset kept in bytes). */
+   template <typename Relocate>
+   bool streamout_register(uint32_t reg, size_t value, Relocate &relocate_256)
+   {
+      using namespace hw::streamout;
+      if (reg == VGT_STRMOUT_CONFIG) {
+         strmout_config = ib[value];
+         return true;
+      }
+      if (reg == VGT_STRMOUT_BUFFER_CONFIG) {
+         strmout_buffer_config = ib[value];
+         return true;
+      }
+      if (reg < VGT_STRMOUT_BUFFER_SIZE_0 || reg >= VGT_STRMOUT_BUFFER_SIZE_0 + buffer_count * buffer_register_stride)
+         return false;
+      const unsigned n = (reg - VGT_STRMOUT_BUFFER_SIZE_0) / buffer_register_stride;
+      const uint32_t field = reg - n * buffer_register_stride;
+      if (field == VGT_STRMOUT_BUFFER_SIZE_0) {
+         strmout_size[n] = uint64_t(ib[value]) * 4;
+         return true;
+      }
+      if (field == VGT_STRMOUT_BUFFER_BASE_0) {
+         strmout_offset[n] = uint64_t(ib[value]) << 8;
+         strmout_bo[n] = relocate_256("bad SET_CONTEXT_REG 0x%04X");
+         return true;
+      }
+      return false;
+   }
+
+   /* evergreen_cs_track_check's streamout part, before everything else (and before the
+    * SX_MISC kill-all-primitives shortcut): every buffer an enabled stream writes must exist
+    * and hold its base offset plus its size. */
+   void check_streamout()
+   {
+      if (!strmout_config)
+         return;
+      uint32_t buffers = 0;
+      for (unsigned stream = 0; stream < 4; stream++)
+         if ((strmout_config >> stream) & 1)
+            buffers |= (strmout_buffer_config >> (4 * stream)) & 0xf;
+      for (unsigned n = 0; n < 4; n++) {
+         if (!((buffers >> n) & 1))
+            continue;
+         if (!strmout_bo[n])
+            throw Failure{format("No buffer for streamout %d", n)};
+         const uint64_t end = strmout_offset[n] + strmout_size[n];
+         if (end > strmout_bo[n]->size)
+            throw Failure{format("streamout %d bo too small: 0x%llx, 0x%llx", n, (unsigned long long)end,
+                                 (unsigned long long)strmout_bo[n]->size)};
+      }
+   }
+
    void track_check(size_t body)
    {
+      check_streamout();
       if (sx_misc_kill_all_prims)
          return;
       for (unsigned n = 0; n < 8; n++) {

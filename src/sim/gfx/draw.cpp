@@ -17,6 +17,7 @@
 #include "core/shader_core.h"
 #include "gfx/colour_buffer.h"
 #include "gfx/depth_buffer.h"
+#include "gfx/streamout.h"
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
@@ -58,6 +59,7 @@ struct Vertex {
    std::array<float, 4> position{};
    std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
    std::optional<float> point_size; /* the misc vector's x, if the VS exported one */
+   std::vector<StreamRecord> stream; /* its MEM_STREAM writes, for streamout */
 };
 
 /* A vertex in window space, ready for scan conversion. */
@@ -81,6 +83,7 @@ public:
       primitive_type = state.get(hw::reg::VGT_PRIMITIVE_TYPE) & 0x3f;
       const std::vector<uint32_t> indices = fetch_indices();
       decode_raster_state();
+      streamout = std::make_unique<StreamoutUnit>(state, memory);
       decode_targets();
       std::string error = setup_stage(state, ShaderStage::Vertex, memory, vs_dispatch);
       if (!error.empty())
@@ -117,6 +120,7 @@ private:
    uint32_t primitive_type = 0;
    ComputeDispatch vs_dispatch, ps_dispatch;
    std::unique_ptr<ShaderRunner> vs, ps;
+   std::unique_ptr<StreamoutUnit> streamout;
    std::vector<ColourTarget> targets;
    DepthStencilTarget depth_stencil;
 
@@ -272,6 +276,8 @@ private:
             v.parameters.assign(export_count, {0, 0, 0, 0});
             if (misc != exports.targets.end() && misc->second.written[lane])
                v.point_size = as_float(misc->second.values[lane][0]);
+            if (!exports.stream_writes.empty())
+               v.stream = stream_records_of(exports, lane);
             for (uint32_t p = 0; p < export_count; p++) {
                const auto found = exports.targets.find({2, p});
                if (found != exports.targets.end() && found->second.written[lane])
@@ -426,11 +432,25 @@ private:
       return w;
    }
 
+   /* ---- streamout ---- */
+
+   /* Each assembled primitive goes to streamout before clipping, in primitive order; with
+    * PA_CL_CLIP_CNTL.DX_RASTERIZATION_KILL it stops there. Returns whether to rasterize. */
+   bool stream_out(std::initializer_list<const std::vector<StreamRecord> *> vertices)
+   {
+      const std::string error = streamout->primitive({vertices.begin(), vertices.size()});
+      if (!error.empty())
+         fail("%s", error.c_str());
+      return !(clip_control & hw::streamout::clip_cntl_rasterization_kill);
+   }
+
    /* ---- triangles ---- */
 
    void triangle_primitive(const Vertex &a, const Vertex &b, const Vertex &c, const Vertex &provoking)
    {
       statistics.primitives++;
+      if (!stream_out({&a.stream, &b.stream, &c.stream}))
+         return;
       std::vector<Vertex> polygon = clip({a, b, c});
       if (polygon.empty())
          return;
@@ -446,6 +466,8 @@ private:
    void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
    {
       statistics.primitives++;
+      if (streamout->enabled())
+         fail("streamout of RECTLIST primitives is not simulated");
       /* RECTLIST: three vertices of a parallelogram, the fourth is b + c - a (Mesa r600g
        * r600_draw_rectangle). Parameters are planar over (a, b, c), so the fourth corner's
        * values are extrapolated the same way. Rectangles are not clipped. */
@@ -499,6 +521,8 @@ private:
    void point_primitive(const Vertex &v)
    {
       statistics.primitives++;
+      if (!stream_out({&v.stream}))
+         return;
       if (!inside_z_planes(v))
          return;
       const uint32_t size = state.get(PA_SU_POINT_SIZE), minmax = state.get(PA_SU_POINT_MINMAX);
@@ -576,6 +600,8 @@ private:
    void line_primitive(Vertex a, Vertex b, const Vertex &provoking)
    {
       statistics.primitives++;
+      if (!stream_out({&a.stream, &b.stream}))
+         return;
       if ((state.get(PA_SC_MODE_CNTL_0) >> 2) & 1)
          fail("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
       if (!clip_line(a, b))

@@ -16,6 +16,8 @@
 
 namespace terakan::sim {
 
+struct StreamoutCounters; /* gfx/streamout.h */
+
 /* Register state as the CP holds it. */
 struct PipelineState {
    hw::IsaClass isa = hw::IsaClass::Cayman;
@@ -29,6 +31,8 @@ struct PipelineState {
    const std::vector<uint32_t> *loop_consts = nullptr;
    /* Border colours written through the TD_PS / TD_VS registers, by sampler slot. */
    const std::map<unsigned, std::array<float, 4>> *border_colours = nullptr;
+   /* The VGT's streamout offsets and counters, which outlive the draw. */
+   StreamoutCounters *streamout = nullptr;
 
    uint32_t get(uint32_t reg) const;
 };
