@@ -23,7 +23,9 @@ inline constexpr unsigned no_value = ~0u;
 /* Descriptor: a storage-buffer binding seen through NIR's (index, offset) pair; only loads and
  * stores may consume it. */
 /* LdsQueue: the value an LDS *_RET operation pushed, popped (LDS_OQ_A_POP). */
-enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor, LdsQueue };
+/* Param: pixel-shader input `value` (PS input n, SPI_PS_INPUT_CNTL_n), channel `bank`; only
+ * INTERP_* read it. */
+enum class OperandKind : uint8_t { None, Value, Literal, Kcache, Inline, Descriptor, LdsQueue, Param };
 
 struct Operand {
    OperandKind kind = OperandKind::None;
@@ -35,6 +37,7 @@ struct Operand {
    static Operand of_value(unsigned id) { return {OperandKind::Value, id}; }
    static Operand literal(uint32_t bits);
    static Operand kcache(unsigned bank, unsigned dword) { return {OperandKind::Kcache, dword, bank}; }
+   static Operand param(unsigned input, unsigned channel) { return {OperandKind::Param, input, channel}; }
    bool is_value() const { return kind == OperandKind::Value; }
    bool operator==(const Operand &) const = default;
 };
@@ -106,9 +109,23 @@ struct StoreOp {
    const char *atomic = nullptr;
 };
 
-/* Alu, Fetch and Store are operations; the others mark structured control flow and become CF
- * instructions. Operations are only reordered between two markers. */
-enum class NodeKind : uint8_t { Alu, Fetch, Store, If, Else, EndIf, LoopBegin, LoopEnd, Break, Continue };
+/* An EXPORT (vertex and pixel shaders): four components from one GPR (values of one GPR
+ * group, each in the channel of its position) to (type, base); a component without a value
+ * exports `select` (4 = 0.0, 5 = 1.0, 7 = nothing). `done`: EXPORT_DONE, the last export of
+ * its type. */
+struct ExportOp {
+   unsigned type = 0, base = 0;
+   std::array<unsigned, 4> values{no_value, no_value, no_value, no_value};
+   std::array<uint8_t, 4> select{7, 7, 7, 7};
+   bool done = false;
+};
+
+/* Export types of the CF export word (docs/sim-semantics.md, "Drawing"). */
+inline constexpr unsigned export_pixel = 0, export_position = 1, export_parameter = 2;
+
+/* Alu, Fetch, Store and Export are operations; the others mark structured control flow and
+ * become CF instructions. Operations are only reordered between two markers. */
+enum class NodeKind : uint8_t { Alu, Fetch, Store, Export, If, Else, EndIf, LoopBegin, LoopEnd, Break, Continue };
 
 inline bool is_marker(NodeKind kind) { return kind >= NodeKind::If; }
 
@@ -117,6 +134,7 @@ struct Node {
    AluOp alu;
    FetchOp fetch;
    StoreOp store;
+   ExportOp exported;
    unsigned condition = no_value; /* If: lanes where it is non-zero take the then side */
    bool invert = false;           /* If: ... or where it is zero */
    /* Nodes that must be placed in an earlier group or clause: the order of reads and writes of
@@ -125,6 +143,8 @@ struct Node {
    /* ALU operations that must share one group, each in its slot (SlotRule::Four: CUBE):
     * the same bundle id (>= 0) on each; the slot is the dst value's required channel. */
    int bundle = -1;
+   /* A bundle member whose result is not written (INTERP_XY's z and w slots): its slot. */
+   int bundle_slot = -1;
 };
 
 struct ValueInfo {
@@ -147,6 +167,7 @@ struct SelectedProgram {
    std::vector<SamplerRecord> sampler_records; /* dword offsets filled in by the emitter */
    std::vector<unsigned> texture_resources, samplers;
    unsigned gpr_groups = 0;
+   GraphicsInterface graphics; /* vertex and pixel shaders: what the driver programs */
 
    unsigned new_value(int required_chan = -1)
    {
@@ -169,7 +190,7 @@ struct ScheduledGroup {
    std::vector<uint32_t> literals; /* distinct literal values, in channel order */
 };
 
-enum class ClauseKind : uint8_t { Alu, Fetch, Store, Marker };
+enum class ClauseKind : uint8_t { Alu, Fetch, Store, Export, Marker };
 
 struct Clause {
    ClauseKind kind = ClauseKind::Alu;
@@ -179,6 +200,7 @@ struct Clause {
    std::vector<ScheduledGroup> groups; /* Alu */
    std::vector<FetchOp> fetches;       /* Fetch */
    StoreOp store;                      /* Store: one CF instruction */
+   ExportOp exported;                  /* Export: one CF instruction */
    bool uses_bank[2] = {false, false};
 };
 

@@ -22,6 +22,7 @@ std::string operand_text(const Operand &o)
    case OperandKind::Inline: text << "inline" << o.value; break;
    case OperandKind::Descriptor: text << "binding" << o.value; break;
    case OperandKind::LdsQueue: text << "lds_queue"; break;
+   case OperandKind::Param: text << "param" << o.value << '.' << "xyzw"[o.bank & 3]; break;
    }
    if (o.abs)
       text << '|';
@@ -77,6 +78,23 @@ std::string fetch_text(const FetchOp &fetch)
 
 } // namespace
 
+static std::string export_text(const ExportOp &e)
+{
+   static const char *types[] = {"pixel", "pos", "param"};
+   std::ostringstream text;
+   text << (e.done ? "export_done " : "export ") << types[e.type % 3] << e.base << " (";
+   for (unsigned c = 0; c < 4; c++) {
+      if (c)
+         text << ", ";
+      if (e.values[c] != no_value)
+         text << 'v' << e.values[c];
+      else
+         text << (e.select[c] == 4 ? "0" : e.select[c] == 5 ? "1" : "_");
+   }
+   text << ')';
+   return text.str();
+}
+
 std::string print_selected(const SelectedProgram &program)
 {
    std::ostringstream text;
@@ -92,6 +110,7 @@ std::string print_selected(const SelectedProgram &program)
          text << (node.store.atomic ? node.store.atomic : "store") << " rat" << node.store.binding
               << "[v" << node.store.index << "], v" << node.store.data;
          break;
+      case NodeKind::Export: text << export_text(node.exported); break;
       default:
          text << marker_name(node.kind);
          if (node.kind == NodeKind::If)
@@ -135,6 +154,9 @@ std::string print_scheduled(const ScheduledProgram &program)
       case ClauseKind::Store:
          text << "  " << (clause.store.atomic ? clause.store.atomic : "store") << " rat"
               << clause.store.binding << "[v" << clause.store.index << "], v" << clause.store.data << '\n';
+         break;
+      case ClauseKind::Export:
+         text << "  " << export_text(clause.exported) << '\n';
          break;
       case ClauseKind::Marker:
          text << "  " << marker_name(clause.marker);

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 4;
+static constexpr uint32_t binary_layout_version = 5;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -24,6 +24,39 @@ static bool read_list(struct blob_reader &reader, size_t limit, std::vector<T> &
    for (uint32_t i = 0; i < count; i++)
       list.push_back(T(blob_read_uint32(&reader)));
    return !reader.overrun;
+}
+
+/* The graphics interface: scalars in declaration order, then the lists. */
+static void write_graphics(struct blob &blob, const GraphicsInterface &g)
+{
+   for (uint32_t value : {uint32_t(g.stage), g.instance_rate_inputs, uint32_t(g.writes_point_size),
+                          g.spi_vs_out_config, g.pa_cl_vs_out_cntl, g.spi_ps_in_control_0,
+                          g.spi_ps_in_control_1, g.spi_baryc_cntl, g.spi_input_z, g.sq_pgm_exports_ps,
+                          g.db_shader_control, g.cb_shader_mask, g.colour_exports, uint32_t(g.uses_kill)})
+      blob_write_uint32(&blob, value);
+   write_list(blob, g.vertex_inputs);
+   write_list(blob, g.param_semantics);
+   write_list(blob, g.param_locations);
+   write_list(blob, g.spi_ps_input_cntl);
+   write_list(blob, g.input_locations);
+}
+
+static bool read_graphics(struct blob_reader &reader, size_t limit, GraphicsInterface &g)
+{
+   const uint32_t stage = blob_read_uint32(&reader);
+   if (stage > uint32_t(ShaderStage::Fragment))
+      return false;
+   g.stage = ShaderStage(stage);
+   g.instance_rate_inputs = blob_read_uint32(&reader);
+   g.writes_point_size = blob_read_uint32(&reader) != 0;
+   for (uint32_t *value : {&g.spi_vs_out_config, &g.pa_cl_vs_out_cntl, &g.spi_ps_in_control_0,
+                           &g.spi_ps_in_control_1, &g.spi_baryc_cntl, &g.spi_input_z, &g.sq_pgm_exports_ps,
+                           &g.db_shader_control, &g.cb_shader_mask, &g.colour_exports})
+      *value = blob_read_uint32(&reader);
+   g.uses_kill = blob_read_uint32(&reader) != 0;
+   return !reader.overrun && read_list(reader, limit, g.vertex_inputs) &&
+          read_list(reader, limit, g.param_semantics) && read_list(reader, limit, g.param_locations) &&
+          read_list(reader, limit, g.spi_ps_input_cntl) && read_list(reader, limit, g.input_locations);
 }
 
 std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
@@ -65,6 +98,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    }
    write_list(blob, b.texture_resources);
    write_list(blob, b.samplers);
+   write_graphics(blob, b.graphics);
    blob_write_bytes(&blob, &b.statistics, sizeof(b.statistics));
    std::vector<uint8_t> bytes;
    if (!blob.out_of_memory)
@@ -129,7 +163,7 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       b.sampler_records.push_back(std::move(r));
    }
    if (!read_list(reader, data.size(), b.texture_resources) ||
-       !read_list(reader, data.size(), b.samplers))
+       !read_list(reader, data.size(), b.samplers) || !read_graphics(reader, data.size(), b.graphics))
       return false;
    blob_copy_bytes(&reader, &b.statistics, sizeof(b.statistics));
    return !reader.overrun && reader.current == reader.end;

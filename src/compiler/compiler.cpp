@@ -32,19 +32,21 @@ DebugOptions debug_options_from_environment()
    return options;
 }
 
-bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
-                     const CompileOptions &options, ShaderBinary &binary, std::string &error)
+namespace {
+
+bool compile_stage(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
+                   const CompileOptions &options, ShaderBinary &binary, std::string &error)
 {
    const auto start = std::chrono::steady_clock::now();
    binary = {};
    const hw::IsaClass isa = hw::family_info(options.family).isa_class;
 
    SelectedProgram selected;
-   nir_shader *shader = spirv_to_terakan_nir(spirv, entry, options, selected.sampler_records, error);
+   nir_shader *shader = spirv_to_terakan_nir(spirv, stage, entry, options, selected.sampler_records, error);
    if (!shader)
       return false;
 
-   bool ok = select_program(shader, isa, options.buffer_bindings, options.robust_buffer_access, selected, error);
+   bool ok = select_program(shader, isa, options, selected, error);
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;
@@ -80,6 +82,24 @@ bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
                    format_statistics(binary.statistics).c_str());
    }
    return true;
+}
+
+} // namespace
+
+bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
+                     const CompileOptions &options, ShaderBinary &binary, std::string &error)
+{
+   return compile_stage(spirv, ShaderStage::Compute, entry, options, binary, error);
+}
+
+bool compile_graphics(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
+                      const CompileOptions &options, ShaderBinary &binary, std::string &error)
+{
+   if (stage == ShaderStage::Compute) {
+      error = "compile_graphics takes vertex and fragment shaders; compute shaders go to compile_compute";
+      return false;
+   }
+   return compile_stage(spirv, stage, entry, options, binary, error);
 }
 
 std::string disassemble_binary(const ShaderBinary &binary)

@@ -8,6 +8,11 @@
  *    bytes through fetch resource 16 (push_constants_fetched);
  *  - driver constants (number of workgroups): constant buffer 1, dwords 0-2;
  *  - local invocation id preloaded in R0.xyz, workgroup id in R1.xyz.
+ *
+ * Vertex and pixel shaders (compile_graphics; docs/compiler.md, "Graphics ABI"): vertex input
+ * location l is fetched from VS buffer id vertex_input_first_resource + l, whose fetch
+ * resource carries the attribute's format, stride and address; the registers the driver must
+ * program for the SPI and friends come back in ShaderBinary::graphics.
  */
 #pragma once
 
@@ -89,8 +94,34 @@ inline constexpr unsigned storage_buffer_size_constants = 4;
 inline constexpr unsigned storage_buffer_last_dword_constants = 12;
 inline constexpr unsigned max_sampler_records = 32;
 
+/* The shader stages the compiler takes. */
+enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
+
+/* Vertex input: which index a location's fetch uses (VkVertexInputRate; divisors other than 1
+ * are refused). Locations not listed are per-vertex. */
+enum class VertexInputRate : uint8_t { Vertex, Instance };
+struct VertexInputOption {
+   unsigned location = 0;
+   VertexInputRate rate = VertexInputRate::Vertex;
+};
+
+/* Vertex input location l is read through VS buffer id vertex_input_first_resource + l
+ * (SET_RESOURCE slot 176 + that id): one fetch resource per attribute, holding the binding's
+ * address plus the attribute's offset, the binding's stride, and the attribute's format and
+ * swizzle (VFETCH with USE_CONST_FIELDS). So the program depends on neither format, offset,
+ * stride nor binding (VK_EXT_vertex_input_dynamic_state, pipeline libraries). */
+inline constexpr unsigned vertex_input_first_resource = 128;
+inline constexpr unsigned max_vertex_inputs = 32;
+/* Varyings (VS outputs / PS inputs) at locations 0-31; the SPI matches them by semantic. */
+inline constexpr unsigned max_varyings = 32;
+/* The SPI semantic of varying location l (SPI_VS_OUT_ID byte, SPI_PS_INPUT_CNTL.SEMANTIC).
+ * Never 0: r600g keeps semantic 0 for inputs the SPI does not load. */
+constexpr uint8_t varying_semantic(unsigned location) { return uint8_t(location + 1); }
+
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
+   /* Vertex shaders: the input rate per location (empty: every location per-vertex). */
+   std::vector<VertexInputOption> vertex_inputs;
    std::vector<SpecializationConstant> specialization;
    DebugOptions debug{};
    /* Empty: the corpus ABI (set 0 only, binding b is slot b; docs/compiler.md). */
@@ -142,8 +173,30 @@ struct ShaderStatistics {
    double occupancy() const { return alu_slots ? double(alu_instructions) / alu_slots : 0; }
 };
 
+/* What the driver programs around a vertex or pixel shader (register values computed by the
+ * compiler from what the program reads and exports; field positions from Mesa's evergreend.h). */
+struct GraphicsInterface {
+   ShaderStage stage = ShaderStage::Compute;
+   /* Vertex shaders. */
+   std::vector<unsigned> vertex_inputs;   /* locations fetched (buffer id 128 + location) */
+   uint32_t instance_rate_inputs = 0;     /* bit l: location l is fetched by instance index */
+   std::vector<uint8_t> param_semantics;  /* PARAM export n carries SPI_VS_OUT_ID byte n */
+   std::vector<unsigned> param_locations; /* ... and is output location n (~0u: the dummy) */
+   bool writes_point_size = false;        /* EXPORT POS 61 .x */
+   uint32_t spi_vs_out_config = 0;        /* VS_EXPORT_COUNT = parameters - 1 */
+   uint32_t pa_cl_vs_out_cntl = 0;        /* USE_VTX_POINT_SIZE, VS_OUT_MISC_VEC_ENA */
+   /* Pixel shaders. */
+   std::vector<uint32_t> spi_ps_input_cntl; /* SPI_PS_INPUT_CNTL_0..n-1 */
+   std::vector<unsigned> input_locations;   /* PS input n is varying location ... */
+   uint32_t spi_ps_in_control_0 = 0, spi_ps_in_control_1 = 0, spi_baryc_cntl = 0;
+   uint32_t spi_input_z = 0, sq_pgm_exports_ps = 0, db_shader_control = 0, cb_shader_mask = 0;
+   uint32_t colour_exports = 0; /* bit n: exports PIXEL n (colour attachment n) */
+   bool uses_kill = false;
+};
+
 struct ShaderBinary {
    hw::IsaClass isa = hw::IsaClass::Evergreen;
+   GraphicsInterface graphics;
    std::vector<uint32_t> code;
    unsigned gprs = 0;
    unsigned stack_entries = 0;
@@ -167,6 +220,11 @@ struct ShaderBinary {
  * says why in `error` (invalid SPIR-V, or a construct this compiler does not handle yet). */
 bool compile_compute(std::span<const uint32_t> spirv, const char *entry,
                      const CompileOptions &options, ShaderBinary &binary, std::string &error);
+
+/* Compiles the vertex or fragment entry point `entry`. Geometry, tessellation and other
+ * stages are refused with a message naming them. */
+bool compile_graphics(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
+                      const CompileOptions &options, ShaderBinary &binary, std::string &error);
 
 /* The binary as bytes and back, for pipeline caches. `deserialize_binary` refuses data that
  * is truncated or was written by another layout version. */

@@ -49,6 +49,10 @@ void set_source(AluInstruction &instruction, unsigned index, const Operand &oper
    case OperandKind::LdsQueue:
       sel = src_sel::lds_oq_a_pop;
       break;
+   case OperandKind::Param:
+      sel = src_sel::param_base + operand.value;
+      chan = operand.bank;
+      break;
    case OperandKind::None:
    case OperandKind::Descriptor: /* select.cpp lets none reach an ALU operation */
       return;
@@ -129,7 +133,10 @@ bool choose_swizzles(std::vector<AluInstruction> &group, const std::vector<uint3
       if (i == group.size())
          return true;
       const unsigned choices = group[i].slot == Slot::T ? 4 : 6;
-      for (unsigned swizzle = 0; swizzle < choices; swizzle++) {
+      /* INTERP_XY/ZW/X/Z read with VEC_210 only (bundle rule INTERP_SWIZZLE). */
+      const bool fixed = group[i].op->has(AluFlag::Interp) && !group[i].op->name.starts_with("INTERP_LOAD_");
+      constexpr unsigned vec_210 = 5;
+      for (unsigned swizzle = fixed ? vec_210 : 0; swizzle < choices; swizzle++) {
          group[i].set(alu::bank_swizzle, swizzle);
          bool ok = true;
          for (const Violation &v : check_group(std::span(group.data(), i + 1), literals, isa, context))
@@ -603,6 +610,31 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
          cf.set(cf_export::barrier, 1);
          break;
       }
+      case ClauseKind::Export: {
+         /* EXPORT(_DONE) of one GPR: the channels its values sit in, or constant selects. */
+         const ExportOp &e = clause.exported;
+         unsigned gpr = 0;
+         const Field selects[] = {cf_export::sel_x, cf_export::sel_y, cf_export::sel_z, cf_export::sel_w};
+         for (unsigned k = 0; k < 4; k++) {
+            if (e.values[k] == no_value) {
+               cf.set(selects[k], e.select[k]);
+               continue;
+            }
+            const Location at = allocation.location[e.values[k]];
+            if (at.chan != k) {
+               error = "internal: an exported value is not in the channel of its component";
+               return false;
+            }
+            gpr = at.gpr;
+            cf.set(selects[k], k);
+         }
+         cf.set(cf_export::type, e.type);
+         cf.set(cf_export::array_base, e.base);
+         cf.set(cf_export::rw_gpr, gpr);
+         cf.set(cf_export::inst, find_cf_op(e.done ? "EXPORT_DONE" : "EXPORT")->opcode_for(isa));
+         cf.set(cf_export::barrier, 1);
+         break;
+      }
       case ClauseKind::Marker:
          if (!emit_marker(clause, c))
             return false;
@@ -636,6 +668,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
    }
 
    binary.code = std::move(code);
+   binary.graphics = selected.graphics;
    binary.sampler_records = std::move(records);
    binary.texture_resources = selected.texture_resources;
    binary.samplers = selected.samplers;

@@ -3,6 +3,7 @@
  * shader is scalarized (the VLIW packer makes the parallelism, not vec4 instructions), and
  * simple if/else is flattened into selects. */
 #include "nir_frontend.h"
+#include "graphics_nir.h"
 #include "texture_lowering.h"
 
 #include <cstdio>
@@ -63,6 +64,9 @@ const nir_shader_compiler_options &terakan_nir_options()
       o.lower_int64_options = nir_lower_int64_options(~0u);
       o.lower_doubles_options = nir_lower_doubles_options(~0u);
       o.max_unroll_iterations = 32;
+      /* Pixel-shader inputs as load_interpolated_input on a barycentric pair: the SPI gives
+       * I/J pairs in GPRs and INTERP_* does the rest (select_graphics.cpp). */
+      o.use_interpolated_input_intrinsics = true;
       return o;
    }();
    return options;
@@ -175,10 +179,11 @@ bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
 
 } // namespace
 
-nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *entry,
+nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
                                  const CompileOptions &options,
                                  std::vector<SamplerRecord> &sampler_records, std::string &error)
 {
+   const bool graphics = stage != ShaderStage::Compute;
    const auto &specialization = options.specialization;
    const DebugOptions &debug = options.debug;
    glsl_type_singleton_init_or_ref();
@@ -216,6 +221,10 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
          return nullptr;
       }
    }
+   if (graphics && !check_entry_point(spirv, entry, stage, error)) {
+      glsl_type_singleton_decref();
+      return nullptr;
+   }
    std::vector<nir_spirv_specialization> spec(specialization.size());
    for (size_t i = 0; i < specialization.size(); i++) {
       spec[i].id = specialization[i].id;
@@ -227,11 +236,14 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
       default: spec[i].value.u32 = uint32_t(specialization[i].bits); break;
       }
    }
-   nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), spec.data(), unsigned(spec.size()), MESA_SHADER_COMPUTE,
+   const gl_shader_stage nir_stage = stage == ShaderStage::Vertex     ? MESA_SHADER_VERTEX
+                                     : stage == ShaderStage::Fragment ? MESA_SHADER_FRAGMENT
+                                                                      : MESA_SHADER_COMPUTE;
+   nir_shader *shader = spirv_to_nir(spirv.data(), spirv.size(), spec.data(), unsigned(spec.size()), nir_stage,
                                      entry, &spirv_options, &terakan_nir_options());
    if (!shader) {
-      error = std::string("SPIR-V could not be translated (invalid module, or no compute entry "
-                          "point named '") + entry + "')";
+      error = std::string("SPIR-V could not be translated (invalid module, or no ") +
+              (graphics ? "such" : "compute") + " entry point named '" + entry + "')";
       glsl_type_singleton_decref();
       return nullptr;
    }
@@ -246,12 +258,19 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, const char *en
    NIR_PASS_V(shader, nir_lower_variable_initializers, nir_variable_mode(~0u));
    NIR_PASS_V(shader, nir_split_var_copies);
    NIR_PASS_V(shader, nir_split_per_member_structs);
+   if (graphics)
+      lower_outputs_to_temporaries(shader);
    NIR_PASS_V(shader, nir_lower_global_vars_to_local);
    NIR_PASS_V(shader, nir_lower_vars_to_ssa);
    NIR_PASS_V(shader, nir_shader_instructions_pass, lower_device_index_to_zero,
               nir_metadata_block_index | nir_metadata_dominance, nullptr);
+   if (stage == ShaderStage::Vertex)
+      NIR_PASS_V(shader, lower_instance_index);
    NIR_PASS_V(shader, nir_lower_system_values);
-   lower_compute_system_values(shader);
+   if (graphics)
+      lower_graphics_io(shader);
+   else
+      lower_compute_system_values(shader);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_ssbo | nir_var_mem_ubo,
               nir_address_format_32bit_index_offset);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_push_const,

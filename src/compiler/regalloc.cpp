@@ -113,6 +113,12 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
          use(clause.store.index, point);
          point++;
          break;
+      case ClauseKind::Export:
+         for (unsigned v : clause.exported.values)
+            if (v != no_value)
+               use(v, point);
+         point++;
+         break;
       }
    }
 

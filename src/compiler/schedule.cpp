@@ -205,6 +205,11 @@ private:
             for (unsigned v : node.fetch.sources())
                read_elsewhere[v] = true;
             break;
+         case NodeKind::Export:
+            for (unsigned v : node.exported.values)
+               if (v != no_value)
+                  read_elsewhere[v] = true;
+            break;
          case NodeKind::Alu: {
             const bool feeds_stores_only = node.alu.dst != no_value && store_only[node.alu.dst];
             for (unsigned k = 0; k < node.alu.op->sources; k++) {
@@ -261,6 +266,13 @@ private:
    }
 
    bool ready(const Operand &o) const { return !o.is_value() || available[o.value]; }
+
+   /* The slot of a bundle member: the channel of its result, or the slot it was given when it
+    * writes none. */
+   int bundle_slot(const Node &node) const
+   {
+      return node.bundle_slot >= 0 ? node.bundle_slot : in.values[node.alu.dst].required_chan;
+   }
 
    void compute_heights()
    {
@@ -368,14 +380,15 @@ private:
                GroupBuilder trial = builder;
                bool fits = true;
                for (size_t j : members)
-                  fits = fits && trial.try_add(in.nodes[j].alu, in.values[in.nodes[j].alu.dst].required_chan,
+                  fits = fits && trial.try_add(in.nodes[j].alu, bundle_slot(in.nodes[j]),
                                                max_alu_clause_slots - clause_slots);
                if (!fits)
                   continue;
                builder = trial;
                for (size_t j : members) {
                   placed.push_back(j);
-                  defined.push_back(in.nodes[j].alu.dst);
+                  if (in.nodes[j].alu.dst != no_value)
+                     defined.push_back(in.nodes[j].alu.dst);
                   placed_total++;
                }
                continue;
@@ -399,10 +412,12 @@ private:
             }
             if (!builder.group.ops.empty() && is_ordered_memory_op(builder.group.ops[0].op))
                break;
-            if (builder.try_add(op, in.values[op.dst].required_chan,
-                                max_alu_clause_slots - clause_slots)) {
+            /* Operations without a result (KILL) may go in any slot. */
+            const int required = op.dst == no_value ? -1 : in.values[op.dst].required_chan;
+            if (builder.try_add(op, required, max_alu_clause_slots - clause_slots)) {
                placed.push_back(i);
-               defined.push_back(op.dst);
+               if (op.dst != no_value)
+                  defined.push_back(op.dst);
                placed_total++;
             }
          }
@@ -449,6 +464,21 @@ private:
             continue;
          if (node.kind == NodeKind::Fetch)
             break; /* a store must not overtake an earlier load */
+         if (node.kind == NodeKind::Export) {
+            /* Exports keep their order too (EXPORT_DONE ends each type). */
+            bool ready = ordered(i);
+            for (unsigned v : node.exported.values)
+               ready = ready && (v == no_value || available[v]);
+            if (!ready)
+               break;
+            Clause clause;
+            clause.kind = ClauseKind::Export;
+            clause.exported = node.exported;
+            out.clauses.push_back(clause);
+            done[i] = true;
+            count++;
+            continue;
+         }
          if (node.kind != NodeKind::Store)
             continue;
          if (!available[node.store.data] || !available[node.store.index] || !ordered(i))

@@ -1,12 +1,14 @@
 /* Instruction selection: scalar NIR (nir_frontend.cpp) -> the backend IR (backend_ir.h).
  * Every NIR operation this file does not know is refused with its name; nothing is guessed. */
 #include "select.h"
+#include "select_graphics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <numbers>
 
@@ -95,36 +97,78 @@ constexpr DirectOp direct_ops[] = {
    {nir_op_i2f32, "INT_TO_FLT"},   {nir_op_u2f32, "UINT_TO_FLT"},
 };
 
-class Selector {
+class Selector : public SelectionContext {
 public:
-   Selector(nir_shader *shader, hw::IsaClass isa, const std::vector<BufferBinding> &bindings,
-            bool robust_buffer_access, SelectedProgram &out, std::string &error)
-      : shader(shader), buffer_bindings(bindings), robust_buffer_access(robust_buffer_access),
-        out(out), error(error)
+   Selector(nir_shader *shader, hw::IsaClass isa, const CompileOptions &options, SelectedProgram &out,
+            std::string &error)
+      : shader(shader), buffer_bindings(options.buffer_bindings),
+        robust_buffer_access(options.robust_buffer_access), out(out), error(error)
    {
       out.isa = isa;
+      if (shader->info.stage != MESA_SHADER_COMPUTE)
+         graphics = std::make_unique<GraphicsSelector>(shader, options, out, *this);
    }
 
    bool run()
    {
-      /* The thread ids arrive in R0.xyz, the group ids in R1.xyz (SPI_COMPUTE_INPUT_CNTL). */
-      for (unsigned c = 0; c < 3; c++) {
-         local_id[c] = preloaded(0, c);
-         group_id[c] = preloaded(1, c);
+      if (graphics) {
+         if (!graphics->begin())
+            return false;
+      } else {
+         /* The thread ids arrive in R0.xyz, the group ids in R1.xyz (SPI_COMPUTE_INPUT_CNTL). */
+         for (unsigned c = 0; c < 3; c++) {
+            local_id[c] = preloaded(0, c);
+            group_id[c] = preloaded(1, c);
+         }
       }
       nir_function_impl *impl = nir_shader_get_entrypoint(shader);
       if (!impl) {
          error = "the module has no entry point body";
          return false;
       }
-      if (!select_cf_list(&impl->body, false) || !lower_loop_exits())
+      if (!select_cf_list(&impl->body, false))
          return false;
-      return true;
+      /* The exports go at the end, before the loop lowering renumbers the nodes. */
+      if (graphics && !graphics->finish())
+         return false;
+      return lower_loop_exits();
    }
 
+   /* SelectionContext, for the graphics selection. */
+   bool context_operand(const nir_src &src, unsigned component, Operand &result) override
+   {
+      return operand(src, component, result);
+   }
+   unsigned context_emit(const char *name, std::initializer_list<Operand> sources, int chan) override
+   {
+      return emit(name, sources, chan);
+   }
+   unsigned context_add_node(const Node &node) override
+   {
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return unsigned(out.nodes.size() - 1);
+   }
+   bool context_fail(const std::string &message) override { return fail(message); }
+   unsigned context_depth() const override { return depth; }
+   unsigned context_preloaded(unsigned gpr, unsigned chan) override { return preloaded(gpr, chan); }
+   bool context_is_register(unsigned value) const override { return is_register(value); }
+
 private:
+   std::unique_ptr<GraphicsSelector> graphics;
+   bool started = false; /* the function body's list was entered */
+   unsigned depth = 0; /* if/loop levels around the instruction being selected */
+
    bool select_cf_list(exec_list *list, bool in_loop)
    {
+      /* Only called for the bodies of ifs and loops, and for the function body (depth 0). */
+      struct Level {
+         unsigned &depth;
+         bool counted;
+         Level(unsigned &d, bool c) : depth(d), counted(c) { depth += counted; }
+         ~Level() { depth -= counted; }
+      } level(depth, started);
+      started = true;
       return select_cf_range(exec_list_is_empty(list) ? nullptr
                                                       : exec_node_data(nir_cf_node, exec_list_get_head(list), node),
                              in_loop);
@@ -1339,6 +1383,13 @@ private:
       case nir_intrinsic_store_ssbo:
          return select_store_ssbo(intrinsic);
       default:
+         if (graphics) {
+            bool handled = false;
+            if (!graphics->select(intrinsic, result(), handled))
+               return false;
+            if (handled)
+               return true;
+         }
          return fail(std::string("the NIR intrinsic ") + info.name +
                      " is not supported by the compiler yet");
       }
@@ -1545,6 +1596,10 @@ static void remove_dead_operations(SelectedProgram &program)
                use(v);
             break;
          case NodeKind::Store: use(node.store.data); use(node.store.index); break;
+         case NodeKind::Export:
+            for (unsigned v : node.exported.values)
+               use(v);
+            break;
          case NodeKind::If: use(node.condition); break;
          default: break;
          }
@@ -1578,11 +1633,10 @@ static void remove_dead_operations(SelectedProgram &program)
    }
 }
 
-bool select_program(nir_shader *shader, hw::IsaClass isa,
-                    const std::vector<BufferBinding> &buffer_bindings, bool robust_buffer_access,
+bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &options,
                     SelectedProgram &out, std::string &error)
 {
-   Selector selector(shader, isa, buffer_bindings, robust_buffer_access, out, error);
+   Selector selector(shader, isa, options, out, error);
    if (!selector.run())
       return false;
    remove_dead_operations(out);

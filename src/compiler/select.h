@@ -9,8 +9,7 @@
 
 namespace terakan::compiler {
 
-bool select_program(nir_shader *shader, hw::IsaClass isa,
-                    const std::vector<BufferBinding> &buffer_bindings, bool robust_buffer_access,
+bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &options,
                     SelectedProgram &out, std::string &error);
 
 } // namespace terakan::compiler

@@ -1,0 +1,548 @@
+/* Instruction selection for vertex and pixel shaders (select_graphics.h).
+ *
+ * Register fields below (SPI_*, PA_CL_VS_OUT_CNTL, SQ_PGM_EXPORTS_PS, DB_SHADER_CONTROL) are
+ * from Mesa 22.3's src/gallium/drivers/r600/evergreend.h; how r600g fills them (at least one
+ * I/J pair and one interpolated input, EXPORT_COLORS) from its evergreen_update_ps_state. */
+#include "select_graphics.h"
+
+#include <algorithm>
+
+#include "compiler/isa/words.h"
+
+namespace terakan::compiler {
+namespace {
+
+const isa::AluOpInfo &alu_op(const char *name)
+{
+   const isa::AluOpInfo *op = isa::find_alu_op(name);
+   if (!op)
+      std::abort(); /* a typo in this file, caught by every graphics test */
+   return *op;
+}
+
+/* SPI_BARYC_CNTL enable fields, in the SPI's pair order (evergreend.h S_0286E0_*). */
+constexpr unsigned baryc_enable_shift[6] = {8, 0, 4, 24, 16, 20};
+
+/* The pair a barycentric intrinsic names: 0-2 perspective, 3-5 linear (sample, center,
+ * centroid); -1 for what the SPI does not give. */
+int pair_of(const nir_intrinsic_instr *intrinsic)
+{
+   const bool linear = nir_intrinsic_interp_mode(intrinsic) == INTERP_MODE_NOPERSPECTIVE;
+   switch (intrinsic->intrinsic) {
+   case nir_intrinsic_load_barycentric_pixel: return linear ? 4 : 1;
+   case nir_intrinsic_load_barycentric_centroid: return linear ? 5 : 2;
+   default: return -1;
+   }
+}
+
+bool is_float_zero_or_one(const Operand &o, uint8_t &select)
+{
+   if (o.kind != OperandKind::Inline || o.neg || o.abs)
+      return false;
+   if (o.value == isa::src_sel::zero) {
+      select = 4;
+      return true;
+   }
+   if (o.value == isa::src_sel::one) {
+      select = 5;
+      return true;
+   }
+   return false;
+}
+
+} // namespace
+
+GraphicsSelector::GraphicsSelector(nir_shader *shader, const CompileOptions &options, SelectedProgram &out,
+                                   SelectionContext &context)
+   : shader(shader), options(options), out(out), context(context)
+{
+}
+
+bool GraphicsSelector::begin()
+{
+   out.graphics.stage = vertex() ? ShaderStage::Vertex : ShaderStage::Fragment;
+   if (vertex()) {
+      /* R0.x = vertex index (VGT_INDX_OFFSET included), R0.w = instance index
+       * (SQ_VTX_START_INST_LOC included): docs/sim-semantics.md, "Drawing". */
+      vertex_index = context.context_preloaded(0, 0);
+      instance_index = context.context_preloaded(0, 3);
+      return true;
+   }
+   if (!scan_pixel_inputs())
+      return false;
+   /* Each enabled pair takes the next half GPR from R0.xy: J in the even channel, I in the
+    * odd one. The SPI needs one pair even when nothing is interpolated (r600g enables
+    * perspective center then); its GPR is declared so that the program's GPR count covers
+    * every GPR the SPI writes. */
+   if (std::none_of(pair_used.begin(), pair_used.end(), [](bool used) { return used; }))
+      pair_used[1] = true;
+   unsigned pair = 0;
+   for (unsigned k = 0; k < 6; k++) {
+      if (!pair_used[k])
+         continue;
+      pair_values[k][1] = context.context_preloaded(pair / 2, 2 * (pair % 2));     /* J */
+      pair_values[k][0] = context.context_preloaded(pair / 2, 2 * (pair % 2) + 1); /* I */
+      out.graphics.spi_baryc_cntl |= 1u << baryc_enable_shift[k];
+      pair++;
+   }
+   unsigned next_gpr = (pair + 1) / 2;
+   if (position_gpr >= 0) {
+      position_gpr = int(next_gpr++);
+      for (unsigned c = 0; c < 4; c++)
+         position[c] = context.context_preloaded(unsigned(position_gpr), c);
+   }
+   if (face_gpr >= 0) {
+      face_gpr = int(next_gpr++);
+      face = context.context_preloaded(unsigned(face_gpr), 0);
+   }
+   return true;
+}
+
+/* A pixel shader's inputs, before its body is selected: the SPI's layout depends on them. */
+bool GraphicsSelector::scan_pixel_inputs()
+{
+   nir_foreach_block(block, nir_shader_get_entrypoint(shader)) {
+      nir_foreach_instr(instr, block) {
+         if (instr->type != nir_instr_type_intrinsic)
+            continue;
+         nir_intrinsic_instr *intrinsic = nir_instr_as_intrinsic(instr);
+         switch (intrinsic->intrinsic) {
+         case nir_intrinsic_load_barycentric_pixel:
+         case nir_intrinsic_load_barycentric_centroid:
+            pair_used[unsigned(pair_of(intrinsic))] = true;
+            break;
+         case nir_intrinsic_load_barycentric_sample:
+         case nir_intrinsic_load_barycentric_at_sample:
+         case nir_intrinsic_load_barycentric_at_offset:
+            return fail("per-sample interpolation (sample qualifier, interpolateAtSample/Offset) is "
+                        "not supported by the compiler yet");
+         case nir_intrinsic_load_interpolated_input:
+         case nir_intrinsic_load_input: {
+            unsigned location;
+            if (!constant_location(intrinsic, location))
+               return false;
+            const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
+            if (semantics.location < VARYING_SLOT_VAR0)
+               return fail(std::string("the pixel-shader input ") +
+                           gl_varying_slot_name_for_stage(gl_varying_slot(semantics.location), MESA_SHADER_FRAGMENT) +
+                           " is not supported by the compiler yet");
+            if (location >= max_varyings)
+               return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
+                           std::to_string(max_varyings) + " the SPI matches");
+            input_flat[location] = intrinsic->intrinsic == nir_intrinsic_load_input;
+            break;
+         }
+         case nir_intrinsic_load_frag_coord: position_gpr = 0; break;
+         case nir_intrinsic_load_front_face: face_gpr = 0; break;
+         default: break;
+         }
+      }
+   }
+   /* PS input n: the n-th location in order (SPI_PS_INPUT_CNTL_n). */
+   for (const auto &[location, flat] : input_flat) {
+      (void)flat;
+      const unsigned n = unsigned(input_index.size());
+      input_index[location] = n;
+   }
+   return true;
+}
+
+/* The varying or attribute location an input/output intrinsic names (API location, plus its
+ * constant slot offset; run-time indices into input or output arrays are refused). */
+bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigned &location)
+{
+   const bool store = intrinsic->intrinsic == nir_intrinsic_store_output;
+   const nir_src &offset = intrinsic->src[store ? 1 : intrinsic->intrinsic == nir_intrinsic_load_interpolated_input ? 1 : 0];
+   if (!nir_src_is_const(offset))
+      return fail("input or output arrays indexed at run time are not supported by the compiler yet");
+   const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
+   unsigned base = semantics.location;
+   if (store)
+      base -= vertex() ? unsigned(VARYING_SLOT_VAR0) : unsigned(FRAG_RESULT_DATA0);
+   else
+      base -= vertex() ? unsigned(VERT_ATTRIB_GENERIC0) : unsigned(VARYING_SLOT_VAR0);
+   location = base + unsigned(nir_src_as_uint(offset));
+   return true;
+}
+
+bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result, bool &handled)
+{
+   handled = true;
+   const unsigned components = nir_intrinsic_infos[intrinsic->intrinsic].has_dest ? intrinsic->dest.ssa.num_components : 0;
+   switch (intrinsic->intrinsic) {
+   case nir_intrinsic_store_output:
+      return record_output(intrinsic);
+   case nir_intrinsic_load_base_vertex:
+   case nir_intrinsic_load_base_instance:
+   case nir_intrinsic_load_first_vertex:
+   case nir_intrinsic_load_draw_id:
+   case nir_intrinsic_load_is_indexed_draw:
+      return fail("shader draw parameters (BaseVertex, BaseInstance, DrawIndex) are not supported by "
+                  "the compiler yet (they need driver constants)");
+   default:
+      break;
+   }
+   if (vertex()) {
+      switch (intrinsic->intrinsic) {
+      case nir_intrinsic_load_vertex_id:
+         result.push_back(Operand::of_value(vertex_index));
+         return true;
+      case nir_intrinsic_load_instance_id:
+         result.push_back(Operand::of_value(instance_index));
+         return true;
+      case nir_intrinsic_load_input:
+         return select_vertex_input(intrinsic, result);
+      default:
+         handled = false;
+         return true;
+      }
+   }
+   switch (intrinsic->intrinsic) {
+   case nir_intrinsic_load_barycentric_pixel:
+   case nir_intrinsic_load_barycentric_centroid: {
+      const auto &pair = pair_values[unsigned(pair_of(intrinsic))];
+      result = {Operand::of_value(pair[0]), Operand::of_value(pair[1])};
+      return true;
+   }
+   case nir_intrinsic_load_interpolated_input:
+      return select_interpolated(intrinsic, result);
+   case nir_intrinsic_load_input:
+      return select_flat(intrinsic, result);
+   case nir_intrinsic_load_frag_coord:
+      /* (x + 0.5, y + 0.5, z, 1/w) with PIX_CENTER_HALF: Vulkan's FragCoord. */
+      for (unsigned c = 0; c < components; c++)
+         result.push_back(Operand::of_value(position[c]));
+      return true;
+   case nir_intrinsic_load_front_face:
+      /* FRONT_FACE_ALL_BITS: ~0 for front faces, 0 for back faces: a 32-bit boolean. */
+      result.push_back(Operand::of_value(face));
+      return true;
+   case nir_intrinsic_discard:
+   case nir_intrinsic_terminate:
+      /* KILL removes the lanes that execute it; inside a branch that is the branch's lanes. */
+      add_kill("KILLGT", Operand::literal(0x3f800000), Operand::literal(0));
+      return true;
+   case nir_intrinsic_discard_if:
+   case nir_intrinsic_terminate_if: {
+      Operand condition;
+      if (!context.context_operand(intrinsic->src[0], 0, condition))
+         return false;
+      add_kill("KILLNE_INT", condition, Operand::literal(0));
+      return true;
+   }
+   case nir_intrinsic_demote:
+   case nir_intrinsic_demote_if:
+   case nir_intrinsic_is_helper_invocation:
+   case nir_intrinsic_load_helper_invocation:
+      return fail("demote and helper invocations are not supported by the compiler yet");
+   case nir_intrinsic_load_sample_id:
+   case nir_intrinsic_load_sample_pos:
+   case nir_intrinsic_load_sample_mask_in:
+      return fail("SampleId, SamplePosition and SampleMask are not supported by the compiler yet");
+   default:
+      handled = false;
+      return true;
+   }
+}
+
+/* A vertex input: one VFETCH of the location's fetch resource (format, stride and address in
+ * the resource: USE_CONST_FIELDS), indexed by the vertex or the instance index. */
+bool GraphicsSelector::select_vertex_input(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result)
+{
+   unsigned location;
+   if (!constant_location(intrinsic, location))
+      return false;
+   if (location >= max_vertex_inputs)
+      return fail("vertex input location " + std::to_string(location) + " is beyond the " +
+                  std::to_string(max_vertex_inputs) + " the compiler maps");
+   bool per_instance = false;
+   for (const VertexInputOption &input : options.vertex_inputs)
+      if (input.location == location)
+         per_instance = input.rate == VertexInputRate::Instance;
+   if (std::find(fetched_locations.begin(), fetched_locations.end(), location) == fetched_locations.end())
+      fetched_locations.push_back(location);
+   if (per_instance)
+      out.graphics.instance_rate_inputs |= 1u << location;
+
+   TextureFetch fetch;
+   fetch.op = isa::find_fetch_op("VFETCH");
+   fetch.resource = vertex_input_first_resource + location;
+   fetch.coords[0] = per_instance ? instance_index : vertex_index;
+   const unsigned group = out.gpr_groups++;
+   const unsigned first = nir_intrinsic_component(intrinsic);
+   for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++) {
+      const unsigned channel = first + c;
+      if (channel > 3)
+         return fail("internal: a vertex input beyond its four components");
+      const unsigned v = out.new_value(int(channel));
+      out.values[v].gpr_group = int(group);
+      fetch.results[channel] = v;
+      result.push_back(Operand::of_value(v));
+   }
+   Node node;
+   node.kind = NodeKind::Fetch;
+   node.fetch.texture = fetch;
+   context.context_add_node(node);
+   return true;
+}
+
+/* A smooth or noperspective input: INTERP_XY for channels x/y and INTERP_ZW for z/w, each a
+ * group of four slots (even slots take I, odd ones J, slot c reads parameter channel c); the
+ * slots of the other half are not written. */
+bool GraphicsSelector::select_interpolated(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result)
+{
+   unsigned location;
+   if (!constant_location(intrinsic, location))
+      return false;
+   Operand i, j;
+   if (!context.context_operand(intrinsic->src[0], 0, i) || !context.context_operand(intrinsic->src[0], 1, j))
+      return false;
+   if (!i.is_value() || !j.is_value())
+      return fail("internal: barycentrics that are not the SPI's");
+   const unsigned n = input_index.at(location);
+   const unsigned first = nir_intrinsic_component(intrinsic);
+   const unsigned count = intrinsic->dest.ssa.num_components;
+   std::array<unsigned, 4> values{no_value, no_value, no_value, no_value};
+   for (unsigned half = 0; half < 2; half++) {
+      const unsigned low = 2 * half;
+      if (first + count <= low || first >= low + 2)
+         continue;
+      const int bundle = next_bundle++;
+      for (unsigned slot = 0; slot < 4; slot++) {
+         Node node;
+         node.kind = NodeKind::Alu;
+         node.alu.op = &alu_op(half ? "INTERP_ZW" : "INTERP_XY");
+         node.alu.src[0] = slot % 2 == 0 ? i : j;
+         node.alu.src[1] = Operand::param(n, slot);
+         node.bundle = bundle;
+         const bool wanted = slot >= low && slot < low + 2 && slot >= first && slot < first + count;
+         if (wanted) {
+            node.alu.dst = out.new_value(int(slot));
+            values[slot] = node.alu.dst;
+         } else {
+            node.bundle_slot = int(slot);
+         }
+         context.context_add_node(node);
+      }
+   }
+   for (unsigned c = 0; c < count; c++)
+      result.push_back(Operand::of_value(values[first + c]));
+   return true;
+}
+
+/* A flat input: INTERP_LOAD_P0 copies the provoking vertex's value (FLAT_SHADE). */
+bool GraphicsSelector::select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result)
+{
+   unsigned location;
+   if (!constant_location(intrinsic, location))
+      return false;
+   const unsigned n = input_index.at(location);
+   const unsigned first = nir_intrinsic_component(intrinsic);
+   for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
+      result.push_back(Operand::of_value(context.context_emit("INTERP_LOAD_P0", {Operand::param(n, first + c)}, -1)));
+   return true;
+}
+
+void GraphicsSelector::add_kill(const char *name, Operand a, Operand b)
+{
+   Node node;
+   node.kind = NodeKind::Alu;
+   node.alu.op = &alu_op(name);
+   node.alu.src[0] = a;
+   node.alu.src[1] = b;
+   kills.push_back(context.context_add_node(node));
+   out.graphics.uses_kill = true;
+}
+
+/* store_output: nir_lower_io_to_temporaries put every store at the end of the program; the
+ * components are kept for the exports. */
+bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
+{
+   if (context.context_depth() != 0)
+      return fail("internal: an output stored inside control flow");
+   const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
+   unsigned slot = semantics.location;
+   if (vertex()) {
+      if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ) {
+         /* as they are */
+      } else if (slot >= VARYING_SLOT_VAR0 && slot < VARYING_SLOT_VAR0 + max_varyings) {
+         unsigned location;
+         if (!constant_location(intrinsic, location))
+            return false;
+         if (location >= max_varyings)
+            return fail("vertex-shader output location " + std::to_string(location) + " is beyond the " +
+                        std::to_string(max_varyings) + " the SPI matches");
+         slot = VARYING_SLOT_VAR0 + location;
+      } else {
+         return fail(std::string("the vertex-shader output ") +
+                     gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
+                     " is not supported by the compiler yet (clip and cull distances, layer and "
+                     "viewport index come later)");
+      }
+   } else {
+      if (slot < FRAG_RESULT_DATA0)
+         return fail(std::string("the fragment-shader output ") + gl_frag_result_name(gl_frag_result(slot)) +
+                     " is not supported by the compiler yet (FragDepth, FragStencilRef and SampleMask "
+                     "come later)");
+      if (semantics.dual_source_blend_index)
+         return fail("dual-source blending outputs (Index 1) are not supported by the compiler yet");
+      unsigned location;
+      if (!constant_location(intrinsic, location))
+         return false;
+      if (location >= 8)
+         return fail("fragment output location " + std::to_string(location) + ": there are 8 colour targets");
+      slot = FRAG_RESULT_DATA0 + location;
+   }
+   if (nir_src_bit_size(intrinsic->src[0]) != 32)
+      return fail("only 32-bit shader outputs are supported");
+   Output &output = outputs[slot];
+   const unsigned first = nir_intrinsic_component(intrinsic);
+   const unsigned mask = nir_intrinsic_write_mask(intrinsic);
+   for (unsigned c = 0; c < nir_src_num_components(intrinsic->src[0]); c++) {
+      if (!(mask >> c & 1) || first + c > 3)
+         continue;
+      Operand o;
+      if (!context.context_operand(intrinsic->src[0], c, o))
+         return false;
+      if (o.is_value() && context.context_is_register(o.value))
+         o = Operand::of_value(context.context_emit("MOV", {o}, -1));
+      output.components[first + c] = o;
+      output.written[first + c] = true;
+   }
+   return true;
+}
+
+/* One export: its components in one GPR (MOVs into a GPR group, each in the channel of its
+ * component), 0.0 and 1.0 as export selects. */
+void GraphicsSelector::add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
+                                  const std::array<bool, 4> &written, bool done)
+{
+   Node node;
+   node.kind = NodeKind::Export;
+   node.exported.type = type;
+   node.exported.base = base;
+   node.exported.done = done;
+   const unsigned group = out.gpr_groups++;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!written[c])
+         continue;
+      uint8_t select;
+      if (is_float_zero_or_one(components[c], select)) {
+         node.exported.select[c] = select;
+         continue;
+      }
+      const unsigned v = context.context_emit("MOV", {components[c]}, int(c));
+      out.values[v].gpr_group = int(group);
+      node.exported.values[c] = v;
+   }
+   node.after = kills;
+   context.context_add_node(node);
+}
+
+bool GraphicsSelector::finish()
+{
+   if (vertex()) {
+      /* POS 60 (then the misc vector's point size), then the parameters in location order;
+       * EXPORT_DONE on the last of each type. Without a position the vertex gets (0, 0, 0, 1)
+       * (Vulkan leaves it undefined; the rasterizer needs one). */
+      const auto position_output = outputs.find(VARYING_SLOT_POS);
+      const auto point_size = outputs.find(VARYING_SLOT_PSIZ);
+      const bool has_point_size = point_size != outputs.end() && point_size->second.written[0];
+      if (position_output != outputs.end()) {
+         add_export(export_position, 60, position_output->second.components, position_output->second.written,
+                    !has_point_size);
+      } else {
+         add_export(export_position, 60,
+                    {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0x3f800000)},
+                    {true, true, true, true}, !has_point_size);
+      }
+      if (has_point_size)
+         add_export(export_position, 61, {point_size->second.components[0]}, {true, false, false, false}, true);
+      out.graphics.writes_point_size = has_point_size;
+      std::vector<unsigned> params;
+      for (const auto &[slot, output] : outputs)
+         if (slot >= VARYING_SLOT_VAR0)
+            params.push_back(slot);
+      for (size_t k = 0; k < params.size(); k++) {
+         const Output &output = outputs[params[k]];
+         add_export(export_parameter, unsigned(k), output.components, output.written, k + 1 == params.size());
+         out.graphics.param_locations.push_back(params[k] - VARYING_SLOT_VAR0);
+         out.graphics.param_semantics.push_back(varying_semantic(params[k] - VARYING_SLOT_VAR0));
+      }
+      if (params.empty()) {
+         /* The hardware keeps at least one parameter per vertex (VS_EXPORT_COUNT + 1); this one
+          * carries semantic 0, which no pixel-shader input uses. */
+         add_export(export_parameter, 0, {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0)},
+                    {true, true, true, true}, true);
+         out.graphics.param_locations.push_back(~0u);
+         out.graphics.param_semantics.push_back(0);
+      }
+      fill_vertex_interface();
+      return true;
+   }
+   /* Colours to PIXEL n for location n, in order; EXPORT_DONE on the last. Without any, one
+    * export with every component masked (the hardware wants one export per pixel). */
+   std::vector<unsigned> colours;
+   for (const auto &[slot, output] : outputs)
+      colours.push_back(slot);
+   for (size_t k = 0; k < colours.size(); k++) {
+      const Output &output = outputs[colours[k]];
+      const unsigned location = colours[k] - FRAG_RESULT_DATA0;
+      add_export(export_pixel, location, output.components, output.written, k + 1 == colours.size());
+      out.graphics.colour_exports |= 1u << location;
+   }
+   if (colours.empty())
+      add_export(export_pixel, 0, {}, {false, false, false, false}, true);
+   fill_pixel_interface();
+   return true;
+}
+
+void GraphicsSelector::fill_vertex_interface()
+{
+   GraphicsInterface &g = out.graphics;
+   std::sort(fetched_locations.begin(), fetched_locations.end());
+   g.vertex_inputs = fetched_locations;
+   /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT [5:1] = parameters - 1. */
+   g.spi_vs_out_config = uint32_t(g.param_semantics.size() - 1) << 1;
+   /* PA_CL_VS_OUT_CNTL: USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21]. */
+   if (g.writes_point_size)
+      g.pa_cl_vs_out_cntl = (1u << 16) | (1u << 21);
+}
+
+void GraphicsSelector::fill_pixel_interface()
+{
+   GraphicsInterface &g = out.graphics;
+   bool perspective = false, linear = false;
+   for (unsigned k = 0; k < 6; k++) {
+      perspective |= pair_used[k] && k < 3;
+      linear |= pair_used[k] && k >= 3;
+   }
+   /* SPI_PS_INPUT_CNTL_n: SEMANTIC [7:0], DEFAULT_VAL [9:8] (0: (0, 0, 0, 0)), FLAT_SHADE [10]. */
+   for (const auto &[location, flat] : input_flat) {
+      g.input_locations.push_back(location);
+      g.spi_ps_input_cntl.push_back(uint32_t(varying_semantic(location)) | (flat ? 1u << 10 : 0));
+   }
+   /* SPI_PS_IN_CONTROL_0: NUM_INTERP [5:0] (at least 1, as r600g: the SPI wants one),
+    * POSITION_ENA [8], POSITION_ADDR [14:10], PERSP_GRADIENT_ENA [28], LINEAR_GRADIENT_ENA [29]. */
+   const unsigned interpolated = std::max<unsigned>(1, unsigned(input_flat.size()));
+   g.spi_ps_in_control_0 = interpolated | (perspective || !linear ? 1u << 28 : 0) | (linear ? 1u << 29 : 0);
+   if (position_gpr >= 0) {
+      g.spi_ps_in_control_0 |= (1u << 8) | (uint32_t(position_gpr) << 10);
+      g.spi_input_z = 1; /* SPI_INPUT_Z.PROVIDE_Z_TO_SPI [0] */
+   }
+   /* SPI_PS_IN_CONTROL_1: FRONT_FACE_ENA [8], FRONT_FACE_CHAN [10:9] (x), FRONT_FACE_ALL_BITS [11],
+    * FRONT_FACE_ADDR [16:12]. */
+   if (face_gpr >= 0)
+      g.spi_ps_in_control_1 = (1u << 8) | (1u << 11) | (uint32_t(face_gpr) << 12);
+   /* SQ_PGM_EXPORTS_PS: EXPORT_COLORS [4:1] (r600g: always at least one export). */
+   const unsigned exported = unsigned(__builtin_popcount(g.colour_exports));
+   g.sq_pgm_exports_ps = std::max(1u, exported) << 1;
+   /* DB_SHADER_CONTROL.KILL_ENABLE [6]. */
+   g.db_shader_control = g.uses_kill ? 1u << 6 : 0;
+   /* CB_SHADER_MASK: four bits per exported target. */
+   for (unsigned n = 0; n < 8; n++)
+      if (g.colour_exports >> n & 1)
+         g.cb_shader_mask |= 0xfu << (4 * n);
+}
+
+} // namespace terakan::compiler

@@ -1,0 +1,92 @@
+/* Instruction selection for what only vertex and pixel shaders have: vertex fetches, the SPI's
+ * preloaded GPRs (vertex and instance index; I/J pairs, position, facing), interpolation,
+ * KILL, and the exports that end the program. select.cpp hands it the intrinsics it does not
+ * know; docs/compiler.md ("Graphics ABI") describes the result. */
+#pragma once
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend_ir.h"
+#include "compiler/compiler.h"
+#include "compiler/nir/nir.h"
+
+namespace terakan::compiler {
+
+/* What the graphics selection needs from the general selector (select.cpp). */
+class SelectionContext {
+public:
+   virtual ~SelectionContext() = default;
+   virtual bool context_operand(const nir_src &src, unsigned component, Operand &result) = 0;
+   /* An ALU operation with a new result (in channel `chan` if >= 0). */
+   virtual unsigned context_emit(const char *name, std::initializer_list<Operand> sources, int chan) = 0;
+   /* Appends a node (ordered after the register accesses it makes); returns its index. */
+   virtual unsigned context_add_node(const Node &node) = 0;
+   virtual bool context_fail(const std::string &message) = 0;
+   /* How many if/loop levels the current instruction is inside. */
+   virtual unsigned context_depth() const = 0;
+   /* A value the hardware writes at wave start into GPR `gpr` channel `chan`. */
+   virtual unsigned context_preloaded(unsigned gpr, unsigned chan) = 0;
+   /* Whether the value is a NIR register (its place changes later). */
+   virtual bool context_is_register(unsigned value) const = 0;
+};
+
+class GraphicsSelector {
+public:
+   GraphicsSelector(nir_shader *shader, const CompileOptions &options, SelectedProgram &out,
+                    SelectionContext &context);
+
+   /* Before the body: the preloaded GPRs (for pixel shaders after a scan of what it reads). */
+   bool begin();
+   /* `handled` false: not an intrinsic of this stage; the caller goes on. */
+   bool select(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result, bool &handled);
+   /* After the body: the exports and the registers the driver programs. */
+   bool finish();
+
+private:
+   bool vertex() const { return shader->info.stage == MESA_SHADER_VERTEX; }
+   bool fail(const std::string &message) { return context.context_fail(message); }
+   bool constant_location(nir_intrinsic_instr *intrinsic, unsigned &location);
+   bool scan_pixel_inputs();
+   bool select_vertex_input(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
+   bool select_interpolated(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
+   bool select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
+   bool record_output(nir_intrinsic_instr *intrinsic);
+   void add_kill(const char *name, Operand a, Operand b);
+   void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
+                   const std::array<bool, 4> &written, bool done);
+   void fill_vertex_interface();
+   void fill_pixel_interface();
+
+   nir_shader *shader;
+   const CompileOptions &options;
+   SelectedProgram &out;
+   SelectionContext &context;
+
+   /* Vertex shaders. */
+   unsigned vertex_index = no_value, instance_index = no_value;
+   std::vector<unsigned> fetched_locations;
+
+   /* Pixel shaders: barycentric pairs in the SPI's order (perspective sample, center,
+    * centroid, linear sample, center, centroid), each pair's I and J values. */
+   std::array<bool, 6> pair_used{};
+   std::array<std::array<unsigned, 2>, 6> pair_values{};
+   std::array<unsigned, 4> position{no_value, no_value, no_value, no_value};
+   unsigned face = no_value;
+   int position_gpr = -1, face_gpr = -1;
+   std::map<unsigned, bool> input_flat; /* varying location -> flat */
+   std::map<unsigned, unsigned> input_index;
+   std::vector<unsigned> kills; /* node indices: exports follow them */
+
+   /* Outputs by slot (VARYING_SLOT_* or FRAG_RESULT_*): four components, written or not. */
+   struct Output {
+      std::array<Operand, 4> components{};
+      std::array<bool, 4> written{};
+   };
+   std::map<unsigned, Output> outputs;
+   int next_bundle = 1 << 20; /* CUBE bundles count from 0 in select.cpp */
+};
+
+} // namespace terakan::compiler
