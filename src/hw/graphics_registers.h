@@ -59,8 +59,10 @@ constexpr uint32_t PA_SC_MODE_CNTL_0 = 0x28A48;
 /* SPI_INTERP_CONTROL_0: FLAT_SHADE_ENA [0], PNT_SPRITE_ENA [1], PNT_SPRITE_OVRD_X/Y/Z/W [4:2],
  * [7:5], [10:8], [13:11] (0 = 0.0, 1 = 1.0, 2 = S, 3 = T), PNT_SPRITE_TOP_1 [14]. */
 constexpr uint32_t SPI_INTERP_CONTROL_0 = 0x286D4;
-/* The VS's misc vector (EXPORT POS 61): x = point size. */
-constexpr unsigned position_export_misc = 61;
+/* The VS's misc vector (x = point size) and clip/cull distance vectors follow the position
+ * (EXPORT POS 60) in the POS exports 61-63, each present when PA_CL_VS_OUT_CNTL enables it. */
+/* User clip planes: PA_CL_UCP_n_X, _Y, _Z, _W at 0x285BC + 16 n, n < 6 (Mesa evergreend.h). */
+constexpr uint32_t PA_CL_UCP_0_X = 0x285BC;
 constexpr uint32_t PA_SU_VTX_CNTL = 0x28C08;
 constexpr uint32_t CM_PA_SU_VTX_CNTL = 0x28BE4; /* Cayman moved it (Mesa CM_R_028BE4_PA_SU_VTX_CNTL) */
 constexpr uint32_t PA_CL_GB_VERT_CLIP_ADJ = 0x28BE8;

@@ -717,6 +717,53 @@ void main()
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
+void draw_clip_cull_distances(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* GL_EXT_clip_cull_distance. gl_ClipDistance[0] = x - 0.8125 y - 5.3 (grid units) cuts the
+    * amber triangle along a line no pixel centre lies on (16 i - 13 j = 83.3 has no integer
+    * solution); gl_CullDistance[0] = y - 40 drops the teal triangle that lies wholly below
+    * y = 40 and keeps the violet one that crosses it, uncut. */
+   kit.program(R"(#version 300 es
+#extension GL_EXT_clip_cull_distance : require
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+uniform int u_mode;
+flat out vec4 v_colour;
+out float gl_ClipDistance[1];
+out float gl_CullDistance[1];
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   gl_ClipDistance[0] = u_mode == 0 ? a_position.x - 0.8125 * a_position.y - 5.3 : 1.0;
+   gl_CullDistance[0] = u_mode == 1 ? a_position.y - 40.0 : 1.0;
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+precision mediump float;
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)");
+   GLint program = 0;
+   glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+   const GLint mode = glGetUniformLocation(GLuint(program), "u_mode");
+   constexpr GLenum clip_distance0 = 0x3000; /* GL_CLIP_DISTANCE0_EXT */
+   glEnable(clip_distance0);
+   glUniform1i(mode, 0);
+   kit.coloured_vertices({{4, 6, amber}, {60, 10, amber}, {30, 58, amber}});
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+   glUniform1i(mode, 1);
+   kit.coloured_vertices({{4, 8, teal}, {28, 12, teal}, {13, 36, teal}, {34, 30, violet}, {60, 34, violet}, {42, 62, violet}});
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+   glDisable(clip_distance0);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -939,6 +986,7 @@ const Scene scenes[] = {
    /* Not simulated yet: r600g stores to the RGBA8 image with typed RAT writes, which the
     * simulator's shader core does not convert (only COLOR_32 RATs); llvmpipe draws it. */
    {"compute_image", "a GLES 3.1 compute shader writes an image that a square then samples", draw_compute_image},
+   {"clip_cull_distances", "gl_ClipDistance cutting a triangle, gl_CullDistance dropping one (GL_EXT_clip_cull_distance)", draw_clip_cull_distances},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},

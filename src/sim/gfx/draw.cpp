@@ -59,6 +59,7 @@ struct Vertex {
    std::array<float, 4> position{};
    std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
    std::optional<float> point_size; /* the misc vector's x, if the VS exported one */
+   std::array<float, 8> clip_distances{}; /* EXPORT POS 62 (0-3) and 63 (4-7), when written */
    std::vector<StreamRecord> stream; /* its MEM_STREAM writes, for streamout */
 };
 
@@ -150,8 +151,7 @@ private:
          fail("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
       if (mode_control & ((1u << 11) | (1u << 12) | (1u << 13)))
          fail("polygon offset is not simulated yet");
-      if (clip_control & 0x3f)
-         fail("user clip planes (PA_CL_CLIP_CNTL.UCP_ENA_*) are not simulated yet");
+      decode_clip_planes();
 
       /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
        * generic and viewport 0 all apply (their intersection). */
@@ -264,7 +264,21 @@ private:
          if (!vs->run(wave, exports, error))
             fail("vertex shader at 0x%llx: %s", (unsigned long long)vs_dispatch.program_address, error.c_str());
          const auto position = exports.targets.find({1, 60});
-         const auto misc = exports.targets.find({1, position_export_misc});
+         /* The position exports after POS 60 are the enabled vectors in order: the misc
+          * vector (VS_OUT_MISC_VEC_ENA), clip/cull distances 0-3 (VS_OUT_CCDIST0_VEC_ENA), then
+          * 4-7 (CCDIST1) (*derived*: r600g exports its distances to POS 61 when it writes no
+          * misc vector, and the misc vector to 61 always). */
+         const uint32_t out_control = state.get(PA_CL_VS_OUT_CNTL);
+         unsigned next_position_export = 61;
+         const bool has_misc = (out_control >> 21) & 1;
+         const unsigned misc_export = has_misc ? next_position_export++ : 0;
+         unsigned distance_exports[2] = {0, 0};
+         for (unsigned vector = 0; vector < 2; vector++)
+            if ((out_control >> (22 + vector)) & 1)
+               distance_exports[vector] = next_position_export++;
+         if (next_position_export > 64)
+            fail("PA_CL_VS_OUT_CNTL enables more position export vectors than POS 61-63");
+         const auto misc = has_misc ? exports.targets.find({1, misc_export}) : exports.targets.end();
          if (position == exports.targets.end())
             fail("the vertex shader exported no position (EXPORT POS 60)");
          for (unsigned lane = 0; lane < lanes; lane++) {
@@ -276,6 +290,14 @@ private:
             v.parameters.assign(export_count, {0, 0, 0, 0});
             if (misc != exports.targets.end() && misc->second.written[lane])
                v.point_size = as_float(misc->second.values[lane][0]);
+            for (unsigned vector = 0; vector < 2; vector++) {
+               if (!distance_exports[vector])
+                  continue;
+               const auto found = exports.targets.find({1, distance_exports[vector]});
+               if (found != exports.targets.end() && found->second.written[lane])
+                  for (unsigned c = 0; c < 4; c++)
+                     v.clip_distances[4 * vector + c] = as_float(found->second.values[lane][c]);
+            }
             if (!exports.stream_writes.empty())
                v.stream = stream_records_of(exports, lane);
             for (uint32_t p = 0; p < export_count; p++) {
@@ -359,7 +381,64 @@ private:
 
    /* Clips a polygon against the z planes (near and far) and w > 0; x and y are left to the
     * guard band and the scissors, which give the same pixels. */
-   std::vector<Vertex> clip(std::vector<Vertex> polygon) const
+   /* ---- user clip planes, clip and cull distances ---- */
+
+   /* PA_CL_CLIP_CNTL.UCP_ENA_0..5 with the planes in PA_CL_UCP_n_X..W (a plane keeps the
+    * positions whose dot product with it is >= 0; with UCP_CULL_ONLY_ENA they only cull);
+    * PA_CL_VS_OUT_CNTL.CLIP_DIST_ENA_0..7 / CULL_DIST_ENA_0..7 with the VS's distances in
+    * POS 62 and 63 (VS_OUT_CCDIST0/1_VEC_ENA) keep the points whose distance is >= 0 (clip)
+    * or drop a primitive whose vertices all have one distance < 0 (cull). Sources: Mesa
+    * evergreend.h and r600g's use (r600_emit_clip_misc_state, sfn's POS 62/63 exports). */
+   std::array<std::array<float, 4>, 6> user_planes{};
+   unsigned user_plane_mask = 0, clip_distance_mask = 0, cull_distance_mask = 0;
+   bool user_planes_cull_only = false;
+
+   void decode_clip_planes()
+   {
+      const uint32_t out_control = state.get(PA_CL_VS_OUT_CNTL);
+      user_plane_mask = clip_control & 0x3f;
+      user_planes_cull_only = (clip_control >> 17) & 1;
+      for (unsigned n = 0; n < 6; n++)
+         for (unsigned c = 0; c < 4; c++)
+            user_planes[n][c] = as_float(state.get(PA_CL_UCP_0_X + 16 * n + 4 * c));
+      clip_distance_mask = out_control & 0xff;
+      cull_distance_mask = (out_control >> 8) & 0xff;
+      for (unsigned vector = 0; vector < 2; vector++) {
+         const unsigned lanes = 0xfu << (4 * vector);
+         if (((clip_distance_mask | cull_distance_mask) & lanes) && !((out_control >> (22 + vector)) & 1))
+            fail("PA_CL_VS_OUT_CNTL enables clip or cull distances %u-%u without VS_OUT_CCDIST%u_VEC_ENA",
+                 4 * vector, 4 * vector + 3, vector);
+      }
+   }
+
+   double user_plane_distance(const Vertex &v, unsigned n) const
+   {
+      double d = 0;
+      for (unsigned c = 0; c < 4; c++)
+         d += double(user_planes[n][c]) * v.position[c];
+      return d;
+   }
+
+   /* Whether every vertex is outside one cull distance (or cull-only user plane). */
+   bool culled_by_distances(std::initializer_list<const Vertex *> vertices) const
+   {
+      if ((clip_control >> 16) & 1)
+         return false;
+      for (unsigned i = 0; i < 8; i++)
+         if ((cull_distance_mask >> i) & 1 &&
+             std::all_of(vertices.begin(), vertices.end(), [&](const Vertex *v) { return v->clip_distances[i] < 0; }))
+            return true;
+      if (user_planes_cull_only)
+         for (unsigned n = 0; n < 6; n++)
+            if ((user_plane_mask >> n) & 1 &&
+                std::all_of(vertices.begin(), vertices.end(),
+                            [&](const Vertex *v) { return user_plane_distance(*v, n) < 0; }))
+               return true;
+      return false;
+   }
+
+   /* The planes a primitive is clipped against, each as a signed distance (>= 0 inside). */
+   std::vector<std::function<double(const Vertex &)>> clipping_planes() const
    {
       const bool disabled = (clip_control >> 16) & 1;
       const bool dx_space = (clip_control >> 19) & 1;
@@ -367,35 +446,37 @@ private:
       std::vector<std::function<double(const Vertex &)>> planes;
       /* w must stay positive for the division; a tiny epsilon plane does it. */
       planes.push_back([](const Vertex &v) { return double(v.position[3]) - 1e-30; });
-      if (!disabled) {
-         if (!near_off) {
-            if (dx_space)
-               planes.push_back([](const Vertex &v) { return double(v.position[2]); });
-            else
-               planes.push_back([](const Vertex &v) { return double(v.position[2]) + v.position[3]; });
-         }
-         if (!far_off)
-            planes.push_back([](const Vertex &v) { return double(v.position[3]) - v.position[2]; });
+      if (disabled)
+         return planes;
+      if (!near_off) {
+         if (dx_space)
+            planes.push_back([](const Vertex &v) { return double(v.position[2]); });
+         else
+            planes.push_back([](const Vertex &v) { return double(v.position[2]) + v.position[3]; });
       }
-      for (const auto &distance : planes) {
+      if (!far_off)
+         planes.push_back([](const Vertex &v) { return double(v.position[3]) - v.position[2]; });
+      if (!user_planes_cull_only)
+         for (unsigned n = 0; n < 6; n++)
+            if ((user_plane_mask >> n) & 1)
+               planes.push_back([this, n](const Vertex &v) { return user_plane_distance(v, n); });
+      for (unsigned i = 0; i < 8; i++)
+         if ((clip_distance_mask >> i) & 1)
+            planes.push_back([i](const Vertex &v) { return double(v.clip_distances[i]); });
+      return planes;
+   }
+
+   std::vector<Vertex> clip(std::vector<Vertex> polygon) const
+   {
+      for (const auto &distance : clipping_planes()) {
          std::vector<Vertex> out;
          for (size_t i = 0; i < polygon.size(); i++) {
             const Vertex &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
             const double da = distance(a), db = distance(b);
             if (da >= 0)
                out.push_back(a);
-            if ((da >= 0) != (db >= 0)) {
-               const double t = da / (da - db);
-               Vertex m;
-               for (unsigned c = 0; c < 4; c++)
-                  m.position[c] = float(a.position[c] + t * (b.position[c] - a.position[c]));
-               m.parameters = a.parameters;
-               for (size_t p = 0; p < a.parameters.size(); p++)
-                  for (unsigned c = 0; c < 4; c++)
-                     m.parameters[p][c] = as_bits(float(as_float(a.parameters[p][c]) +
-                                                        t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
-               out.push_back(m);
-            }
+            if ((da >= 0) != (db >= 0))
+               out.push_back(interpolate(a, b, da / (da - db)));
          }
          polygon = std::move(out);
          if (polygon.size() < 3)
@@ -450,6 +531,8 @@ private:
    {
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream, &c.stream}))
+         return;
+      if (culled_by_distances({&a, &b, &c}))
          return;
       std::vector<Vertex> polygon = clip({a, b, c});
       if (polygon.empty())
@@ -510,6 +593,11 @@ private:
       const float x = v.position[0], y = v.position[1], z = v.position[2], w = v.position[3];
       if (!(w > 0) || x < -w || x > w || y < -w || y > w)
          return false;
+      if (culled_by_distances({&v}))
+         return false;
+      for (const auto &distance : clipping_planes())
+         if (distance(v) < 0)
+            return false;
       if (!near_off && z < (dx_space ? 0.0f : -w))
          return false;
       return far_off || z <= w;
@@ -553,20 +641,9 @@ private:
    /* Clips a line against the z planes and w > 0; false if nothing is left. */
    bool clip_line(Vertex &a, Vertex &b) const
    {
-      const bool disabled = (clip_control >> 16) & 1;
-      const bool dx_space = (clip_control >> 19) & 1;
-      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
-      std::vector<std::function<double(const Vertex &)>> planes;
-      planes.push_back([](const Vertex &v) { return double(v.position[3]) - 1e-30; });
-      if (!disabled) {
-         if (!near_off)
-            planes.push_back([dx_space](const Vertex &v) {
-               return dx_space ? double(v.position[2]) : double(v.position[2]) + v.position[3];
-            });
-         if (!far_off)
-            planes.push_back([](const Vertex &v) { return double(v.position[3]) - v.position[2]; });
-      }
-      for (const auto &distance : planes) {
+      if (culled_by_distances({&a, &b}))
+         return false;
+      for (const auto &distance : clipping_planes()) {
          const double da = distance(a), db = distance(b);
          if (da < 0 && db < 0)
             return false;
@@ -590,6 +667,8 @@ private:
             m.parameters[p][c] = as_bits(float(as_float(a.parameters[p][c]) +
                                                t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
       m.point_size = a.point_size;
+      for (unsigned i = 0; i < 8; i++)
+         m.clip_distances[i] = float(a.clip_distances[i] + t * (b.clip_distances[i] - a.clip_distances[i]));
       return m;
    }
 
