@@ -1,5 +1,6 @@
 /* The NIR side of vertex and pixel shaders (graphics_nir.h). */
 #include "graphics_nir.h"
+#include "nir_frontend.h"
 
 #include <cstring>
 
@@ -28,18 +29,11 @@ const char *execution_model_name(uint32_t model)
 
 bool lower_instance_index_instr(nir_builder *builder, nir_instr *instr, void *)
 {
-   if (instr->type != nir_instr_type_intrinsic)
-      return false;
-   nir_intrinsic_instr *load = nir_instr_as_intrinsic(instr);
-   if (load->intrinsic != nir_intrinsic_load_deref)
-      return false;
-   nir_variable *variable = nir_deref_instr_get_variable(nir_src_as_deref(load->src[0]));
-   if (!variable || variable->data.mode != nir_var_system_value ||
-       variable->data.location != SYSTEM_VALUE_INSTANCE_INDEX)
+   nir_intrinsic_instr *load = system_value_deref_load(instr, SYSTEM_VALUE_INSTANCE_INDEX);
+   if (!load)
       return false;
    builder->cursor = nir_before_instr(instr);
-   nir_ssa_def_rewrite_uses(&load->dest.ssa, nir_load_instance_id(builder));
-   nir_instr_remove(instr);
+   replace_system_value_load(load, nir_load_instance_id(builder));
    return true;
 }
 

@@ -112,18 +112,11 @@ void optimize(nir_shader *shader)
  * variable, so the loads are replaced before that pass runs. */
 bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
 {
-   if (instr->type != nir_instr_type_intrinsic)
-      return false;
-   nir_intrinsic_instr *load = nir_instr_as_intrinsic(instr);
-   if (load->intrinsic != nir_intrinsic_load_deref)
-      return false;
-   nir_variable *variable = nir_deref_instr_get_variable(nir_src_as_deref(load->src[0]));
-   if (!variable || variable->data.mode != nir_var_system_value ||
-       variable->data.location != SYSTEM_VALUE_DEVICE_INDEX)
+   nir_intrinsic_instr *load = system_value_deref_load(instr, SYSTEM_VALUE_DEVICE_INDEX);
+   if (!load)
       return false;
    builder->cursor = nir_before_instr(instr);
-   nir_ssa_def_rewrite_uses(&load->dest.ssa, nir_imm_intN_t(builder, 0, load->dest.ssa.bit_size));
-   nir_instr_remove(instr);
+   replace_system_value_load(load, nir_imm_intN_t(builder, 0, load->dest.ssa.bit_size));
    return true;
 }
 
@@ -316,6 +309,25 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    nir_shader_gather_info(shader, nir_shader_get_entrypoint(shader));
    dump("after the Terakan pipeline", shader, debug.dump_nir);
    return shader;
+}
+
+nir_intrinsic_instr *system_value_deref_load(nir_instr *instr, gl_system_value value)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return nullptr;
+   nir_intrinsic_instr *load = nir_instr_as_intrinsic(instr);
+   if (load->intrinsic != nir_intrinsic_load_deref)
+      return nullptr;
+   nir_variable *variable = nir_deref_instr_get_variable(nir_src_as_deref(load->src[0]));
+   if (!variable || variable->data.mode != nir_var_system_value || variable->data.location != int(value))
+      return nullptr;
+   return load;
+}
+
+void replace_system_value_load(nir_intrinsic_instr *load, nir_ssa_def *replacement)
+{
+   nir_ssa_def_rewrite_uses(&load->dest.ssa, replacement);
+   nir_instr_remove(&load->instr);
 }
 
 void release_nir(nir_shader *shader)

@@ -18,4 +18,11 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
                                  std::vector<SamplerRecord> &sampler_records, std::string &error);
 void release_nir(nir_shader *shader);
 
+/* For nir_shader_instructions_pass callbacks: `instr` if it loads system value `value` through
+ * a variable deref (before nir_lower_system_values), else nullptr. */
+nir_intrinsic_instr *system_value_deref_load(nir_instr *instr, gl_system_value value);
+
+/* Replaces such a load with `replacement` and removes it. */
+void replace_system_value_load(nir_intrinsic_instr *load, nir_ssa_def *replacement);
+
 } // namespace terakan::compiler

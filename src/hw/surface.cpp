@@ -288,21 +288,34 @@ void fill_texture_resource_tiling(const SurfaceLayout &layout, TextureResource &
    r.num_banks = log2_exact(m.banks) - 1;
 }
 
-MacroTiling macro_tiling_from_resource(const TextureResource &r)
+MacroTiling macro_tiling_from_codes(unsigned tile_split, unsigned banks, unsigned bank_width, unsigned bank_height,
+                                    unsigned macro_tile_aspect)
 {
    MacroTiling m;
-   m.tile_split_bytes = 64u << r.tile_split;
-   m.bank_width = 1u << r.bank_width;
-   m.bank_height = 1u << r.bank_height;
-   m.macro_tile_aspect = 1u << r.macro_tile_aspect;
-   m.banks = 2u << r.num_banks;
+   m.tile_split_bytes = 64u << tile_split;
+   m.bank_width = 1u << bank_width;
+   m.bank_height = 1u << bank_height;
+   m.macro_tile_aspect = 1u << macro_tile_aspect;
+   m.banks = 2u << banks;
    return m;
+}
+
+MacroTiling macro_tiling_from_resource(const TextureResource &r)
+{
+   return macro_tiling_from_codes(r.tile_split, r.num_banks, r.bank_width, r.bank_height, r.macro_tile_aspect);
 }
 
 BankPipeSwizzle bank_pipe_swizzle_from_base(uint64_t base_address, const TilingConfig &tiling, unsigned banks)
 {
    const uint64_t groups = base_address / tiling.group_bytes;
    return {unsigned(groups & (tiling.pipes - 1)), unsigned((groups / tiling.pipes) & (banks - 1))};
+}
+
+uint64_t macro_tiled_surface_start(uint64_t base_address, const TilingConfig &tiling, unsigned banks,
+                                   BankPipeSwizzle &swizzle)
+{
+   swizzle = bank_pipe_swizzle_from_base(base_address, tiling, banks);
+   return base_address & ~(uint64_t(tiling.pipes * banks - 1) * tiling.group_bytes);
 }
 
 namespace {

@@ -133,6 +133,11 @@ void fill_texture_resource_tiling(const SurfaceLayout &, TextureResource &);
 
 /* The inverse: the MacroTiling values that a resource's codes stand for. */
 MacroTiling macro_tiling_from_resource(const TextureResource &);
+/* The same from the register codes every 2D surface uses (texture words, CB_COLORn_ATTRIB,
+ * DB_Z_INFO): tile split 64 << code, banks 2 << code, bank width and height and macro-tile
+ * aspect 1 << code. */
+MacroTiling macro_tiling_from_codes(unsigned tile_split, unsigned banks, unsigned bank_width, unsigned bank_height,
+                                    unsigned macro_tile_aspect);
 
 /* The pipe and bank swizzle that a 2D-tiled surface's base address selects: addrlib's
  * EgBasedLib::ExtractBankPipeSwizzle reads them from the pipe and bank bits of the base
@@ -143,6 +148,10 @@ struct BankPipeSwizzle {
    unsigned pipe = 0, bank = 0;
 };
 BankPipeSwizzle bank_pipe_swizzle_from_base(uint64_t base_address, const TilingConfig &, unsigned banks);
+/* Where a 2D-tiled surface whose base is `base_address` starts: the base with its pipe and bank
+ * bits cleared (they select the swizzle instead, stored in `swizzle`). */
+uint64_t macro_tiled_surface_start(uint64_t base_address, const TilingConfig &, unsigned banks,
+                                   BankPipeSwizzle &swizzle);
 
 /* Everything the address of a texel in one level depends on. */
 struct LevelAddressing {

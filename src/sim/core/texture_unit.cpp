@@ -798,8 +798,7 @@ bool prepare_texture_view(const TextureResource &r, const TilingConfig &tiling, 
          }
          /* The pipe and bank bits of the level's address select a swizzle (addrlib's reading);
           * the level starts at the address with those bits cleared. */
-         l.swizzle = bank_pipe_swizzle_from_base(address, tiling, view.macro.banks);
-         address &= ~(uint64_t(tiling.pipes * view.macro.banks - 1) * tiling.group_bytes);
+         address = macro_tiled_surface_start(address, tiling, view.macro.banks, l.swizzle);
       }
       std::string resolve_error;
       uint8_t *data = memory.resolve(address, l.size, resolve_error);

@@ -1,4 +1,5 @@
 #include "cs_checker.h"
+#include "check_failure.h"
 
 #include <algorithm>
 #include <array>
@@ -19,20 +20,8 @@ namespace {
 
 using namespace hw;
 
-std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char *fmt, ...)
-{
-   char buffer[256];
-   va_list args;
-   va_start(args, fmt);
-   std::vsnprintf(buffer, sizeof(buffer), fmt, args);
-   va_end(args);
-   return buffer;
-}
-
-struct Failure {
-   std::string message;
-};
+using check::Failure;
+using check::format;
 
 /* What the kernel does with a register a SET_CONFIG_REG / SET_CONTEXT_REG writes: the table
  * kernel_registers.inc (made from Linux's reg_srcs/evergreen, reg_srcs/cayman and

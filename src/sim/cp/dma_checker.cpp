@@ -1,4 +1,5 @@
 #include "dma_checker.h"
+#include "check_failure.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -11,22 +12,8 @@ namespace {
 
 namespace dma = hw::dma;
 
-/* A printf into a std::string. cs_checker.cpp has the same helper in its own unnamed
- * namespace; it is not shared, so this file keeps its copy. */
-std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char *fmt, ...)
-{
-   char buffer[256];
-   va_list args;
-   va_start(args, fmt);
-   std::vsnprintf(buffer, sizeof(buffer), fmt, args);
-   va_end(args);
-   return buffer;
-}
-
-struct Failure {
-   std::string message;
-};
+using check::Failure;
+using check::format;
 
 using u64 = unsigned long long;
 

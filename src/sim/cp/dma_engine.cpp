@@ -67,19 +67,15 @@ std::string decode_tiled(std::span<const uint32_t> p, const hw::TilingConfig &ti
       if (f::tile_split_code(p[6]) > 6)
          return "undefined TILE_SPLIT code " + std::to_string(f::tile_split_code(p[6]));
       a.tiling = tiling;
-      a.macro.bank_width = 1u << f::bank_width_code(p[2]);
-      a.macro.bank_height = 1u << f::bank_height_code(p[2]);
-      a.macro.macro_tile_aspect = 1u << f::macro_tile_aspect_code(p[2]);
-      a.macro.tile_split_bytes = 64u << f::tile_split_code(p[6]);
-      a.macro.banks = 2u << f::num_banks_code(p[6]);
+      a.macro = hw::macro_tiling_from_codes(f::tile_split_code(p[6]), f::num_banks_code(p[6]), f::bank_width_code(p[2]),
+                                            f::bank_height_code(p[2]), f::macro_tile_aspect_code(p[2]));
       const hw::SurfaceAlignment align = hw::surface_alignment_2d(tiling, a.macro, a.bytes_per_element);
       if (a.pitch % align.pitch || a.aligned_height % align.height)
          return "the 2D-tiled level (pitch " + std::to_string(a.pitch) + ", " + std::to_string(a.aligned_height) +
                 " rows) is not whole macro tiles of " + std::to_string(align.pitch) + "x" + std::to_string(align.height);
       /* As the texture unit reads a 2D level: the base's pipe and bank bits select a swizzle
        * and the level starts with them cleared. */
-      a.swizzle = hw::bank_pipe_swizzle_from_base(t.start, tiling, a.macro.banks);
-      t.start &= ~(uint64_t(tiling.pipes * a.macro.banks - 1) * tiling.group_bytes);
+      t.start = hw::macro_tiled_surface_start(t.start, tiling, a.macro.banks, a.swizzle);
    }
    return {};
 }

@@ -248,13 +248,9 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
          return refuse("undefined TILE_SPLIT in CB_COLOR_ATTRIB");
       a.mode = hw::ArrayMode::Tiled2DThin1;
       a.tiling = state.tiling;
-      a.macro.tile_split_bytes = 64u << tile_split;
-      a.macro.banks = 2u << ((attrib >> 10) & 3);
-      a.macro.bank_width = 1u << ((attrib >> 13) & 3);
-      a.macro.bank_height = 1u << ((attrib >> 16) & 3);
-      a.macro.macro_tile_aspect = 1u << ((attrib >> 19) & 3);
-      a.swizzle = hw::bank_pipe_swizzle_from_base(target.address, state.tiling, a.macro.banks);
-      start &= ~(uint64_t(state.tiling.pipes * a.macro.banks - 1) * state.tiling.group_bytes);
+      a.macro = hw::macro_tiling_from_codes(tile_split, (attrib >> 10) & 3, (attrib >> 13) & 3, (attrib >> 16) & 3,
+                                            (attrib >> 19) & 3);
+      start = hw::macro_tiled_surface_start(target.address, state.tiling, a.macro.banks, a.swizzle);
    } else {
       return refuse("undefined ARRAY_MODE");
    }

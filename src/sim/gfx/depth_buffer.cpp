@@ -181,11 +181,8 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
             return false;
          }
          addressing.tiling = state.tiling;
-         addressing.macro.tile_split_bytes = 64u << tile_split_code;
-         addressing.macro.banks = 2u << ((z_info >> 12) & 3);
-         addressing.macro.bank_width = 1u << ((z_info >> 16) & 3);
-         addressing.macro.bank_height = 1u << ((z_info >> 20) & 3);
-         addressing.macro.macro_tile_aspect = 1u << ((z_info >> 24) & 3);
+         addressing.macro = hw::macro_tiling_from_codes(tile_split_code, (z_info >> 12) & 3, (z_info >> 16) & 3,
+                                                        (z_info >> 20) & 3, (z_info >> 24) & 3);
          if (layer != 0) {
             std::snprintf(text, sizeof(text), "DB: layered 2D-tiled %s buffers are not simulated yet", what);
             error = text;
@@ -193,8 +190,7 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
          }
          /* The base's pipe and bank bits select a swizzle; the surface starts at the address
           * with them cleared (as the texture unit reads 2D levels). */
-         addressing.swizzle = hw::bank_pipe_swizzle_from_base(read, state.tiling, addressing.macro.banks);
-         base = read & ~(uint64_t(state.tiling.pipes * addressing.macro.banks - 1) * state.tiling.group_bytes);
+         base = hw::macro_tiled_surface_start(read, state.tiling, addressing.macro.banks, addressing.swizzle);
       }
       std::string memory_error;
       data = memory.resolve(base + slice_bytes * layer, slice_bytes, memory_error);
