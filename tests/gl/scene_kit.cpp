@@ -92,24 +92,32 @@ SceneKit::~SceneKit()
       glDeleteTextures(GLsizei(textures_.size()), textures_.data());
 }
 
-GLuint SceneKit::compute_program(const char *source)
+GLuint SceneKit::link(std::initializer_list<GLuint> shaders, const char *what)
 {
-   const GLuint shader = compile(GL_COMPUTE_SHADER, source);
    const GLuint program = glCreateProgram();
    if (!program) {
-      glDeleteShader(shader);
+      for (GLuint shader : shaders)
+         glDeleteShader(shader);
       throw Failure("glCreateProgram failed");
    }
    programs_.push_back(program);
-   glAttachShader(program, shader);
+   for (GLuint shader : shaders)
+      glAttachShader(program, shader);
    glLinkProgram(program);
-   glDeleteShader(shader);
+   /* The program keeps the compiled stages; the shader objects are no longer needed. */
+   for (GLuint shader : shaders)
+      glDeleteShader(shader);
    GLint linked = GL_FALSE;
    glGetProgramiv(program, GL_LINK_STATUS, &linked);
    if (!linked)
-      throw Failure("compute program did not link:\n" + program_log(program));
+      throw Failure(std::string(what) + " did not link:\n" + program_log(program));
    glUseProgram(program);
    return program;
+}
+
+GLuint SceneKit::compute_program(const char *source)
+{
+   return link({compile(GL_COMPUTE_SHADER, source)}, "compute program");
 }
 
 GLuint SceneKit::program(const char *vertex_source, const char *fragment_source)
@@ -122,25 +130,7 @@ GLuint SceneKit::program(const char *vertex_source, const char *fragment_source)
       glDeleteShader(vertex);
       throw;
    }
-   const GLuint program = glCreateProgram();
-   if (!program) {
-      glDeleteShader(vertex);
-      glDeleteShader(fragment);
-      throw Failure("glCreateProgram failed");
-   }
-   programs_.push_back(program);
-   glAttachShader(program, vertex);
-   glAttachShader(program, fragment);
-   glLinkProgram(program);
-   /* The program keeps the compiled stages; the shader objects are no longer needed. */
-   glDeleteShader(vertex);
-   glDeleteShader(fragment);
-   GLint linked = GL_FALSE;
-   glGetProgramiv(program, GL_LINK_STATUS, &linked);
-   if (!linked)
-      throw Failure("program did not link:\n" + program_log(program));
-   glUseProgram(program);
-   return program;
+   return link({vertex, fragment}, "program");
 }
 
 GLuint SceneKit::coloured_program(Shading shading, float point_size)
@@ -154,6 +144,12 @@ GLuint SceneKit::coloured_program(Shading shading, float point_size)
       replaced(replaced(coloured_vertex_source, "@QUALIFIER@", qualifier), "@POINT_SIZE@", point_size_line);
    const std::string fragment_source = replaced(coloured_fragment_source, "@QUALIFIER@", qualifier);
    return program(vertex_source.c_str(), fragment_source.c_str());
+}
+
+const char *flat_colour_fragment_source()
+{
+   static const std::string source = replaced(coloured_fragment_source, "@QUALIFIER@", "flat");
+   return source.c_str();
 }
 
 GLuint SceneKit::buffer(GLenum target, const void *data, size_t size)
@@ -194,6 +190,15 @@ GLuint SceneKit::coloured_vertices(std::span<const ColouredVertex> vertices)
    glEnableVertexAttribArray(1);
    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColouredVertex),
                          reinterpret_cast<const void *>(offsetof(ColouredVertex, colour)));
+   return array;
+}
+
+GLuint SceneKit::position_vertices(std::span<const float> positions)
+{
+   const GLuint array = vertex_array();
+   buffer(GL_ARRAY_BUFFER, positions.data(), positions.size_bytes());
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
    return array;
 }
 

@@ -22,6 +22,19 @@ struct Rgba8 {
    uint8_t r, g, b, a;
 };
 
+/* The scenes' palette, opaque. */
+constexpr Rgba8 night{16, 16, 48, 255};
+constexpr Rgba8 slate{48, 56, 64, 255};
+constexpr Rgba8 grey{96, 96, 104, 255};
+constexpr Rgba8 paper{224, 224, 216, 255};
+constexpr Rgba8 red{232, 40, 32, 255};
+constexpr Rgba8 green{40, 200, 64, 255};
+constexpr Rgba8 blue{32, 72, 232, 255};
+constexpr Rgba8 sky{96, 160, 240, 255};
+constexpr Rgba8 amber{240, 176, 32, 255};
+constexpr Rgba8 violet{160, 64, 200, 255};
+constexpr Rgba8 teal{24, 168, 160, 255};
+
 /* The position and colour of one vertex: locations 0 (vec2) and 1 (normalized unsigned bytes,
  * so that a colour reaches the framebuffer as the same bytes without rounding ties). */
 struct ColouredVertex {
@@ -32,6 +45,10 @@ struct ColouredVertex {
 /* Whether a colour varies across a primitive or is taken from its provoking vertex (in GLES
  * always the last vertex of each triangle, line or point). */
 enum class Shading { smooth, flat };
+
+/* The fragment shader that writes a flat `v_colour` as it is (coloured_program's with
+ * Shading::flat), for programs whose vertex shaders compute their own positions or colours. */
+const char *flat_colour_fragment_source();
 
 class SceneKit {
 public:
@@ -68,12 +85,20 @@ public:
       return coloured_vertices(std::span<const ColouredVertex>(vertices.begin(), vertices.size()));
    }
 
+   /* A vertex array (left bound) whose buffer holds the floats as vec2 positions for
+    * attribute 0, tightly packed. */
+   GLuint position_vertices(std::span<const float> positions);
+
    /* Sets a scissor rectangle given in grid units, scaled to the picture's size. */
    void scissor(int x, int y, int width, int height) const;
 
    static void clear_colour(Rgba8 colour);
 
 private:
+   /* Links the compiled shaders (deleting them) into a program left in use, throwing Failure
+    * naming `what` if that fails. */
+   GLuint link(std::initializer_list<GLuint> shaders, const char *what);
+
    int width_, height_;
    std::vector<GLuint> programs_, buffers_, vertex_arrays_, textures_;
 };

@@ -12,20 +12,11 @@
 #include <vector>
 
 #include "scene_kit.h"
+#include "scene_tools.h"
 
 namespace terakan::gl_scenes {
 
 namespace {
-
-constexpr Rgba8 night{16, 16, 48, 255};
-constexpr Rgba8 slate{48, 56, 64, 255};
-constexpr Rgba8 paper{224, 224, 216, 255};
-constexpr Rgba8 red{232, 40, 32, 255};
-constexpr Rgba8 green{40, 200, 64, 255};
-constexpr Rgba8 blue{32, 72, 232, 255};
-constexpr Rgba8 amber{240, 176, 32, 255};
-constexpr Rgba8 violet{160, 64, 200, 255};
-constexpr Rgba8 teal{24, 168, 160, 255};
 
 void draw_clear(SceneKit &)
 {
@@ -143,30 +134,26 @@ void main()
    v_colour = vec4(vec3(ivec3(cell.x, cell.y, 3 - cell.x) * 85) / 255.0, 1.0);
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
-}
-)");
+               flat_colour_fragment_source());
    const float triangle[] = {1, 1, 13, 3, 5, 14};
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, triangle, sizeof(triangle));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.position_vertices(triangle);
    glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 16);
+}
+
+/* Clears the picture to slate and the depth buffer to `clear_depth`, and turns the depth
+ * test on with `func`. */
+void begin_depth_scene(GLenum func, float clear_depth)
+{
+   SceneKit::clear_colour(slate);
+   glClearDepthf(clear_depth);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(func);
 }
 
 void draw_depth_test(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
+   begin_depth_scene(GL_LESS, 1.0f);
    /* Drawn nearest first, so that only the depth test (not the drawing order) can hide the
     * later triangles where they overlap: green in front of blue in front of red. */
    const GLuint program = kit.coloured_program(Shading::flat);
@@ -186,7 +173,7 @@ void draw_depth_test(SceneKit &kit)
 }
 
 /* The three overlapping triangles the depth and stencil scenes share (counter-clockwise, so
- * front-facing), and the whole picture as two triangles. */
+ * front-facing). */
 constexpr float depth_triangles[3][6] = {{7, 9, 44, 7, 19, 49}, {20, 21, 60, 30, 36, 59}, {5, 41, 37, 27, 55, 62}};
 
 std::vector<ColouredVertex> triangle_vertices(int which, Rgba8 colour)
@@ -195,26 +182,9 @@ std::vector<ColouredVertex> triangle_vertices(int which, Rgba8 colour)
    return {{t[0], t[1], colour}, {t[2], t[3], colour}, {t[4], t[5], colour}};
 }
 
-std::vector<ColouredVertex> whole_picture(Rgba8 colour)
-{
-   return {{0, 0, colour}, {64, 0, colour}, {64, 64, colour}, {0, 0, colour}, {64, 64, colour}, {0, 64, colour}};
-}
-
-/* Draws `vertices` as triangles with the coloured program at clip-space depth `z`. */
-void draw_at(SceneKit &kit, GLuint program, const std::vector<ColouredVertex> &vertices, float z)
-{
-   glUniform1f(glGetUniformLocation(program, "u_depth"), z);
-   kit.coloured_vertices(std::span<const ColouredVertex>(vertices));
-   glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
-}
-
 void draw_depth_greater_d16(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(0.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_GREATER);
+   begin_depth_scene(GL_GREATER, 0.0f);
    /* Larger depth wins: red (0.75) over blue (0.625) over green (0.25), whatever the order. */
    const GLuint program = kit.coloured_program(Shading::flat);
    draw_at(kit, program, triangle_vertices(1, red), 0.5f);
@@ -224,11 +194,7 @@ void draw_depth_greater_d16(SceneKit &kit)
 
 void draw_depth_lequal_d32f(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LEQUAL);
+   begin_depth_scene(GL_LEQUAL, 1.0f);
    /* The same triangle twice at the same depth: LEQUAL lets the second (teal) replace the
     * first (green). Then red behind it and blue in front. */
    const GLuint program = kit.coloured_program(Shading::flat);
@@ -240,11 +206,7 @@ void draw_depth_lequal_d32f(SceneKit &kit)
 
 void draw_depth_write_off(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
+   begin_depth_scene(GL_LESS, 1.0f);
    /* Green is nearest but leaves no depth behind (glDepthMask off), so red, drawn after it,
     * covers it; blue is in front of red. */
    const GLuint program = kit.coloured_program(Shading::flat);
@@ -255,13 +217,15 @@ void draw_depth_write_off(SceneKit &kit)
    draw_at(kit, program, triangle_vertices(2, blue), 0.0f);
 }
 
-void draw_depth_interpenetrate(SceneKit &kit)
+/* A program for vertices with their own clip-space depth: position (grid x, grid y, z) and a
+ * normalized byte colour, flat. */
+struct DepthVertex {
+   float x, y, z;
+   Rgba8 colour;
+};
+
+void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
    kit.program(R"(#version 300 es
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec4 a_colour;
@@ -272,45 +236,34 @@ void main()
    v_colour = a_colour;
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
+               flat_colour_fragment_source());
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size_bytes());
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
+                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
 }
-)");
+
+void draw_depth_interpenetrate(SceneKit &kit)
+{
+   begin_depth_scene(GL_LESS, 1.0f);
    /* An amber triangle at depth 0 and a violet one whose depth grows with x, z = (x - 32.25)
     * / 40: the violet one is in front left of x = 32.25, which no pixel centre touches, so
     * the per-pixel depth interpolation draws the seam. */
    auto z_of = [](float x) { return (x - 32.25f) / 40.0f; };
-   struct Vertex3 {
-      float x, y, z;
-      uint8_t r, g, b, a;
+   const DepthVertex vertices[] = {
+      {4, 6, 0, amber},        {60, 10, 0, amber},        {30, 58, 0, amber},
+      {6, 50, z_of(6), violet}, {26, 3, z_of(26), violet}, {58, 44, z_of(58), violet},
    };
-   const Vertex3 vertices[] = {
-      {4, 6, 0, amber.r, amber.g, amber.b, 255},  {60, 10, 0, amber.r, amber.g, amber.b, 255},
-      {30, 58, 0, amber.r, amber.g, amber.b, 255}, {6, 50, z_of(6), violet.r, violet.g, violet.b, 255},
-      {26, 3, z_of(26), violet.r, violet.g, violet.b, 255}, {58, 44, z_of(58), violet.r, violet.g, violet.b, 255},
-   };
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, vertices, sizeof(vertices));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex3), nullptr);
-   glEnableVertexAttribArray(1);
-   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex3),
-                         reinterpret_cast<const void *>(offsetof(Vertex3, r)));
+   depth_vertices_program(kit, vertices);
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
 void draw_depth_frag_depth(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
+   begin_depth_scene(GL_LESS, 1.0f);
    const GLuint plain = kit.coloured_program(Shading::flat);
    draw_at(kit, plain, whole_picture(paper), 0.0f); /* depth 0.5 everywhere */
    /* A shader-written depth, (x + y) / 128 + 1/256 at the pixel centre: in front of the
@@ -340,44 +293,60 @@ void main()
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
-/* Draws the whole picture in `colour` where the stencil test with `func`, `reference` and
- * `mask` passes. */
-void fill_where(SceneKit &kit, GLuint program, GLenum func, GLint reference, GLuint mask, Rgba8 colour)
+/* Clears the picture to slate, the stencil buffer to `clear_stencil` (and whatever else
+ * `also_clear` names), turns the stencil test on and colour writes off, and returns the flat
+ * coloured program: the scene's first draws go into the stencil only. */
+GLuint begin_stencil_scene(SceneKit &kit, GLint clear_stencil, GLbitfield also_clear)
 {
-   glStencilFunc(func, reference, mask);
-   glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
-   draw_at(kit, program, whole_picture(colour), 0.0f);
+   SceneKit::clear_colour(slate);
+   glClearStencil(clear_stencil);
+   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT | also_clear);
+   glEnable(GL_STENCIL_TEST);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   return program;
+}
+
+/* Where the stencil test with `func`, `reference` and `mask` passes, the picture is filled
+ * with `colour`. */
+struct StencilFill {
+   GLenum func;
+   GLint reference;
+   GLuint mask;
+   Rgba8 colour;
+};
+
+/* Turns colour writes back on and draws the fills in order, leaving the stencil as it is. */
+void fill_by_stencil(SceneKit &kit, GLuint program, std::initializer_list<StencilFill> fills)
+{
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+   for (const StencilFill &fill : fills) {
+      glStencilFunc(fill.func, fill.reference, fill.mask);
+      glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+      draw_at(kit, program, whole_picture(fill.colour), 0.0f);
+   }
 }
 
 void draw_stencil_mask(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearStencil(0);
-   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-   glEnable(GL_STENCIL_TEST);
    /* The first triangle goes into the stencil only; the picture is then filled amber where
     * the stencil is 1 and teal where it is not. */
-   const GLuint program = kit.coloured_program(Shading::flat);
-   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   const GLuint program = begin_stencil_scene(kit, 0, 0);
    glStencilFunc(GL_ALWAYS, 1, 0xff);
    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
    draw_at(kit, program, triangle_vertices(0, paper), 0.0f);
-   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
-   fill_where(kit, program, GL_NOTEQUAL, 1, 0xff, teal);
+   fill_by_stencil(kit, program, {
+      {GL_EQUAL, 1, 0xff, amber},
+      {GL_NOTEQUAL, 1, 0xff, teal},
+   });
 }
 
 void draw_stencil_count(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearStencil(0);
-   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-   glEnable(GL_STENCIL_TEST);
    /* Every triangle increments the stencil; then the third is drawn twice more with DECR,
     * which stops at 0 where it covered a count of 1 (clamped, not wrapped to 255). Each count
     * gets its colour. */
-   const GLuint program = kit.coloured_program(Shading::flat);
-   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   const GLuint program = begin_stencil_scene(kit, 0, 0);
    glStencilFunc(GL_ALWAYS, 0, 0xff);
    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
    for (int t = 0; t < 3; t++)
@@ -386,22 +355,18 @@ void draw_stencil_count(SceneKit &kit)
    glStencilOp(GL_KEEP, GL_KEEP, GL_DECR);
    draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
    draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
-   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
-   fill_where(kit, program, GL_EQUAL, 2, 0xff, red);
-   fill_where(kit, program, GL_EQUAL, 3, 0xff, violet);
+   fill_by_stencil(kit, program, {
+      {GL_EQUAL, 1, 0xff, amber},
+      {GL_EQUAL, 2, 0xff, red},
+      {GL_EQUAL, 3, 0xff, violet},
+   });
 }
 
 void draw_stencil_two_sided(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearStencil(0);
-   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_STENCIL_TEST);
    /* Front faces wrap the stencil up, back faces down: the middle triangle is drawn clockwise
     * (a back face), so where it alone lies the stencil wraps to 255. */
-   const GLuint program = kit.coloured_program(Shading::flat);
-   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   const GLuint program = begin_stencil_scene(kit, 0, GL_DEPTH_BUFFER_BIT);
    glStencilFunc(GL_ALWAYS, 0, 0xff);
    glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_KEEP, GL_INCR_WRAP);
    glStencilOpSeparate(GL_BACK, GL_KEEP, GL_KEEP, GL_DECR_WRAP);
@@ -410,21 +375,17 @@ void draw_stencil_two_sided(SceneKit &kit)
    std::swap(clockwise[1], clockwise[2]);
    draw_at(kit, program, clockwise, 0.0f);
    draw_at(kit, program, triangle_vertices(2, paper), 0.0f);
-   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-   fill_where(kit, program, GL_EQUAL, 1, 0xff, amber);
-   fill_where(kit, program, GL_EQUAL, 2, 0xff, teal);
-   fill_where(kit, program, GL_EQUAL, 255, 0xff, violet);
-   fill_where(kit, program, GL_EQUAL, 0, 0xff, night);
+   fill_by_stencil(kit, program, {
+      {GL_EQUAL, 1, 0xff, amber},
+      {GL_EQUAL, 2, 0xff, teal},
+      {GL_EQUAL, 255, 0xff, violet},
+      {GL_EQUAL, 0, 0xff, night},
+   });
 }
 
 void draw_stencil_masks(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearStencil(0x30);
-   glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-   glEnable(GL_STENCIL_TEST);
-   const GLuint program = kit.coloured_program(Shading::flat);
-   glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+   const GLuint program = begin_stencil_scene(kit, 0x30, 0);
    /* Write masks: REPLACE 0xff through mask 0x0f gives 0x3f in the first triangle; INVERT
     * through 0xf0 over the second gives 0xc0 outside the first and 0xcf inside it. */
    glStencilFunc(GL_ALWAYS, 0xff, 0xff);
@@ -435,12 +396,13 @@ void draw_stencil_masks(SceneKit &kit)
    glStencilMask(0xf0);
    draw_at(kit, program, triangle_vertices(1, paper), 0.0f);
    glStencilMask(0xff);
-   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
    /* Compare masks: violet where 0xc8 > stencil (all but 0xcf), amber where the low nibble is
     * 0xf (the first triangle), teal where the stencil is exactly 0xc0. */
-   fill_where(kit, program, GL_GREATER, 0xc8, 0xff, violet);
-   fill_where(kit, program, GL_EQUAL, 0x0f, 0x0f, amber);
-   fill_where(kit, program, GL_EQUAL, 0xc0, 0xff, teal);
+   fill_by_stencil(kit, program, {
+      {GL_GREATER, 0xc8, 0xff, violet},
+      {GL_EQUAL, 0x0f, 0x0f, amber},
+      {GL_EQUAL, 0xc0, 0xff, teal},
+   });
 }
 
 void draw_cull_faces(SceneKit &kit)
@@ -484,43 +446,6 @@ void draw_viewport(SceneKit &kit)
    draw_at(kit, program, {{8, 6, amber}, {56, 14, amber}, {26, 54, amber}}, 0.0f);
    draw_at(kit, program, {{40, 30, violet}, {80, 40, violet}, {52, 72, violet}}, 0.0f);
    glViewport(0, 0, kit.width(), kit.height());
-}
-
-/* A program for vertices with their own clip-space depth: position (grid x, grid y, z) and a
- * normalized byte colour, flat. */
-struct DepthVertex {
-   float x, y, z;
-   Rgba8 colour;
-};
-
-void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices)
-{
-   kit.program(R"(#version 300 es
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec4 a_colour;
-flat out vec4 v_colour;
-void main()
-{
-   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
-   v_colour = a_colour;
-}
-)",
-               R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
-}
-)");
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size_bytes());
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
-   glEnableVertexAttribArray(1);
-   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
-                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
 }
 
 void draw_clip_near_far(SceneKit &kit)
@@ -578,24 +503,13 @@ void main()
    v_colour = a_colour;
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
-}
-)");
+               flat_colour_fragment_source());
    const float triangle[] = {1, 1, 13, 3, 5, 14};
    std::vector<float> offsets;
    for (int i = 0; i < 9; i++)
       offsets.insert(offsets.end(), {float(16 * (i % 3) + 8), float(16 * (i / 3) + 8)});
    const Rgba8 colours[] = {amber, teal, violet};
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, triangle, sizeof(triangle));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.position_vertices(triangle);
    kit.buffer(GL_ARRAY_BUFFER, offsets.data(), offsets.size() * sizeof(float));
    glEnableVertexAttribArray(1);
    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
@@ -624,19 +538,11 @@ void draw_scissor_draw(SceneKit &kit)
 
 void draw_occlusion_query(SceneKit &kit)
 {
-   SceneKit::clear_colour(slate);
-   glClearDepthf(1.0f);
-   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
+   begin_depth_scene(GL_LESS, 1.0f);
    /* A near paper square, then three queried triangles behind it: one wholly hidden, one
     * partly and one wholly outside it. Each query's answer is drawn as a square in the top
     * row: green for "samples passed", red for none. */
    const GLuint program = kit.coloured_program(Shading::flat);
-   auto square = [](float x, float y, float size, Rgba8 colour) {
-      return std::vector<ColouredVertex>{{x, y, colour},        {x + size, y, colour}, {x + size, y + size, colour},
-                                         {x, y, colour},        {x + size, y + size, colour}, {x, y + size, colour}};
-   };
    draw_at(kit, program, square(8, 4, 40, paper), -0.5f);
    const std::vector<ColouredVertex> queried[3] = {
       {{12, 8, teal}, {40, 12, teal}, {20, 36, teal}},
@@ -658,6 +564,18 @@ void draw_occlusion_query(SceneKit &kit)
    }
    glDeleteQueries(3, queries);
 }
+
+/* The fragment shader of the scenes that sample a texture: u_texture (unit 0) at v_texcoord. */
+const char *const sampling_fragment_source = R"(#version 300 es
+precision mediump float;
+uniform sampler2D u_texture;
+in vec2 v_texcoord;
+out vec4 colour;
+void main()
+{
+   colour = texture(u_texture, v_texcoord);
+}
+)";
 
 void draw_compute_image(SceneKit &kit)
 {
@@ -699,21 +617,9 @@ void main()
    v_texcoord = (a_position - 8.0) / 48.0;
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-uniform sampler2D u_texture;
-in vec2 v_texcoord;
-out vec4 colour;
-void main()
-{
-   colour = texture(u_texture, v_texcoord);
-}
-)");
+               sampling_fragment_source);
    const float quad[] = {8, 8, 56, 8, 56, 56, 8, 8, 56, 56, 8, 56};
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, quad, sizeof(quad));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.position_vertices(quad);
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
@@ -741,15 +647,7 @@ void main()
    v_colour = a_colour;
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
-}
-)");
+               flat_colour_fragment_source());
    GLint program = 0;
    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
    const GLint mode = glGetUniformLocation(GLuint(program), "u_mode");
@@ -811,16 +709,7 @@ void main()
    v_texcoord = a_texcoord;
 }
 )",
-               R"(#version 300 es
-precision mediump float;
-uniform sampler2D u_texture;
-in vec2 v_texcoord;
-out vec4 colour;
-void main()
-{
-   colour = texture(u_texture, v_texcoord);
-}
-)");
+               sampling_fragment_source);
    /* x, y, s, t for two triangles; u_texture keeps its default unit, 0. */
    const float quad[] = {
       8, 8, 0, 0,   56, 8, 1, 0,   56, 56, 1, 1,
@@ -891,10 +780,7 @@ void main()
 }
 )");
    const float points[] = {12, 12, 40, 16, 20, 44, 52, 48};
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, points, sizeof(points));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.position_vertices(points);
    glDrawArrays(GL_POINTS, 0, 4);
 }
 

@@ -14,7 +14,6 @@
 #include "scenes.h"
 
 #include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES3/gl31.h>
 #include <GLES2/gl2ext.h> /* after gl31.h, which it builds on */
 
@@ -22,19 +21,17 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "failure.h"
 #include "scene_kit.h"
+#include "scene_tools.h"
 
 namespace terakan::gl_scenes {
 
 namespace {
-
-/* A picture as RGBA8 bytes, bottom row first (GL's order). */
-using Bytes = std::vector<uint8_t>;
 
 const char *position_vertex_shader = R"(#version 300 es
 layout(location = 0) in vec2 a_position;
@@ -44,54 +41,20 @@ void main()
 }
 )";
 
-const char *float_fragment_shader = R"(#version 300 es
+/* A fragment shader that writes the uniform u_colour, of the given type ("vec4",
+ * "highp uvec4", "highp ivec4"), to its one output. */
+std::string uniform_colour_fragment_shader(const std::string &type)
+{
+   return R"(#version 300 es
 precision highp float;
-uniform vec4 u_colour;
-out vec4 o_colour;
+uniform )" + type + R"( u_colour;
+out )" + type + R"( o_colour;
 void main()
 {
    o_colour = u_colour;
 }
 )";
-
-const char *uint_fragment_shader = R"(#version 300 es
-precision highp float;
-uniform highp uvec4 u_colour;
-out highp uvec4 o_colour;
-void main()
-{
-   o_colour = u_colour;
 }
-)";
-
-const char *int_fragment_shader = R"(#version 300 es
-precision highp float;
-uniform highp ivec4 u_colour;
-out highp ivec4 o_colour;
-void main()
-{
-   o_colour = u_colour;
-}
-)";
-
-/* A triangle covering the whole picture, from gl_VertexID alone. */
-const char *full_screen_vertex_shader = R"(#version 300 es
-void main()
-{
-   vec2 corner = vec2(float((gl_VertexID & 1) * 4) - 1.0, float((gl_VertexID & 2) * 2) - 1.0);
-   gl_Position = vec4(corner, 0.0, 1.0);
-}
-)";
-
-const char *show_texture_fragment_shader = R"(#version 300 es
-precision highp float;
-uniform highp sampler2D u_picture;
-out vec4 o_colour;
-void main()
-{
-   o_colour = texelFetch(u_picture, ivec2(gl_FragCoord.xy), 0);
-}
-)";
 
 /* A triangle in grid units: every slanted edge has an even dx and an odd dy, so no pixel
  * centre (odd halves on both axes) lies on one; the others are horizontal. */
@@ -108,10 +71,7 @@ constexpr Triangle pattern[4] = {
 
 void draw_triangle(SceneKit &kit, const Triangle &triangle)
 {
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, triangle.data(), sizeof(triangle));
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+   kit.position_vertices(triangle);
    glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
@@ -132,7 +92,7 @@ enum class Blend { none, alpha, additive };
 /* Draws the pattern with colours[0] as the clear colour and colours[1..4] for the triangles. */
 void draw_float_pattern(SceneKit &kit, const std::array<std::array<float, 4>, 5> &colours, Blend blend)
 {
-   const GLuint program = kit.program(position_vertex_shader, float_fragment_shader);
+   const GLuint program = kit.program(position_vertex_shader, uniform_colour_fragment_shader("vec4").c_str());
    const GLint colour = uniform(program, "u_colour");
    glClearColor(colours[0][0], colours[0][1], colours[0][2], colours[0][3]);
    glClear(GL_COLOR_BUFFER_BIT);
@@ -150,24 +110,23 @@ void draw_float_pattern(SceneKit &kit, const std::array<std::array<float, 4>, 5>
    }
 }
 
-void draw_uint_pattern(SceneKit &kit, const std::array<std::array<GLuint, 4>, 5> &colours)
+/* The same for an integer format (GLuint or GLint channels), whose values are not blended. */
+template <typename Channel>
+void draw_integer_pattern(SceneKit &kit, const std::array<std::array<Channel, 4>, 5> &colours)
 {
-   const GLuint program = kit.program(position_vertex_shader, uint_fragment_shader);
+   constexpr bool is_unsigned = std::is_same_v<Channel, GLuint>;
+   const GLuint program = kit.program(
+      position_vertex_shader, uniform_colour_fragment_shader(is_unsigned ? "highp uvec4" : "highp ivec4").c_str());
    const GLint colour = uniform(program, "u_colour");
-   glClearBufferuiv(GL_COLOR, 0, colours[0].data());
+   if constexpr (is_unsigned)
+      glClearBufferuiv(GL_COLOR, 0, colours[0].data());
+   else
+      glClearBufferiv(GL_COLOR, 0, colours[0].data());
    for (int i = 0; i < 4; i++) {
-      glUniform4uiv(colour, 1, colours[size_t(i) + 1].data());
-      draw_triangle(kit, pattern[i]);
-   }
-}
-
-void draw_int_pattern(SceneKit &kit, const std::array<std::array<GLint, 4>, 5> &colours)
-{
-   const GLuint program = kit.program(position_vertex_shader, int_fragment_shader);
-   const GLint colour = uniform(program, "u_colour");
-   glClearBufferiv(GL_COLOR, 0, colours[0].data());
-   for (int i = 0; i < 4; i++) {
-      glUniform4iv(colour, 1, colours[size_t(i) + 1].data());
+      if constexpr (is_unsigned)
+         glUniform4uiv(colour, 1, colours[size_t(i) + 1].data());
+      else
+         glUniform4iv(colour, 1, colours[size_t(i) + 1].data());
       draw_triangle(kit, pattern[i]);
    }
 }
@@ -290,13 +249,6 @@ Bytes read_encoded(int width, int height, Readback readback, bool is_signed = fa
    return out;
 }
 
-GLuint bound_framebuffer()
-{
-   GLint framebuffer = 0;
-   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
-   return GLuint(framebuffer);
-}
-
 /* A framebuffer object whose colour attachments are textures of the given formats, bound
  * while it lives, with every attachment a draw buffer. */
 class FormatTarget {
@@ -342,23 +294,6 @@ private:
    GLuint framebuffer_ = 0;
    std::vector<GLuint> textures_;
 };
-
-/* Draws the bytes into the framebuffer the harness gave the scene (bound again first). */
-void show(SceneKit &kit, GLuint framebuffer, const Bytes &bytes)
-{
-   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-   glViewport(0, 0, kit.width(), kit.height());
-   glDisable(GL_BLEND);
-   kit.texture(GL_TEXTURE_2D);
-   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, kit.width(), kit.height());
-   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kit.width(), kit.height(), GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-   const GLuint program = kit.program(full_screen_vertex_shader, show_texture_fragment_shader);
-   glUniform1i(uniform(program, "u_picture"), 0);
-   kit.vertex_array();
-   glDrawArrays(GL_TRIANGLES, 0, 3);
-}
 
 /* Left half from a, right half from b. */
 Bytes halves(const SceneKit &kit, const Bytes &a, const Bytes &b)
@@ -417,13 +352,21 @@ std::array<std::array<float, 4>, 5> steps(const std::array<std::array<int, 4>, 5
 
 /* ---- formats ---- */
 
-void draw_format_rgb565(SceneKit &kit)
+/* The pattern in one format, drawn with float colours, read back and shown. */
+void show_float_pattern(SceneKit &kit, GLenum format, const std::array<std::array<float, 4>, 5> &colours, Blend blend,
+                        Readback readback)
 {
    const GLuint framebuffer = bound_framebuffer();
-   FormatTarget target(kit, {GL_RGB565});
-   draw_float_pattern(kit, steps({{{3, 10, 20, 1}, {30, 40, 2, 1}, {5, 21, 9, 0}, {31, 63, 0, 1}, {14, 1, 29, 1}}}, {5, 6, 5, 1}),
-                      Blend::additive);
-   show(kit, framebuffer, target.read(kit, 0, Readback::packed_565));
+   FormatTarget target(kit, {format});
+   draw_float_pattern(kit, colours, blend);
+   show(kit, framebuffer, target.read(kit, 0, readback));
+}
+
+void draw_format_rgb565(SceneKit &kit)
+{
+   show_float_pattern(kit, GL_RGB565,
+                      steps({{{3, 10, 20, 1}, {30, 40, 2, 1}, {5, 21, 9, 0}, {31, 63, 0, 1}, {14, 1, 29, 1}}}, {5, 6, 5, 1}),
+                      Blend::additive, Readback::packed_565);
 }
 
 /* GL_RGBA4 only: RGB5_A1 would need glReadPixels with GL_UNSIGNED_SHORT_5_5_5_1, which Mesa
@@ -431,11 +374,9 @@ void draw_format_rgb565(SceneKit &kit)
  * differently on the two drivers (rounding against bit replication). */
 void draw_format_rgba4(SceneKit &kit)
 {
-   const GLuint framebuffer = bound_framebuffer();
-   FormatTarget target(kit, {GL_RGBA4});
-   draw_float_pattern(kit, steps({{{2, 4, 6, 15}, {12, 5, 1, 9}, {3, 8, 7, 4}, {15, 15, 0, 2}, {7, 1, 14, 15}}}, {4, 4, 4, 4}),
-                      Blend::additive);
-   show(kit, framebuffer, target.read(kit, 0, Readback::bytes));
+   show_float_pattern(kit, GL_RGBA4,
+                      steps({{{2, 4, 6, 15}, {12, 5, 1, 9}, {3, 8, 7, 4}, {15, 15, 0, 2}, {7, 1, 14, 15}}}, {4, 4, 4, 4}),
+                      Blend::additive, Readback::bytes);
 }
 
 void draw_format_rgb10_a2(SceneKit &kit)
@@ -454,8 +395,8 @@ void draw_format_rgb10_a2(SceneKit &kit)
    {
       FormatTarget target(kit, {GL_RGB10_A2UI});
       /* Values past 10 (and 2) bits are clamped to the largest one. */
-      draw_uint_pattern(kit, {{{100, 200, 300, 1}, {1023, 512, 5, 3}, {4000, 7, 640, 2}, {1, 1022, 1023, 0},
-                               {333, 666, 999, 9}}});
+      draw_integer_pattern<GLuint>(kit, {{{100, 200, 300, 1}, {1023, 512, 5, 3}, {4000, 7, 640, 2}, {1, 1022, 1023, 0},
+                                          {333, 666, 999, 9}}});
       uint = target.read(kit, 0, Readback::uint_1010102);
    }
    show(kit, framebuffer, halves(kit, unorm, uint));
@@ -463,17 +404,14 @@ void draw_format_rgb10_a2(SceneKit &kit)
 
 void draw_format_r11g11b10f(SceneKit &kit)
 {
-   const GLuint framebuffer = bound_framebuffer();
-   FormatTarget target(kit, {GL_R11F_G11F_B10F});
    /* Values the 6- and 5-bit mantissas hold exactly, and blends of them that stay exact. */
-   draw_float_pattern(kit,
+   show_float_pattern(kit, GL_R11F_G11F_B10F,
                       {{{0.25f, 0.5f, 1.0f, 1.0f},
                         {2.0f, 0.125f, 3.0f, 1.0f},
                         {0.75f, 1.5f, 0.5f, 0.5f},
                         {0.0f, 3.5f, 0.25f, 1.0f},
                         {1.25f, 0.0625f, 2.5f, 1.0f}}},
-                      Blend::alpha);
-   show(kit, framebuffer, target.read(kit, 0, Readback::floats));
+                      Blend::alpha, Readback::floats);
 }
 
 constexpr std::array<std::array<float, 4>, 5> float_colours = {{
@@ -504,22 +442,22 @@ void draw_format_integers(SceneKit &kit)
    std::vector<Bytes> parts;
    {
       FormatTarget target(kit, {GL_R32UI});
-      draw_uint_pattern(kit, {{{0x10203040u, 0, 0, 0}, {0xff8040c0u, 0, 0, 0}, {0x00ff00ffu, 0, 0, 0},
-                               {0x80808080u, 0, 0, 0}, {0x20e060a0u, 0, 0, 0}}});
+      draw_integer_pattern<GLuint>(kit, {{{0x10203040u, 0, 0, 0}, {0xff8040c0u, 0, 0, 0}, {0x00ff00ffu, 0, 0, 0},
+                                          {0x80808080u, 0, 0, 0}, {0x20e060a0u, 0, 0, 0}}});
       parts.push_back(target.read(kit, 0, Readback::uint32_red));
    }
    {
       FormatTarget target(kit, {GL_RGBA8UI});
       /* 300 and 1000 are clamped to 255. */
-      draw_uint_pattern(kit, {{{16, 32, 48, 255}, {300, 128, 1, 200}, {0, 255, 96, 1000}, {64, 64, 192, 100},
-                               {250, 10, 170, 255}}});
+      draw_integer_pattern<GLuint>(kit, {{{16, 32, 48, 255}, {300, 128, 1, 200}, {0, 255, 96, 1000}, {64, 64, 192, 100},
+                                          {250, 10, 170, 255}}});
       parts.push_back(target.read(kit, 0, Readback::int_low_bytes));
    }
    for (int i = 0; i < 2; i++) {
       FormatTarget target(kit, {GL_RGBA8I});
       /* -200 and 500 are clamped to -128 and 127. */
-      draw_int_pattern(kit, {{{-16, 32, -48, 127}, {-200, 100, 1, 60}, {0, -1, 96, 500}, {64, -64, 120, -100},
-                              {-128, 10, 127, 0}}});
+      draw_integer_pattern<GLint>(kit, {{{-16, 32, -48, 127}, {-200, 100, 1, 60}, {0, -1, 96, 500},
+                                         {64, -64, 120, -100}, {-128, 10, 127, 0}}});
       parts.push_back(target.read(kit, 0, Readback::int_low_bytes, true));
    }
    show(kit, framebuffer, quadrants(kit, parts));
@@ -675,71 +613,18 @@ void draw_dual_source_blend(SceneKit &kit)
 
 /* ---- logic operations (desktop GL) ---- */
 
-/* Runs draw in a desktop GL 3.3 core context on the harness's EGL display, into an RGBA8
- * framebuffer of the picture's size, and returns its pixels; the harness's context is current
- * again afterwards. */
-Bytes draw_in_desktop_gl(const SceneKit &kit, const std::function<void(SceneKit &)> &draw)
-{
-   const EGLDisplay display = eglGetCurrentDisplay();
-   const EGLContext gles_context = eglGetCurrentContext();
-   if (display == EGL_NO_DISPLAY || gles_context == EGL_NO_CONTEXT)
-      throw Failure("no current EGL context to return to");
-   if (!eglBindAPI(EGL_OPENGL_API))
-      throw Failure("eglBindAPI(EGL_OPENGL_API) failed");
-   const EGLint attributes[] = {
-      EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
-   };
-   const EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
-   eglBindAPI(EGL_OPENGL_ES_API);
-   if (context == EGL_NO_CONTEXT)
-      throw Failure("eglCreateContext (desktop GL 3.3 core) failed");
-   Bytes pixels;
-   std::string failure;
-   if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-      try {
-         GLuint framebuffer = 0, renderbuffer = 0;
-         glGenFramebuffers(1, &framebuffer);
-         glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-         glGenRenderbuffers(1, &renderbuffer);
-         glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
-         glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kit.width(), kit.height());
-         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
-         glViewport(0, 0, kit.width(), kit.height());
-         {
-            SceneKit desktop_kit(kit.width(), kit.height());
-            draw(desktop_kit);
-         }
-         pixels = read_encoded(kit.width(), kit.height(), Readback::bytes);
-         if (const GLenum error = glGetError(); error != GL_NO_ERROR)
-            failure = "desktop GL error 0x" + std::to_string(error);
-         glDeleteFramebuffers(1, &framebuffer);
-         glDeleteRenderbuffers(1, &renderbuffer);
-      } catch (const Failure &caught) {
-         failure = caught.what();
-      }
-   } else {
-      failure = "eglMakeCurrent (desktop GL context) failed";
-   }
-   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, gles_context);
-   eglDestroyContext(display, context);
-   if (!failure.empty())
-      throw Failure(failure);
-   return pixels;
-}
-
 /* Every GL logic operation in a 4x4 grid of cells, each drawn over a striped destination:
  * two triangles of two source colours per cell, overlapping along its diagonal (where the
  * operation applies twice). */
 void draw_logic_ops(SceneKit &kit)
 {
    const GLuint framebuffer = bound_framebuffer();
-   const Bytes pixels = draw_in_desktop_gl(kit, [](SceneKit &desktop) {
+   const Bytes pixels = draw_in_desktop_gl(kit, 3, 3, false, [](SceneKit &desktop) {
       auto logic_op = reinterpret_cast<void (*)(GLenum)>(eglGetProcAddress("glLogicOp"));
       if (!logic_op)
          throw Failure("eglGetProcAddress(glLogicOp) returned nothing");
       constexpr GLenum GL_COLOR_LOGIC_OP_ = 0x0BF2, GL_CLEAR_ = 0x1500; /* desktop GL enums */
-      const GLuint program = desktop.program(position_vertex_shader, float_fragment_shader);
+      const GLuint program = desktop.program(position_vertex_shader, uniform_colour_fragment_shader("vec4").c_str());
       const GLint colour = uniform(program, "u_colour");
       glClearColor(0x5a / 255.0f, 0xc3 / 255.0f, 0x0f / 255.0f, 0xf0 / 255.0f);
       glClear(GL_COLOR_BUFFER_BIT);

@@ -13,16 +13,15 @@
 #include "scenes.h"
 
 #include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES3/gl31.h>
 
-#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "failure.h"
 #include "scene_kit.h"
+#include "scene_tools.h"
 
 namespace terakan::gl_scenes {
 
@@ -44,122 +43,18 @@ template <typename Function> Function desktop_entry(const char *name)
    return function;
 }
 
-constexpr Rgba8 slate{48, 56, 64, 255}, paper{224, 224, 216, 255}, teal{24, 168, 160, 255},
-                amber{240, 176, 32, 255}, green{40, 200, 64, 255}, red{232, 40, 32, 255},
-                sky{96, 160, 240, 255};
-
-/* A picture as RGBA8 bytes, bottom row first (GL's order). */
-using Bytes = std::vector<uint8_t>;
-
-/* Runs draw in a desktop GL 4.5 core context on the harness's EGL display, into an RGBA8
- * framebuffer of the picture's size with a DEPTH24_STENCIL8 buffer, and returns its pixels;
- * the harness's context is current again afterwards, also when draw throws. */
-Bytes draw_in_desktop_gl(const SceneKit &kit, const std::function<void(SceneKit &)> &draw)
+/* Runs draw in a desktop GL 4.5 core context (RGBA8 and DEPTH24_STENCIL8) with the flat
+ * coloured program in use and slate as the clear colour, and shows the pixels it leaves in the
+ * harness's framebuffer. */
+void draw_in_desktop_scene(SceneKit &kit, const std::function<void(SceneKit &, GLuint)> &draw)
 {
-   const EGLDisplay display = eglGetCurrentDisplay();
-   const EGLContext gles_context = eglGetCurrentContext();
-   if (display == EGL_NO_DISPLAY || gles_context == EGL_NO_CONTEXT)
-      throw Failure("no current EGL context to return to");
-   if (!eglBindAPI(EGL_OPENGL_API))
-      throw Failure("eglBindAPI(EGL_OPENGL_API) failed");
-   const EGLint attributes[] = {
-      EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
-   };
-   const EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
-   eglBindAPI(EGL_OPENGL_ES_API);
-   if (context == EGL_NO_CONTEXT)
-      throw Failure("eglCreateContext (desktop GL 4.5 core) failed");
-   Bytes pixels(size_t(kit.width()) * size_t(kit.height()) * 4);
-   std::string failure;
-   if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-      try {
-         GLuint framebuffer = 0, renderbuffers[2] = {};
-         glGenFramebuffers(1, &framebuffer);
-         glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-         glGenRenderbuffers(2, renderbuffers);
-         glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers[0]);
-         glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kit.width(), kit.height());
-         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffers[0]);
-         glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers[1]);
-         glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, kit.width(), kit.height());
-         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, renderbuffers[1]);
-         glViewport(0, 0, kit.width(), kit.height());
-         {
-            SceneKit desktop_kit(kit.width(), kit.height());
-            draw(desktop_kit);
-         }
-         glPixelStorei(GL_PACK_ALIGNMENT, 1);
-         glReadPixels(0, 0, kit.width(), kit.height(), GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-         if (const GLenum error = glGetError(); error != GL_NO_ERROR)
-            failure = "desktop GL error 0x" + std::to_string(error);
-         glDeleteFramebuffers(1, &framebuffer);
-         glDeleteRenderbuffers(2, renderbuffers);
-      } catch (const Failure &caught) {
-         failure = caught.what();
-      }
-   } else {
-      failure = "eglMakeCurrent (desktop GL context) failed";
-   }
-   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, gles_context);
-   eglDestroyContext(display, context);
-   if (!failure.empty())
-      throw Failure(failure);
-   return pixels;
-}
-
-/* Draws the bytes into the harness's framebuffer (bound again first), texel for pixel. */
-void show(SceneKit &kit, GLuint framebuffer, const Bytes &bytes)
-{
-   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-   glViewport(0, 0, kit.width(), kit.height());
-   kit.texture(GL_TEXTURE_2D);
-   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, kit.width(), kit.height());
-   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kit.width(), kit.height(), GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
-   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-   const GLuint program = kit.program(R"(#version 300 es
-void main()
-{
-   vec2 corner = vec2(float((gl_VertexID & 1) * 4) - 1.0, float((gl_VertexID & 2) * 2) - 1.0);
-   gl_Position = vec4(corner, 0.0, 1.0);
-}
-)",
-                                      R"(#version 300 es
-precision highp float;
-uniform highp sampler2D u_picture;
-out vec4 o_colour;
-void main()
-{
-   o_colour = texelFetch(u_picture, ivec2(gl_FragCoord.xy), 0);
-}
-)");
-   glUniform1i(glGetUniformLocation(program, "u_picture"), 0);
-   kit.vertex_array();
-   glDrawArrays(GL_TRIANGLES, 0, 3);
-}
-
-GLuint bound_framebuffer()
-{
-   GLint framebuffer = 0;
-   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
-   return GLuint(framebuffer);
-}
-
-std::vector<ColouredVertex> square(float x, float y, float size, Rgba8 colour)
-{
-   return {{x, y, colour},        {x + size, y, colour}, {x + size, y + size, colour},
-           {x, y, colour},        {x + size, y + size, colour}, {x, y + size, colour}};
-}
-
-/* Draws `vertices` as triangles with the coloured program at clip-space depth `z`. */
-void draw_at(SceneKit &kit, GLuint program, const std::vector<ColouredVertex> &vertices, float z)
-{
-   glUniform1f(glGetUniformLocation(program, "u_depth"), z);
-   kit.coloured_vertices(std::span<const ColouredVertex>(vertices));
-   glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
+   const GLuint framebuffer = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, true, [&](SceneKit &desktop) {
+      const GLuint program = desktop.coloured_program(Shading::flat);
+      SceneKit::clear_colour(slate);
+      draw(desktop, program);
+   });
+   show(kit, framebuffer, pixels);
 }
 
 /* Four occlusion queries with known answers, then a 4x3 grid of cells each drawn under one
@@ -180,12 +75,9 @@ void draw_at(SceneKit &kit, GLuint program, const std::vector<ColouredVertex> &v
  * a missing green one a draw skipped wrongly. */
 void draw_conditional_render(SceneKit &kit)
 {
-   const GLuint framebuffer = bound_framebuffer();
-   const Bytes pixels = draw_in_desktop_gl(kit, [](SceneKit &desktop) {
+   draw_in_desktop_scene(kit, [](SceneKit &desktop, GLuint program) {
       const auto begin_conditional = desktop_entry<BeginConditionalRender>("glBeginConditionalRender");
       const auto end_conditional = desktop_entry<EndConditionalRender>("glEndConditionalRender");
-      const GLuint program = desktop.coloured_program(Shading::flat);
-      SceneKit::clear_colour(slate);
       glClearDepthf(1.0f);
       glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
       glEnable(GL_DEPTH_TEST);
@@ -239,7 +131,6 @@ void draw_conditional_render(SceneKit &kit)
       }
       glDeleteQueries(query_count, queries);
    });
-   show(kit, framebuffer, pixels);
 }
 
 /* GL_TIME_ELAPSED around a draw and two GL_TIMESTAMP counters around another: their values
@@ -248,12 +139,9 @@ void draw_conditional_render(SceneKit &kit)
  * later than the first, and each result is available once GL_QUERY_RESULT was read. */
 void draw_timer_queries(SceneKit &kit)
 {
-   const GLuint framebuffer = bound_framebuffer();
-   const Bytes pixels = draw_in_desktop_gl(kit, [](SceneKit &desktop) {
+   draw_in_desktop_scene(kit, [](SceneKit &desktop, GLuint program) {
       const auto query_counter = desktop_entry<QueryCounter>("glQueryCounter");
       const auto get_result64 = desktop_entry<GetQueryObjectui64v>("glGetQueryObjectui64v");
-      const GLuint program = desktop.coloured_program(Shading::flat);
-      SceneKit::clear_colour(slate);
       glClear(GL_COLOR_BUFFER_BIT);
       GLuint queries[3];
       glGenQueries(3, queries);
@@ -277,7 +165,6 @@ void draw_timer_queries(SceneKit &kit)
          draw_at(desktop, program, square(float(4 + 20 * f), 8, 16, facts[f] ? green : red), 0.0f);
       glDeleteQueries(3, queries);
    });
-   show(kit, framebuffer, pixels);
 }
 
 const Scene scenes[] = {

@@ -17,19 +17,11 @@
 
 #include "failure.h"
 #include "scene_kit.h"
+#include "scene_tools.h"
 
 namespace terakan::gl_scenes {
 
 namespace {
-
-constexpr Rgba8 night{16, 16, 48, 255};
-constexpr Rgba8 grey{96, 96, 104, 255};
-constexpr Rgba8 red{232, 40, 32, 255};
-constexpr Rgba8 green{40, 200, 64, 255};
-constexpr Rgba8 blue{32, 72, 232, 255};
-constexpr Rgba8 amber{240, 176, 32, 255};
-constexpr Rgba8 violet{160, 64, 200, 255};
-constexpr Rgba8 teal{24, 168, 160, 255};
 
 /* The capture shader: draws the vertex where it is (colour as given) and outputs a copy moved
  * by u_shift grid units (v_moved, a clip-space position) and its colour. v_moved_xy and
@@ -53,16 +45,6 @@ void main()
 }
 )";
 
-const char *capture_fragment_shader = R"(#version 300 es
-precision mediump float;
-flat in vec4 v_colour;
-out vec4 colour;
-void main()
-{
-   colour = v_colour;
-}
-)";
-
 /* The replay shader: clip-space positions and colours straight from the captured buffers
  * (a vec2 position gets z 0 and w 1, a vec3 colour alpha 1, as attribute defaults do). */
 const char *replay_vertex_shader = R"(#version 300 es
@@ -81,7 +63,7 @@ void main()
  * attached). Left in use. */
 GLuint capture_program(SceneKit &kit, std::initializer_list<const char *> varyings, GLenum mode)
 {
-   const GLuint program = kit.program(capture_vertex_shader, capture_fragment_shader);
+   const GLuint program = kit.program(capture_vertex_shader, flat_colour_fragment_source());
    const std::vector<const char *> names(varyings);
    glTransformFeedbackVaryings(program, GLsizei(names.size()), names.data(), mode);
    glLinkProgram(program);
@@ -116,7 +98,7 @@ struct CapturedLayout {
 
 void replay(SceneKit &kit, const CapturedLayout &layout, GLenum mode, GLsizei count)
 {
-   kit.program(replay_vertex_shader, capture_fragment_shader);
+   kit.program(replay_vertex_shader, flat_colour_fragment_source());
    kit.vertex_array();
    glBindBuffer(GL_ARRAY_BUFFER, layout.position_buffer);
    glEnableVertexAttribArray(0);
@@ -256,15 +238,10 @@ void draw_tf_overflow_query(SceneKit &kit)
 
    std::vector<ColouredVertex> squares;
    for (GLuint i = 0; i < 6; i++) {
-      const Rgba8 colour = i < written ? green : grey;
-      const float x = float(2 + 10 * i), y = 57;
-      for (const auto &[dx, dy] : {std::pair{0, 0}, {6, 0}, {6, 6}, {0, 0}, {6, 6}, {0, 6}})
-         squares.push_back({x + float(dx), y + float(dy), colour});
+      const std::vector<ColouredVertex> one = square(float(2 + 10 * i), 57, 6, i < written ? green : grey);
+      squares.insert(squares.end(), one.begin(), one.end());
    }
-   const GLuint program = kit.coloured_program(Shading::flat);
-   glUniform1f(glGetUniformLocation(program, "u_depth"), 0.0f);
-   kit.coloured_vertices(std::span<const ColouredVertex>(squares));
-   glDrawArrays(GL_TRIANGLES, 0, GLsizei(squares.size()));
+   draw_at(kit, kit.coloured_program(Shading::flat), squares, 0.0f);
 }
 
 const Scene scenes[] = {
