@@ -144,6 +144,12 @@ constexpr bool db_shader_mask_export(uint32_t v) { return (v >> 8) & 1; }
 /* The pixel shader's depth/stencil/mask export target (EXPORT PIXEL 61, Mesa sfn). */
 constexpr unsigned pixel_export_depth = 61;
 
+/* Polygon offset: PA_SU_POLY_OFFSET_DB_FMT_CNTL (POLY_OFFSET_NEG_NUM_DB_BITS [7:0], signed;
+ * POLY_OFFSET_DB_IS_FLOAT_FMT [8]), the clamp, then front and back scale and offset (floats). */
+constexpr uint32_t PA_SU_POLY_OFFSET_DB_FMT_CNTL = 0x28B78, PA_SU_POLY_OFFSET_CLAMP = 0x28B7C;
+constexpr uint32_t PA_SU_POLY_OFFSET_FRONT_SCALE = 0x28B80, PA_SU_POLY_OFFSET_FRONT_OFFSET = 0x28B84;
+constexpr uint32_t PA_SU_POLY_OFFSET_BACK_SCALE = 0x28B88, PA_SU_POLY_OFFSET_BACK_OFFSET = 0x28B8C;
+
 /* SX alpha test: SX_ALPHA_TEST_CONTROL ALPHA_FUNC [2:0] (the compare functions above),
  * ALPHA_TEST_ENABLE [3]; SX_ALPHA_REF is a float. */
 constexpr uint32_t SX_ALPHA_TEST_CONTROL = 0x28410, SX_ALPHA_REF = 0x28438;

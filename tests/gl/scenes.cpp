@@ -246,6 +246,32 @@ void main()
                          reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
 }
 
+void draw_polygon_offset(SceneKit &kit)
+{
+   begin_depth_scene(GL_LESS, 1.0f);
+   glEnable(GL_POLYGON_OFFSET_FILL);
+   /* Each triangle is drawn twice at the same depths, the second time with an offset. Left, a
+    * sloped triangle: red with glPolygonOffset(1, 1) stays behind the green one. Middle, a flat
+    * one: blue with (0, -1) comes in front of amber (the unit alone). Right, a sloped one:
+    * teal with (-1, 0) comes in front of violet (the slope alone). Which side of each test a
+    * pixel lands on does not depend on the implementation's unit or exact slope. */
+   const DepthVertex vertices[] = {
+      {2, 6, -0.6f, green},   {22, 10, 0.2f, green},   {9, 58, 0.5f, green},
+      {2, 6, -0.6f, red},     {22, 10, 0.2f, red},     {9, 58, 0.5f, red},
+      {24, 4, 0.1f, amber},   {42, 8, 0.1f, amber},    {31, 60, 0.1f, amber},
+      {24, 4, 0.1f, blue},    {42, 8, 0.1f, blue},     {31, 60, 0.1f, blue},
+      {44, 2, 0.7f, violet},  {62, 14, -0.3f, violet}, {51, 57, 0.0f, violet},
+      {44, 2, 0.7f, teal},    {62, 14, -0.3f, teal},   {51, 57, 0.0f, teal},
+   };
+   depth_vertices_program(kit, vertices);
+   const float offsets[6][2] = {{0, 0}, {1, 1}, {0, 0}, {0, -1}, {0, 0}, {-1, 0}};
+   for (int t = 0; t < 6; t++) {
+      glPolygonOffset(offsets[t][0], offsets[t][1]);
+      glDrawArrays(GL_TRIANGLES, 3 * t, 3);
+   }
+   glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
 void draw_depth_interpenetrate(SceneKit &kit)
 {
    begin_depth_scene(GL_LESS, 1.0f);
@@ -856,6 +882,7 @@ const Scene scenes[] = {
    {"depth_greater_d16", "GL_GREATER on a 16-bit depth buffer cleared to 0", draw_depth_greater_d16, GL_DEPTH_COMPONENT16},
    {"depth_lequal_d32f", "GL_LEQUAL on a float depth buffer: an equal-depth redraw passes", draw_depth_lequal_d32f, GL_DEPTH_COMPONENT32F},
    {"depth_write_off", "glDepthMask(GL_FALSE): a near triangle leaves no depth behind", draw_depth_write_off, GL_DEPTH24_STENCIL8},
+   {"polygon_offset", "glPolygonOffset: by units alone, by slope alone, and a positive offset that loses", draw_polygon_offset, GL_DEPTH24_STENCIL8},
    {"depth_interpenetrate", "two triangles crossing in depth: the seam comes from per-pixel depth", draw_depth_interpenetrate, GL_DEPTH24_STENCIL8},
    {"depth_frag_depth", "gl_FragDepth from gl_FragCoord against a constant-depth square", draw_depth_frag_depth, GL_DEPTH24_STENCIL8},
    {"stencil_mask", "a triangle drawn into the stencil only, then EQUAL and NOTEQUAL fills", draw_stencil_mask, GL_DEPTH24_STENCIL8},

@@ -149,8 +149,8 @@ private:
          fail("PA_SU_VTX_CNTL.QUANT_MODE 7 is not defined");
       if ((mode_control >> 3) & 3)
          fail("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
-      if (mode_control & ((1u << 11) | (1u << 12) | (1u << 13)))
-         fail("polygon offset is not simulated yet");
+      if ((mode_control >> 13) & 1)
+         fail("polygon offset for points and lines (PA_SU_SC_MODE_CNTL.POLY_OFFSET_PARA_ENABLE) is not simulated yet");
       decode_clip_planes();
 
       /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
@@ -705,6 +705,7 @@ private:
    struct Fragment {
       unsigned x, y;
       float z;
+      float depth_offset; /* polygon offset, added for the depth test only */
       float i, j;         /* perspective-correct weights of vertices 1 and 2 */
       float linear_i, linear_j;
       float inverse_w;
@@ -733,6 +734,49 @@ private:
    static int64_t edge(const WindowVertex &a, const WindowVertex &b, int64_t px, int64_t py)
    {
       return (b.fx - a.fx) * (py - a.fy) - (b.fy - a.fy) * (px - a.fx);
+   }
+
+   /* Polygon offset (PA_SU_SC_MODE_CNTL.POLY_OFFSET_FRONT/BACK_ENABLE): SCALE times the
+    * primitive's largest depth slope, measured per 1/16 pixel, plus OFFSET times the depth
+    * format's unit: 2^POLY_OFFSET_NEG_NUM_DB_BITS for unorm formats, 2^(exponent of the
+    * primitive's largest |z| + NEG_NUM_DB_BITS) with DB_IS_FLOAT_FMT; then clamped by
+    * PA_SU_POLY_OFFSET_CLAMP toward zero when it is not 0. Sources: AMD's R5xx register
+    * reference (SU_POLY_OFFSET_*_SCALE: "slope computed in subpixels (1/16)"), the radeonsi
+    * change that found the offset to follow PA_SU_POLY_OFFSET_* alone with DB_FMT_CNTL 0
+    * meaning a unit of 1, and r600g's programming (SCALE = factor * 16; OFFSET = units * 2 with
+    * -24 bits, units * 4 with -16, units with -23 and the float flag). The float unit follows
+    * GL's rule for floating-point depth (*derived*). Points and lines are not offset. */
+   float polygon_offset(const WindowVertex &p0, const WindowVertex &p1, const WindowVertex &p2, bool front) const
+   {
+      if (!((mode_control >> (front ? 11 : 12)) & 1))
+         return 0.0f;
+      const float scale = as_float(state.get(front ? PA_SU_POLY_OFFSET_FRONT_SCALE : PA_SU_POLY_OFFSET_BACK_SCALE));
+      const float units = as_float(state.get(front ? PA_SU_POLY_OFFSET_FRONT_OFFSET : PA_SU_POLY_OFFSET_BACK_OFFSET));
+      const uint32_t format = state.get(PA_SU_POLY_OFFSET_DB_FMT_CNTL);
+      const int bits = int8_t(format & 0xff);
+      /* The plane z = a x + b y + c through the three window vertices. */
+      const double x1 = p1.x - p0.x, y1 = p1.y - p0.y, z1 = p1.z - p0.z;
+      const double x2 = p2.x - p0.x, y2 = p2.y - p0.y, z2 = p2.z - p0.z;
+      const double determinant = x1 * y2 - x2 * y1;
+      double slope = 0.0;
+      if (determinant != 0.0) {
+         const double dz_dx = (z1 * y2 - z2 * y1) / determinant, dz_dy = (x1 * z2 - x2 * z1) / determinant;
+         slope = std::max(std::fabs(dz_dx), std::fabs(dz_dy)) / 16.0;
+      }
+      double unit = std::ldexp(1.0, bits);
+      if ((format >> 8) & 1) {
+         const double largest = std::max({std::fabs(p0.z), std::fabs(p1.z), std::fabs(p2.z)});
+         int exponent = 0;
+         std::frexp(largest, &exponent); /* largest = m * 2^exponent, m in [0.5, 1) */
+         unit = largest > 0 ? std::ldexp(1.0, exponent - 1 + bits) : 0.0;
+      }
+      double offset = double(scale) * slope + double(units) * unit;
+      const float clamp = as_float(state.get(PA_SU_POLY_OFFSET_CLAMP));
+      if (clamp > 0)
+         offset = std::min(offset, double(clamp));
+      else if (clamp < 0)
+         offset = std::max(offset, double(clamp));
+      return float(offset);
    }
 
    void scan_triangle(const WindowVertex &v0, const WindowVertex &v1, const WindowVertex &v2,
@@ -770,6 +814,7 @@ private:
       const int y1 = std::min<int64_t>(scissor_y1, max_y / subpixels + 2);
       const WindowVertex &p0 = plane ? *plane[0] : v0, &p1 = plane ? *plane[1] : v1, &p2 = plane ? *plane[2] : v2;
       const double plane_area = double(edge(p0, p1, p2.fx, p2.fy));
+      const float depth_offset = options.cull ? polygon_offset(p0, p1, p2, front) : 0.0f;
       for (int y = y0; y < y1; y++) {
          for (int x = x0; x < x1; x++) {
             const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
@@ -785,6 +830,7 @@ private:
             Fragment f;
             f.x = unsigned(x), f.y = unsigned(y);
             f.z = float(w0 * p0.z + w1 * p1.z + w2 * p2.z);
+            f.depth_offset = depth_offset;
             f.linear_i = float(w1), f.linear_j = float(w2);
             const double q0 = w0 * p0.inverse_w, q1 = w1 * p1.inverse_w, q2 = w2 * p2.inverse_w;
             const double sum = q0 + q1 + q2;
@@ -975,7 +1021,7 @@ private:
          if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
             fail("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
                  depth_stencil.width, depth_stencil.height);
-         const float z = depth_export ? as_float(depth_export->values[lane][0]) : f.z;
+         const float z = depth_export ? as_float(depth_export->values[lane][0]) : f.z + f.depth_offset;
          survives[lane] = depth_stencil_test(depth_stencil, f.x, f.y, z, f.front);
       }
       if (!(state.get(DB_COUNT_CONTROL) & 1))
