@@ -140,6 +140,44 @@ void main()
    glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 16);
 }
 
+void draw_indirect_draws(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* GLES 3.1 indirect draws: the instanced grid program of `instanced`, its counts read from
+    * a buffer. glDrawArraysIndirect draws triangles 1 and 2 of four (first 3) as 5 instances;
+    * glDrawElementsIndirect draws triangle 3 through indices 6..8 of an index buffer (first
+    * index 6, base vertex 3: the fourth triangle's vertices) as 3 instances from instance 0. */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+flat out vec4 v_colour;
+void main()
+{
+   ivec2 cell = ivec2(gl_InstanceID % 4, gl_InstanceID / 4);
+   vec2 position = a_position + vec2(cell) * 16.0;
+   gl_Position = vec4(position / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = vec4(vec3(ivec3(cell.x, cell.y, 3 - cell.x) * 85) / 255.0, 1.0);
+}
+)",
+               flat_colour_fragment_source());
+   const float triangles[] = {
+      1, 1, 13, 3, 5, 14,   /* 0: not drawn */
+      2, 3, 7, 1, 4, 9,     /* 1 */
+      9, 5, 14, 12, 6, 13,  /* 2 */
+      1, 9, 10, 11, 4, 15,  /* 3: not drawn by index */
+      3, 2, 14, 6, 8, 13,   /* 4: drawn through base vertex 3 + indices 3..5 */
+   };
+   kit.position_vertices(triangles);
+   const uint16_t indices[] = {0, 1, 2, 9, 9, 9, 3, 4, 5};
+   kit.buffer(GL_ELEMENT_ARRAY_BUFFER, indices, sizeof(indices));
+   /* DrawArraysIndirectCommand {count, instanceCount, first, reserved} then
+    * DrawElementsIndirectCommand {count, instanceCount, firstIndex, baseVertex, reserved}. */
+   const uint32_t commands[] = {6, 5, 3, 0, 3, 3, 6, 3, 0};
+   kit.buffer(GL_DRAW_INDIRECT_BUFFER, commands, sizeof(commands));
+   glDrawArraysIndirect(GL_TRIANGLES, nullptr);
+   glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_SHORT, reinterpret_cast<const void *>(4 * sizeof(uint32_t)));
+}
+
 /* Clears the picture to slate and the depth buffer to `clear_depth`, and turns the depth
  * test on with `func`. */
 void begin_depth_scene(GLenum func, float clear_depth)
@@ -893,6 +931,7 @@ const Scene scenes[] = {
    {"viewport", "a half-size viewport at an offset; a triangle reaching past it is clipped", draw_viewport},
    {"clip_near_far", "triangles cut by the near and far clip planes", draw_clip_near_far},
    {"primitive_restart", "GL_PRIMITIVE_RESTART_FIXED_INDEX with 16- and 32-bit strips", draw_primitive_restart},
+   {"indirect_draws", "glDrawArraysIndirect and glDrawElementsIndirect with base vertex and instance counts", draw_indirect_draws},
    {"instanced_divisor", "per-instance attributes with divisors 1 and 3", draw_instanced_divisor},
    {"scissor_draw", "triangles drawn through two scissor rectangles", draw_scissor_draw},
    {"occlusion_query", "GL_ANY_SAMPLES_PASSED(_CONSERVATIVE) queries behind an occluder, answers drawn as squares", draw_occlusion_query, GL_DEPTH24_STENCIL8},

@@ -472,6 +472,19 @@ TEST(Pm4Refusals, StreamoutFilledSizeBeyondItsBuffer)
                   "bad STRMOUT_BUFFER_UPDATE dst bo too small: 0xc, 0x8");
 }
 
+TEST(Pm4Refusals, DrawIndirectPastItsArgumentBuffer)
+{
+   /* SET_BASE names the 8-byte fence buffer as the argument buffer; DRAW_INDIRECT's 16 bytes
+    * of arguments do not fit (Linux evergreen_cs.c's check). */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.context(hw::reg::CB_TARGET_MASK, {0}, false);
+                     b.packet(hw::pm4::SET_BASE, {1, 0, 0});
+                     b.reloc(job.setup.fence);
+                     b.packet(hw::pm4::DRAW_INDIRECT, {0, 2});
+                  }),
+                  "DRAW_INDIRECT buffer too small 0 + 16 > 8");
+}
+
 TEST(Pm4Refusals, DrawWithTooSmallIndexBuffer)
 {
    /* 1000 16-bit indices from the 8-byte fence buffer: the kernel does not check index

@@ -7,6 +7,7 @@
 #include "core/shader_core.h"
 #include "gfx/draw.h"
 #include "gfx/dump.h"
+#include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 
@@ -102,6 +103,21 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          break;
       case pm4::NUM_INSTANCES:
          num_instances = body[0];
+         break;
+      case pm4::SET_BASE:
+         if (body[0] != 1)
+            return "SET_BASE: base index " + std::to_string(body[0]) + " is not simulated";
+         indirect_base = (body[1] & ~7u) | (uint64_t(body[2] & 0xff) << 32);
+         break;
+      case pm4::INDEX_BASE:
+         index_base = body[0] | (uint64_t(body[1] & 0xff) << 32);
+         break;
+      case pm4::INDEX_BUFFER_SIZE:
+         index_buffer_size = body[0];
+         break;
+      case pm4::DRAW_INDIRECT:
+      case pm4::DRAW_INDEX_INDIRECT:
+         error = draw_indirect(opcode, body);
          break;
       case pm4::DRAW_INDEX_AUTO:
       case pm4::DRAW_INDEX:
@@ -283,6 +299,49 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
    return {};
 }
 
+/* DRAW_INDIRECT and DRAW_INDEX_INDIRECT read their arguments from SET_BASE's buffer at the
+ * packet's offset, D3D11's layouts: vertex count per instance, instance count, start vertex,
+ * start instance; or index count per instance, instance count, start index, base vertex, start
+ * instance (the dword comments in Linux evergreen_cs.c name the packets; the layouts are what
+ * r600g hands over from GL's indirect commands unchanged). The CP writes the start or base
+ * vertex to VGT_INDX_OFFSET and the start instance to SQ_VTX_START_INST_LOC, where the vertex
+ * shader's indices come from, and they stay there (*derived*: r600g programs both again after
+ * every indirect draw). */
+std::string CommandProcessor::draw_indirect(uint32_t opcode, std::span<const uint32_t> body)
+{
+   const bool indexed = opcode == pm4::DRAW_INDEX_INDIRECT;
+   uint32_t arguments[5] = {};
+   std::string error;
+   const uint8_t *data = memory.resolve(indirect_base + body[0], indexed ? 20 : 16, error);
+   if (!data)
+      return std::string(indexed ? "DRAW_INDEX_INDIRECT" : "DRAW_INDIRECT") + " arguments: " + error;
+   std::memcpy(arguments, data, indexed ? 20 : 16);
+   context_graphics[gfx::VGT_INDX_OFFSET] = indexed ? arguments[3] : arguments[2];
+   ctl_consts[gfx::SQ_VTX_START_INST_LOC] = indexed ? arguments[4] : arguments[3];
+   if (!indexed) {
+      const uint32_t direct[2] = {arguments[0], body[1]};
+      const uint32_t saved_instances = num_instances;
+      num_instances = arguments[1];
+      error = draw(pm4::DRAW_INDEX_AUTO, direct);
+      num_instances = saved_instances;
+      return error;
+   }
+   const unsigned index_bytes = index_type == 1 ? 4 : 2;
+   if (arguments[2] > index_buffer_size)
+      return "DRAW_INDEX_INDIRECT: start index " + std::to_string(arguments[2]) + " beyond INDEX_BUFFER_SIZE " +
+             std::to_string(index_buffer_size);
+   const uint64_t address = index_base + uint64_t(arguments[2]) * index_bytes;
+   const uint32_t direct[4] = {uint32_t(address), uint32_t(address >> 32) & 0xff, arguments[0], body[1]};
+   const uint32_t saved_instances = num_instances;
+   const uint32_t saved_limit = index_limit;
+   num_instances = arguments[1];
+   index_limit = index_buffer_size - arguments[2];
+   error = draw(pm4::DRAW_INDEX, direct);
+   num_instances = saved_instances;
+   index_limit = saved_limit;
+   return error;
+}
+
 std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> body)
 {
    DrawCall call;
@@ -295,6 +354,9 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
       call.indexed = true;
       call.index_address = body[0] | (uint64_t(body[1] & 0xff) << 32);
       call.index_bytes_available = memory.bytes_after(call.index_address);
+      if (index_limit != UINT32_MAX)
+         call.index_bytes_available =
+            std::min<uint64_t>(call.index_bytes_available, uint64_t(index_limit) * (index_type == 1 ? 4 : 2));
       call.count = body[2];
       initiator = body[3];
    } else {

@@ -66,6 +66,11 @@ private:
    std::vector<uint64_t> zpass_counts = std::vector<uint64_t>(1, 0);
    uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
    uint32_t num_instances = 1; /* NUM_INSTANCES */
+   uint64_t indirect_base = 0;     /* SET_BASE index 1: the draw-indirect argument buffer */
+   uint64_t index_base = 0;        /* INDEX_BASE: the index buffer of DRAW_INDEX_INDIRECT */
+   uint32_t index_buffer_size = 0; /* INDEX_BUFFER_SIZE: its length in indices */
+   /* While a DRAW_INDEX_INDIRECT runs: how many indices INDEX_BUFFER_SIZE leaves it. */
+   uint32_t index_limit = UINT32_MAX;
    uint64_t draws = 0;
    /* TD_{PS,VS,CS}_SAMPLER*_BORDER_*: the colour written for each sampler, by sampler slot
     * (stage base + index). */
@@ -86,6 +91,7 @@ private:
    uint32_t get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const;
    std::string dispatch(std::span<const uint32_t> body);
    std::string draw(uint32_t opcode, std::span<const uint32_t> body);
+   std::string draw_indirect(uint32_t opcode, std::span<const uint32_t> body);
    std::string set_predication(std::span<const uint32_t> body);
    std::string write_memory(uint64_t address, const void *data, size_t size, const char *packet);
 };

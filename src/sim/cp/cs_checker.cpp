@@ -103,6 +103,7 @@ private:
    std::array<uint32_t, 4> db_base_offset{};
    std::array<const CsReloc *, 4> db_base_bo{};
    uint32_t cb_target_mask;
+   uint64_t indirect_draw_buffer_size = 0; /* SET_BASE's buffer object, for DRAW_*INDIRECT */
    bool sx_misc_kill_all_prims = false;
    std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{}, cb_attrib{};
    std::array<const CsReloc *, 8> cb_bo{};
@@ -266,6 +267,50 @@ private:
          need_count(count, 3, "bad DRAW_INDEX_OFFSET_2");
          track_check(body);
          break;
+      case pm4::SET_BASE: {
+         /* Linux evergreen_cs.c: only base index 1 (the draw-indirect argument buffer); the
+          * relocation replaces the address, and the buffer's size bounds every later
+          * DRAW_*INDIRECT. */
+         need_count(count, 2, "bad SET_BASE");
+         if (ib[body] != 1)
+            throw Failure{"bad SET_BASE"};
+         const CsReloc *reloc;
+         try {
+            reloc = &next_reloc(at);
+         } catch (Failure &inner) {
+            throw Failure{inner.message + "; bad SET_BASE"};
+         }
+         indirect_draw_buffer_size = reloc->size;
+         ib[body + 1] = uint32_t(reloc->gpu_address);
+         ib[body + 2] = uint32_t(reloc->gpu_address >> 32) & 0xff;
+         break;
+      }
+      case pm4::INDEX_BASE: {
+         need_count(count, 1, "bad INDEX_BASE");
+         const CsReloc *reloc;
+         try {
+            reloc = &next_reloc(at);
+         } catch (Failure &inner) {
+            throw Failure{inner.message + "; bad INDEX_BASE"};
+         }
+         const uint64_t offset = reloc->gpu_address + ib[body] + (uint64_t(ib[body + 1] & 0xff) << 32);
+         ib[body] = uint32_t(offset);
+         ib[body + 1] = uint32_t(offset >> 32) & 0xff;
+         track_check(body);
+         break;
+      }
+      case pm4::DRAW_INDIRECT:
+      case pm4::DRAW_INDEX_INDIRECT: {
+         /* The arguments: 4 dwords for DRAW_INDIRECT, 5 for DRAW_INDEX_INDIRECT, from SET_BASE's
+          * buffer at the packet's offset. */
+         need_count(count, 1, "bad DRAW_INDIRECT");
+         const uint64_t size = opcode == pm4::DRAW_INDIRECT ? 16 : 20;
+         if (ib[body] + size > indirect_draw_buffer_size)
+            throw Failure{format("DRAW_INDIRECT buffer too small %u + %llu > %llu", ib[body], (unsigned long long)size,
+                                 (unsigned long long)indirect_draw_buffer_size)};
+         track_check(body);
+         break;
+      }
       case pm4::DRAW_INDEX:
       case pm4::DRAW_INDEX_2: {
          need_count(count, opcode == pm4::DRAW_INDEX ? 3 : 4,
