@@ -93,6 +93,12 @@ inline constexpr unsigned storage_buffer_size_constants = 4;
  * simulator (like the documents) gives no bound the hardware would enforce. */
 inline constexpr unsigned storage_buffer_last_dword_constants = 12;
 inline constexpr unsigned max_sampler_records = 32;
+/* Vertex shaders: driver-constant dwords 0-2 (what compute shaders read as the number of
+ * workgroups) hold BaseVertex (vkCmdDraw's firstVertex, vkCmdDrawIndexed's vertexOffset),
+ * BaseInstance (firstInstance) and DrawIndex (0, or the draw's index in a multi-draw). */
+inline constexpr unsigned base_vertex_constant = 0;
+inline constexpr unsigned base_instance_constant = 1;
+inline constexpr unsigned draw_index_constant = 2;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
@@ -184,12 +190,16 @@ struct GraphicsInterface {
    std::vector<unsigned> param_locations; /* ... and is output location n (~0u: the dummy) */
    bool writes_point_size = false;        /* EXPORT POS 61 .x */
    uint32_t spi_vs_out_config = 0;        /* VS_EXPORT_COUNT = parameters - 1 */
-   uint32_t pa_cl_vs_out_cntl = 0;        /* USE_VTX_POINT_SIZE, VS_OUT_MISC_VEC_ENA */
+   /* USE_VTX_POINT_SIZE, VS_OUT_MISC_VEC_ENA; CLIP_DIST_ENA_n / CULL_DIST_ENA_n with
+    * VS_OUT_CCDIST0/1_VEC_ENA (clip distances first, then cull distances, in POS 61-63). */
+   uint32_t pa_cl_vs_out_cntl = 0;
    /* Pixel shaders. */
    std::vector<uint32_t> spi_ps_input_cntl; /* SPI_PS_INPUT_CNTL_0..n-1 */
    std::vector<unsigned> input_locations;   /* PS input n is varying location ... */
    uint32_t spi_ps_in_control_0 = 0, spi_ps_in_control_1 = 0, spi_baryc_cntl = 0;
    uint32_t spi_input_z = 0, sq_pgm_exports_ps = 0, db_shader_control = 0, cb_shader_mask = 0;
+   /* PNT_SPRITE_ENA and the overrides that make the PT_SPRITE_TEX input gl_PointCoord. */
+   uint32_t spi_interp_control_0 = 0;
    uint32_t colour_exports = 0; /* bit n: exports PIXEL n (colour attachment n) */
    bool uses_kill = false;
 };

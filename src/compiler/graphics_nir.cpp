@@ -91,6 +91,10 @@ void lower_outputs_to_temporaries(nir_shader *shader)
 void lower_graphics_io(nir_shader *shader)
 {
    /* driver_location is the API location; select_graphics.cpp reads io_semantics anyway. */
+   /* Cull distances follow the clip distances in one array (CLIP_DIST0 onwards), as the
+    * position exports after POS 60 hold them; shader->info keeps both sizes. */
+   if (shader->info.stage == MESA_SHADER_VERTEX)
+      NIR_PASS_V(shader, nir_lower_clip_cull_distance_arrays);
    nir_foreach_variable_with_modes(variable, shader, nir_var_shader_in | nir_var_shader_out)
       variable->data.driver_location = unsigned(variable->data.location);
    NIR_PASS_V(shader, nir_lower_io, nir_variable_mode(nir_var_shader_in | nir_var_shader_out), vec4_slots,

@@ -1106,6 +1106,16 @@ private:
          v = emit("CNDE_INT", {Operand::of_value(tiny), Operand::of_value(back), Operand::of_value(sign)});
          break;
       }
+      case nir_op_fddx:
+      case nir_op_fddy:
+      case nir_op_fddx_coarse:
+      case nir_op_fddy_coarse:
+      case nir_op_fddx_fine:
+      case nir_op_fddy_fine:
+         /* TeraScale has no derivative ALU operation: they need TEX GET_GRADIENTS_H/V over
+          * quads of pixels, which the simulator does not run yet. */
+         return fail(std::string("derivatives (") + nir_op_infos[alu->op].name +
+                     ") are not supported by the compiler yet");
       default:
          return fail(std::string("the NIR operation ") + nir_op_infos[alu->op].name +
                      " is not supported by the compiler yet");

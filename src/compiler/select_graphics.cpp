@@ -133,6 +133,12 @@ bool GraphicsSelector::scan_pixel_inputs()
             break;
          }
          case nir_intrinsic_load_frag_coord: position_gpr = 0; break;
+         case nir_intrinsic_load_point_coord:
+            /* Interpolated like a smooth input (the SPI's sprite override supplies the
+             * parameter): perspective center. */
+            point_coord = true;
+            pair_used[1] = true;
+            break;
          case nir_intrinsic_load_front_face: face_gpr = 0; break;
          default: break;
          }
@@ -144,7 +150,44 @@ bool GraphicsSelector::scan_pixel_inputs()
       const unsigned n = unsigned(input_index.size());
       input_index[location] = n;
    }
+   /* The sprite coordinate takes the input after the varyings. */
+   point_coord_input = unsigned(input_index.size());
    return true;
+}
+
+/* gl_PointCoord: the input with PT_SPRITE_TEX, whose channels SPI_INTERP_CONTROL_0's
+ * overrides make (S, T, 0, 1); interpolated with INTERP_XY like any smooth input, since the
+ * SPI supplies the sprite coordinate as the parameter (docs/sim-semantics.md, "Points"). */
+bool GraphicsSelector::select_point_coord(std::vector<Operand> &result)
+{
+   const auto &pair = pair_values[1];
+   const Operand i = Operand::of_value(pair[0]), j = Operand::of_value(pair[1]);
+   const int bundle = next_bundle++;
+   std::array<unsigned, 2> values{};
+   for (unsigned slot = 0; slot < 4; slot++) {
+      Node node;
+      node.kind = NodeKind::Alu;
+      node.alu.op = &alu_op("INTERP_XY");
+      node.alu.src[0] = slot % 2 == 0 ? i : j;
+      node.alu.src[1] = Operand::param(point_coord_input, slot);
+      node.bundle = bundle;
+      if (slot < 2) {
+         node.alu.dst = out.new_value(int(slot));
+         values[slot] = node.alu.dst;
+      } else {
+         node.bundle_slot = int(slot);
+      }
+      context.context_add_node(node);
+   }
+   result = {Operand::of_value(values[0]), Operand::of_value(values[1])};
+   return true;
+}
+
+/* A driver-constant dword (constant buffer 1, locked by the clause's KCACHE1). */
+Operand GraphicsSelector::driver_constant(unsigned dword)
+{
+   out.uses_driver_constants = true;
+   return Operand::kcache(1, dword);
 }
 
 /* The varying or attribute location an input/output intrinsic names (API location, plus its
@@ -172,13 +215,6 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
    switch (intrinsic->intrinsic) {
    case nir_intrinsic_store_output:
       return record_output(intrinsic);
-   case nir_intrinsic_load_base_vertex:
-   case nir_intrinsic_load_base_instance:
-   case nir_intrinsic_load_first_vertex:
-   case nir_intrinsic_load_draw_id:
-   case nir_intrinsic_load_is_indexed_draw:
-      return fail("shader draw parameters (BaseVertex, BaseInstance, DrawIndex) are not supported by "
-                  "the compiler yet (they need driver constants)");
    default:
       break;
    }
@@ -192,6 +228,20 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
          return true;
       case nir_intrinsic_load_input:
          return select_vertex_input(intrinsic, result);
+      /* Vulkan's BaseVertex is Mesa's first_vertex (firstVertex or vertexOffset); the driver
+       * writes the draw parameters into its constants (compiler.h, base_vertex_constant). */
+      case nir_intrinsic_load_first_vertex:
+         result.push_back(driver_constant(base_vertex_constant));
+         return true;
+      case nir_intrinsic_load_base_instance:
+         result.push_back(driver_constant(base_instance_constant));
+         return true;
+      case nir_intrinsic_load_draw_id:
+         result.push_back(driver_constant(draw_index_constant));
+         return true;
+      case nir_intrinsic_load_base_vertex:
+      case nir_intrinsic_load_is_indexed_draw:
+         return fail("OpenGL's gl_BaseVertex (0 for non-indexed draws) is not supported by the compiler");
       default:
          handled = false;
          return true;
@@ -213,6 +263,8 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
       for (unsigned c = 0; c < components; c++)
          result.push_back(Operand::of_value(position[c]));
       return true;
+   case nir_intrinsic_load_point_coord:
+      return select_point_coord(result);
    case nir_intrinsic_load_front_face:
       /* FRONT_FACE_ALL_BITS: ~0 for front faces, 0 for back faces: a 32-bit boolean. */
       result.push_back(Operand::of_value(face));
@@ -365,6 +417,15 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
    if (vertex()) {
       if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ) {
          /* as they are */
+      } else if (slot == VARYING_SLOT_CLIP_DIST0 || slot == VARYING_SLOT_CLIP_DIST1) {
+         /* Clip then cull distances, one float array (nir_lower_clip_cull_distance_arrays);
+          * nir_lower_io gives the vec4 slot as the offset and the element as the component. */
+         const nir_src &offset = intrinsic->src[1];
+         if (!nir_src_is_const(offset))
+            return fail("internal: clip or cull distances indexed at run time after lowering");
+         slot += unsigned(nir_src_as_uint(offset));
+         if (slot > VARYING_SLOT_CLIP_DIST1)
+            return fail("more than 8 clip and cull distances together");
       } else if (slot >= VARYING_SLOT_VAR0 && slot < VARYING_SLOT_VAR0 + max_varyings) {
          unsigned location;
          if (!constant_location(intrinsic, location))
@@ -376,14 +437,14 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
       } else {
          return fail(std::string("the vertex-shader output ") +
                      gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
-                     " is not supported by the compiler yet (clip and cull distances, layer and "
-                     "viewport index come later)");
+                     " is not supported by the compiler yet (layer and viewport index come later)");
       }
+   } else if (slot == FRAG_RESULT_DEPTH) {
+      /* exported to PIXEL 61 .x (finish) */
    } else {
       if (slot < FRAG_RESULT_DATA0)
          return fail(std::string("the fragment-shader output ") + gl_frag_result_name(gl_frag_result(slot)) +
-                     " is not supported by the compiler yet (FragDepth, FragStencilRef and SampleMask "
-                     "come later)");
+                     " is not supported by the compiler yet (FragStencilRef and SampleMask come later)");
       if (semantics.dual_source_blend_index)
          return fail("dual-source blending outputs (Index 1) are not supported by the compiler yet");
       unsigned location;
@@ -448,17 +509,44 @@ bool GraphicsSelector::finish()
       const auto position_output = outputs.find(VARYING_SLOT_POS);
       const auto point_size = outputs.find(VARYING_SLOT_PSIZ);
       const bool has_point_size = point_size != outputs.end() && point_size->second.written[0];
+      /* Bit n: distance vector n (combined distances 4n..4n+3) has a written component.
+       * glslang declares gl_ClipDistance[1] in every gl_PerVertex that writes gl_PointSize,
+       * so the declared sizes alone would enable distances nobody wrote. */
+      unsigned distance_vectors = 0;
+      for (unsigned vector = 0; vector < 2; vector++) {
+         const auto found = outputs.find(VARYING_SLOT_CLIP_DIST0 + vector);
+         if (found != outputs.end())
+            for (unsigned c = 0; c < 4; c++)
+               if (found->second.written[c])
+                  distance_vectors |= 1u << vector;
+      }
+      const bool position_last = !has_point_size && distance_vectors == 0;
       if (position_output != outputs.end()) {
          add_export(export_position, 60, position_output->second.components, position_output->second.written,
-                    !has_point_size);
+                    position_last);
       } else {
          add_export(export_position, 60,
                     {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0x3f800000)},
-                    {true, true, true, true}, !has_point_size);
+                    {true, true, true, true}, position_last);
       }
+      unsigned next_position = 61;
       if (has_point_size)
-         add_export(export_position, 61, {point_size->second.components[0]}, {true, false, false, false}, true);
+         add_export(export_position, next_position++, {point_size->second.components[0]}, {true, false, false, false},
+                    distance_vectors == 0);
       out.graphics.writes_point_size = has_point_size;
+      /* The enabled distance vectors follow the misc vector in order (POS 61-63): the
+       * simulator's reading of PA_CL_VS_OUT_CNTL (docs/sim-semantics.md, "Clipping").
+       * Components the shader did not write export 0.0 (their enables are off). */
+      for (unsigned vector = 0; vector < 2; vector++) {
+         if (!(distance_vectors >> vector & 1))
+            continue;
+         const Output &found = outputs.at(VARYING_SLOT_CLIP_DIST0 + vector);
+         std::array<Operand, 4> components{};
+         for (unsigned c = 0; c < 4; c++)
+            components[c] = found.written[c] ? found.components[c] : Operand::literal(0);
+         add_export(export_position, next_position++, components, {true, true, true, true},
+                    (distance_vectors >> (vector + 1)) == 0);
+      }
       std::vector<unsigned> params;
       for (const auto &[slot, output] : outputs)
          if (slot >= VARYING_SLOT_VAR0)
@@ -484,15 +572,25 @@ bool GraphicsSelector::finish()
     * export with every component masked (the hardware wants one export per pixel). */
    std::vector<unsigned> colours;
    for (const auto &[slot, output] : outputs)
-      colours.push_back(slot);
+      if (slot >= FRAG_RESULT_DATA0)
+         colours.push_back(slot);
+   /* FragDepth: PIXEL 61 .x after the colours (DB_SHADER_CONTROL.Z_EXPORT_ENABLE; Mesa sfn
+    * exports depth there). */
+   const auto depth = outputs.find(FRAG_RESULT_DEPTH);
+   const bool exports_depth = depth != outputs.end() && depth->second.written[0];
    for (size_t k = 0; k < colours.size(); k++) {
       const Output &output = outputs[colours[k]];
       const unsigned location = colours[k] - FRAG_RESULT_DATA0;
-      add_export(export_pixel, location, output.components, output.written, k + 1 == colours.size());
+      add_export(export_pixel, location, output.components, output.written, k + 1 == colours.size() && !exports_depth);
       out.graphics.colour_exports |= 1u << location;
    }
    if (colours.empty())
-      add_export(export_pixel, 0, {}, {false, false, false, false}, true);
+      add_export(export_pixel, 0, {}, {false, false, false, false}, !exports_depth);
+   if (exports_depth) {
+      add_export(export_pixel, 61, {depth->second.components[0]}, {true, false, false, false}, true);
+      out.graphics.db_shader_control |= 1u << 0;
+      out.graphics.sq_pgm_exports_ps |= 1u << 0; /* EXPORT_Z */
+   }
    fill_pixel_interface();
    return true;
 }
@@ -507,6 +605,22 @@ void GraphicsSelector::fill_vertex_interface()
    /* PA_CL_VS_OUT_CNTL: USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21]. */
    if (g.writes_point_size)
       g.pa_cl_vs_out_cntl = (1u << 16) | (1u << 21);
+   /* CLIP_DIST_ENA_n [7:0] for the clip distances written, CULL_DIST_ENA_n [15:8] for the
+    * cull distances written after them (one numbering), VS_OUT_CCDIST0/1_VEC_ENA [22], [23]
+    * for the vectors exported. */
+   const unsigned clip = shader->info.clip_distance_array_size;
+   for (unsigned vector = 0; vector < 2; vector++) {
+      const auto found = outputs.find(VARYING_SLOT_CLIP_DIST0 + vector);
+      if (found == outputs.end())
+         continue;
+      for (unsigned c = 0; c < 4; c++) {
+         const unsigned n = 4 * vector + c;
+         if (!found->second.written[c])
+            continue;
+         g.pa_cl_vs_out_cntl |= (n < clip ? 1u : 1u << 8) << n;
+         g.pa_cl_vs_out_cntl |= 1u << (22 + vector);
+      }
+   }
 }
 
 void GraphicsSelector::fill_pixel_interface()
@@ -522,9 +636,18 @@ void GraphicsSelector::fill_pixel_interface()
       g.input_locations.push_back(location);
       g.spi_ps_input_cntl.push_back(uint32_t(varying_semantic(location)) | (flat ? 1u << 10 : 0));
    }
+   if (point_coord) {
+      /* PT_SPRITE_TEX [17], semantic 0 (no VS parameter matches it); SPI_INTERP_CONTROL_0:
+       * PNT_SPRITE_ENA [1], overrides X = S (2), Y = T (3), Z = 0.0 (0), W = 1.0 (1) at
+       * [4:2], [7:5], [10:8], [13:11]; PNT_SPRITE_TOP_1 [14] clear: T is 0 at the top, as
+       * Vulkan's PointCoord (origin upper left). */
+      g.input_locations.push_back(~0u);
+      g.spi_ps_input_cntl.push_back(1u << 17);
+      g.spi_interp_control_0 = (1u << 1) | (2u << 2) | (3u << 5) | (0u << 8) | (1u << 11);
+   }
    /* SPI_PS_IN_CONTROL_0: NUM_INTERP [5:0] (at least 1, as r600g: the SPI wants one),
     * POSITION_ENA [8], POSITION_ADDR [14:10], PERSP_GRADIENT_ENA [28], LINEAR_GRADIENT_ENA [29]. */
-   const unsigned interpolated = std::max<unsigned>(1, unsigned(input_flat.size()));
+   const unsigned interpolated = std::max<unsigned>(1, unsigned(g.spi_ps_input_cntl.size()));
    g.spi_ps_in_control_0 = interpolated | (perspective || !linear ? 1u << 28 : 0) | (linear ? 1u << 29 : 0);
    if (position_gpr >= 0) {
       g.spi_ps_in_control_0 |= (1u << 8) | (uint32_t(position_gpr) << 10);
@@ -536,9 +659,9 @@ void GraphicsSelector::fill_pixel_interface()
       g.spi_ps_in_control_1 = (1u << 8) | (1u << 11) | (uint32_t(face_gpr) << 12);
    /* SQ_PGM_EXPORTS_PS: EXPORT_COLORS [4:1] (r600g: always at least one export). */
    const unsigned exported = unsigned(__builtin_popcount(g.colour_exports));
-   g.sq_pgm_exports_ps = std::max(1u, exported) << 1;
-   /* DB_SHADER_CONTROL.KILL_ENABLE [6]. */
-   g.db_shader_control = g.uses_kill ? 1u << 6 : 0;
+   g.sq_pgm_exports_ps |= std::max(1u, exported) << 1;
+   /* DB_SHADER_CONTROL.KILL_ENABLE [6] (Z_EXPORT_ENABLE [0] set with the export). */
+   g.db_shader_control |= g.uses_kill ? 1u << 6 : 0;
    /* CB_SHADER_MASK: four bits per exported target. */
    for (unsigned n = 0; n < 8; n++)
       if (g.colour_exports >> n & 1)

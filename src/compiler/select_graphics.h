@@ -53,6 +53,8 @@ private:
    bool select_vertex_input(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_interpolated(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
+   bool select_point_coord(std::vector<Operand> &result);
+   Operand driver_constant(unsigned dword);
    bool record_output(nir_intrinsic_instr *intrinsic);
    void add_kill(const char *name, Operand a, Operand b);
    void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
@@ -78,6 +80,8 @@ private:
    int position_gpr = -1, face_gpr = -1;
    std::map<unsigned, bool> input_flat; /* varying location -> flat */
    std::map<unsigned, unsigned> input_index;
+   bool point_coord = false;       /* gl_PointCoord read: one more input, after the varyings */
+   unsigned point_coord_input = 0; /* its PS input index */
    std::vector<unsigned> kills; /* node indices: exports follow them */
 
    /* Outputs by slot (VARYING_SLOT_* or FRAG_RESULT_*): four components, written or not. */

@@ -1,16 +1,22 @@
 /* Vertex and pixel shaders from the compiler, drawn by the simulator's draw path (run_draw,
  * with the register state a driver would program from the compile result: docs/compiler.md,
- * "Graphics ABI"), into small colour targets checked against references computed here.
+ * "Graphics ABI"), and the same SPIR-V drawn by lavapipe through the Vulkan loader
+ * (vulkan_draw_runner.h): the two images must agree.
  *
  * GLSL pairs in tests/compiler/graphics are compiled to SPIR-V by glslangValidator at build
  * time (TERAKAN_GRAPHICS_SPIRV names the folder). Every program passed the bundle-rule
  * checker inside the compiler (an internal error otherwise) and again in the simulator.
  *
- * Comparisons are exact, except interpolated values (smooth, noperspective): the reference
- * is the barycentric interpolation in double precision, the simulator's in float with its own
- * operation order, so an 8-bit result may round the other way: 1/255 is allowed there. Pixels
- * whose centre lies within 1/64 pixel of an edge are skipped in coverage checks (the
- * reference does not snap vertices to the 1/256 grid). */
+ * Against lavapipe, every pixel of every attachment is compared: both rasterizers sample at
+ * pixel centres with the top-left rule on a 1/256 grid, and the scenes put their vertices on
+ * that grid (and clip planes on pixel edges) so that snapping cannot differ. Values the
+ * rasterizers interpolate (smooth, noperspective, PointCoord) may differ by 1/255 in an 8-bit
+ * unorm channel: each computes in float with its own operation order. Everything else is exact:
+ * coverage, flat values, integer and float attachments, depth.
+ *
+ * Some cases also keep an analytic check computed here (interpolation against a
+ * double-precision barycentric reference within 1/255, exact attribute and index values),
+ * which does not depend on lavapipe at all. */
 #include <gtest/gtest.h>
 
 #include <array>
@@ -20,6 +26,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +36,9 @@
 #include "gfx/draw.h"
 #include "hw/graphics_registers.h"
 #include "hw/registers.h"
+#include "hw/surface.h"
 #include "hw/texture.h"
+#include "vulkan_draw_runner.h"
 
 namespace {
 
@@ -61,21 +70,55 @@ uint8_t unorm8(double value)
    return uint8_t(std::lround(value * 255.0));
 }
 
-constexpr unsigned size = 16; /* targets are 16x16 RGBA8 UNORM */
+constexpr unsigned size = 16; /* targets are 16x16 */
 constexpr uint64_t vs_address = 0x100000, ps_address = 0x110000, vertex_address = 0x200000,
-                   target_address = 0x800000, target_stride = 0x10000;
+                   constants_address = 0x300000, target_address = 0x800000, target_stride = 0x10000,
+                   depth_address = 0x900000;
+/* Every dword of every target starts as this (RGBA8: bytes 22 33 44 55). */
 constexpr uint32_t background = 0x55443322u;
 
-/* One vertex attribute: its data (whole elements, `stride` bytes apart) and format. */
+/* A colour attachment format on both sides: the Vulkan format and CB_COLORn_INFO's FORMAT
+ * and NUMBER_TYPE. */
+struct TargetFormat {
+   VkFormat vk;
+   uint32_t cb_format, number_type;
+   unsigned bytes;
+};
+const TargetFormat rgba8_unorm{VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, hw::gfx::Unorm, 4};
+const TargetFormat rgba32_float{VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, hw::gfx::Float, 16};
+const TargetFormat rgba32_uint{VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, hw::gfx::Uint, 16};
+const TargetFormat rgba32_sint{VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, hw::gfx::Sint, 16};
+
+/* One vertex attribute in its own binding: whole elements, `stride` bytes apart. */
 struct Attribute {
    unsigned location;
+   VkFormat format;
+   uint32_t stride;
    std::vector<uint8_t> data;
-   uint32_t stride, data_format, num_format;
-   bool is_signed;
-   std::array<uint32_t, 4> dst_sel{0, 1, 2, 3};
+   bool per_instance = false;
 };
 
-constexpr uint32_t num_norm = 0, num_int = 1, num_scaled = 2;
+/* The fetch resource's format for a Vulkan attribute format (what the driver's table will
+ * hold): data format, number format (0 norm, 1 int, 2 scaled), sign, and the swizzle that
+ * fills missing components as Vulkan does (0, 0, 1). */
+struct FetchFormat {
+   uint32_t data_format, num_format;
+   bool is_signed;
+   std::array<uint32_t, 4> dst_sel;
+};
+FetchFormat fetch_format(VkFormat format)
+{
+   constexpr uint32_t norm = 0, integer = 1, scaled = 2;
+   switch (format) {
+   case VK_FORMAT_R32G32B32A32_SFLOAT: return {hw::Fmt32_32_32_32Float, scaled, false, {0, 1, 2, 3}};
+   case VK_FORMAT_R32G32_SFLOAT: return {hw::Fmt32_32Float, scaled, false, {0, 1, 4, 5}};
+   case VK_FORMAT_R32_SFLOAT: return {hw::Fmt32Float, scaled, false, {0, 4, 4, 5}};
+   case VK_FORMAT_R8G8B8A8_UNORM: return {hw::Fmt8_8_8_8, norm, false, {0, 1, 2, 3}};
+   case VK_FORMAT_R32_UINT: return {hw::Fmt32, integer, false, {0, 4, 4, 5}};
+   case VK_FORMAT_R32G32_SINT: return {hw::Fmt32_32, integer, true, {0, 1, 4, 5}};
+   default: ADD_FAILURE() << "no fetch format for VkFormat " << format; return {};
+   }
+}
 
 template <typename T> std::vector<uint8_t> as_bytes(const std::vector<T> &values)
 {
@@ -83,6 +126,19 @@ template <typename T> std::vector<uint8_t> as_bytes(const std::vector<T> &values
    std::memcpy(out.data(), values.data(), out.size());
    return out;
 }
+
+/* What one case draws, described once for the simulator and for lavapipe. */
+struct Scene {
+   std::string vs, ps; /* SPIR-V names (GLSL file names) */
+   std::vector<Attribute> attributes;
+   std::vector<TargetFormat> targets{rgba8_unorm};
+   bool depth = false; /* a 32-bit float depth buffer, cleared to 1.0, compare ALWAYS, written */
+   bool points = false;
+   uint32_t count = 0, instances = 1, first_vertex = 0, first_instance = 0;
+};
+
+/* The attachments after a draw: per target its texels (rows packed), and the depth. */
+using Images = test::DrawImages;
 
 /* A draw of a vertex and a pixel shader: memory, register state, and the compile results'
  * registers applied as a driver would. */
@@ -94,10 +150,12 @@ struct Draw {
    std::vector<uint32_t> samplers = std::vector<uint32_t>(64 * 3, 0);
    std::vector<uint32_t> loop_consts = std::vector<uint32_t>(64, 0);
    sim::PipelineState state;
-   unsigned targets = 0;
+   std::vector<TargetFormat> targets;
+   bool depth = false;
    uint64_t next_vertex_address = vertex_address;
 
-   Draw(hw::IsaClass isa, const ShaderBinary &vs, const ShaderBinary &ps, unsigned targets) : isa(isa), targets(targets)
+   Draw(hw::IsaClass isa, const ShaderBinary &vs, const ShaderBinary &ps, const Scene &scene)
+      : isa(isa), targets(scene.targets), depth(scene.depth)
    {
       using namespace hw::gfx;
       auto code = [&](uint64_t address, const std::vector<uint32_t> &words) {
@@ -106,7 +164,7 @@ struct Draw {
       };
       code(vs_address, vs.code);
       code(ps_address, ps.code);
-      config[hw::reg::VGT_PRIMITIVE_TYPE] = TriangleList;
+      config[hw::reg::VGT_PRIMITIVE_TYPE] = scene.points ? PointList : TriangleList;
       context[SQ_PGM_START_VS] = uint32_t(vs_address >> 8);
       context[SQ_PGM_RESOURCES_VS] = vs.gprs | (vs.stack_entries << 8);
       context[SQ_PGM_START_PS] = uint32_t(ps_address >> 8);
@@ -123,8 +181,24 @@ struct Draw {
       context[SPI_PS_IN_CONTROL_1] = in.spi_ps_in_control_1;
       context[SPI_BARYC_CNTL] = in.spi_baryc_cntl;
       context[SPI_INPUT_Z] = in.spi_input_z;
+      context[SPI_INTERP_CONTROL_0] = in.spi_interp_control_0;
       context[SQ_PGM_EXPORTS_PS] = in.sq_pgm_exports_ps;
       context[DB_SHADER_CONTROL] = in.db_shader_control;
+      /* The draw parameters (vkCmdDraw's firstVertex and firstInstance): VGT_INDX_OFFSET and
+       * SQ_VTX_START_INST_LOC, and the VS's driver constants when it reads them. */
+      context[VGT_INDX_OFFSET] = scene.first_vertex;
+      ctl_consts[SQ_VTX_START_INST_LOC] = scene.first_instance;
+      if (vs.uses_driver_constants) {
+         auto &constants = memory.add(constants_address, 256);
+         const uint32_t words[3] = {scene.first_vertex, scene.first_instance, 0 /* DrawIndex */};
+         static_assert(compiler::base_vertex_constant == 0 && compiler::base_instance_constant == 1 &&
+                       compiler::draw_index_constant == 2);
+         std::memcpy(constants.bytes.data(), words, sizeof(words));
+         context[SQ_ALU_CONST_CACHE_VS_0 + 4] = uint32_t(constants_address >> 8);
+         context[SQ_ALU_CONST_BUFFER_SIZE_VS_0 + 4] = 1;
+      }
+      /* Points: any size the shader asks for (PA_SU_POINT_MINMAX in 12.4 half sizes). */
+      context[PA_SU_POINT_MINMAX] = 0xffffu << 16;
       /* Vulkan's viewport over the target: x_w = (x + 1) * 8, y_w = (y + 1) * 8 (y down),
        * z_w = z; pixel centres at .5; the 1/256 grid. */
       context[PA_CL_VTE_CNTL] = 0x3f;
@@ -143,19 +217,35 @@ struct Draw {
          context[br] = size | (size << 16);
       }
       context[CB_COLOR_CONTROL] = (0xccu << 16) | (1u << 4);
-      context[hw::reg::CB_TARGET_MASK] = (1u << (4 * targets)) - 1;
+      context[hw::reg::CB_TARGET_MASK] = (1u << (4 * targets.size())) - 1;
       context[0x28238 /* CB_SHADER_MASK */] = in.cb_shader_mask;
-      for (unsigned t = 0; t < targets; t++) {
+      for (unsigned t = 0; t < targets.size(); t++) {
          const uint64_t address = target_address + t * target_stride;
-         auto &buffer = memory.add(address, size * size * 4);
-         for (size_t p = 0; p < size * size; p++)
+         auto &buffer = memory.add(address, size * size * targets[t].bytes);
+         for (size_t p = 0; p < buffer.bytes.size() / 4; p++)
             std::memcpy(&buffer.bytes[p * 4], &background, 4);
          const uint32_t cb = hw::reg::CB_COLOR0_BASE + t * hw::reg::CB_COLOR_STRIDE;
          context[cb + hw::reg::Base] = uint32_t(address >> 8);
          context[cb + hw::reg::Pitch] = size / 8 - 1;
          context[cb + hw::reg::Slice] = size * size / 64 - 1;
-         context[cb + hw::reg::Info] = (0x1Au << 2) | (1u << 8); /* COLOR_8_8_8_8, UNORM, linear */
+         /* FORMAT [7:2], ARRAY_MODE [11:8] (1: linear general), NUMBER_TYPE [14:12]. */
+         context[cb + hw::reg::Info] = (targets[t].cb_format << 2) | (1u << 8) | (targets[t].number_type << 12);
       }
+      if (depth) {
+         /* Z_32_FLOAT, 1D tiled (DB_Z_INFO ARRAY_MODE 2), every value 1.0; Z_ENABLE,
+          * Z_WRITE_ENABLE, ZFUNC ALWAYS (DB_DEPTH_CONTROL). */
+         auto &buffer = memory.add(depth_address, size * size * 4);
+         const uint32_t one = bits(1.0f);
+         for (size_t p = 0; p < size * size; p++)
+            std::memcpy(&buffer.bytes[p * 4], &one, 4);
+         context[hw::reg::DB_Z_INFO] = Depth32Float | (2u << 4);
+         context[DB_Z_READ_BASE] = context[DB_Z_WRITE_BASE] = uint32_t(depth_address >> 8);
+         context[DB_DEPTH_SIZE] = size / 8 - 1;
+         context[DB_DEPTH_SLICE] = size * size / 64 - 1;
+         context[hw::reg::DB_DEPTH_CONTROL] = (1u << 1) | (1u << 2) | (7u << 4);
+      }
+      for (const Attribute &a : scene.attributes)
+         attribute(a);
       state.isa = isa;
       state.config = &config;
       state.context = &context;
@@ -172,8 +262,9 @@ struct Draw {
       next_vertex_address += 0x1000;
       auto &buffer = memory.add(address, std::max<size_t>(a.data.size(), 16));
       std::memcpy(buffer.bytes.data(), a.data.data(), a.data.size());
-      const auto words = hw::reg::texel_buffer_fetch_resource(address, uint32_t(a.data.size()), a.stride, a.data_format,
-                                                               a.num_format, a.is_signed, a.dst_sel);
+      const FetchFormat f = fetch_format(a.format);
+      const auto words = hw::reg::texel_buffer_fetch_resource(address, uint32_t(a.data.size()), a.stride,
+                                                               f.data_format, f.num_format, f.is_signed, f.dst_sel);
       const unsigned slot = hw::gfx::vs_resource_base + compiler::vertex_input_first_resource + a.location;
       std::copy(words.begin(), words.end(), resources.begin() + size_t(slot) * 8);
    }
@@ -188,13 +279,152 @@ struct Draw {
       return sim::run_draw(state, call, memory, sim::TraceLevel::None, totals, statistics);
    }
 
-   std::array<uint8_t, 4> pixel(unsigned target, unsigned x, unsigned y)
+   const uint8_t *texel(unsigned target, unsigned x, unsigned y)
    {
       std::string error;
-      const uint8_t *p = memory.resolve(target_address + target * target_stride + (size_t(y) * size + x) * 4, 4, error);
+      const unsigned bytes = targets[target].bytes;
+      return memory.resolve(target_address + target * target_stride + (size_t(y) * size + x) * bytes, bytes, error);
+   }
+
+   std::array<uint8_t, 4> pixel(unsigned target, unsigned x, unsigned y)
+   {
+      const uint8_t *p = texel(target, x, y);
       return {p[0], p[1], p[2], p[3]};
    }
+
+   std::array<uint32_t, 4> dwords(unsigned target, unsigned x, unsigned y)
+   {
+      std::array<uint32_t, 4> out;
+      std::memcpy(out.data(), texel(target, x, y), 16);
+      return out;
+   }
+
+   float depth_at(unsigned x, unsigned y)
+   {
+      std::string error;
+      const uint64_t offset =
+         hw::surface_level_texel_offset(hw::ArrayMode::Tiled1DThin1, size, size, 4, true, x, y, 0);
+      float value;
+      std::memcpy(&value, memory.resolve(depth_address + offset, 4, error), 4);
+      return value;
+   }
+
+   Images images()
+   {
+      Images out;
+      for (unsigned t = 0; t < targets.size(); t++) {
+         std::vector<uint8_t> texels;
+         for (unsigned y = 0; y < size; y++)
+            for (unsigned x = 0; x < size; x++) {
+               const uint8_t *p = texel(t, x, y);
+               texels.insert(texels.end(), p, p + targets[t].bytes);
+            }
+         out.targets.push_back(std::move(texels));
+      }
+      if (depth)
+         for (unsigned y = 0; y < size; y++)
+            for (unsigned x = 0; x < size; x++)
+               out.depth.push_back(depth_at(x, y));
+      return out;
+   }
 };
+
+/* lavapipe, made once for the whole run (an instance and device take a while). */
+test::VulkanDrawRunner &lavapipe()
+{
+   static test::VulkanDrawRunner runner("llvmpipe");
+   return runner;
+}
+
+/* The scene drawn by lavapipe from the same SPIR-V. */
+bool draw_on_lavapipe(const Scene &scene, Images &images)
+{
+   test::VulkanDrawRunner &runner = lavapipe();
+   if (!runner.available()) {
+      ADD_FAILURE() << "lavapipe: " << runner.error();
+      return false;
+   }
+   test::DrawJob job;
+   job.vertex_spirv = load_spirv(scene.vs);
+   job.fragment_spirv = load_spirv(scene.ps);
+   for (const Attribute &a : scene.attributes)
+      job.attributes.push_back({a.location, a.format, a.stride,
+                                a.per_instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX, a.data});
+   for (const TargetFormat &t : scene.targets) {
+      test::DrawJob::Target target;
+      target.format = t.vk;
+      /* The simulator's background, bit for bit. */
+      if (t.vk == VK_FORMAT_R8G8B8A8_UNORM) {
+         for (unsigned c = 0; c < 4; c++)
+            target.clear.float32[c] = float((background >> (8 * c)) & 0xff) / 255.0f;
+      } else {
+         for (unsigned c = 0; c < 4; c++)
+            target.clear.uint32[c] = background;
+      }
+      job.targets.push_back(target);
+   }
+   job.depth = scene.depth;
+   job.depth_clear = 1.0f;
+   job.width = job.height = size;
+   job.topology = scene.points ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   job.vertex_count = scene.count;
+   job.instance_count = scene.instances;
+   job.first_vertex = scene.first_vertex;
+   job.first_instance = scene.first_instance;
+   const unsigned messages = runner.validation_messages();
+   std::string error;
+   if (!runner.run(job, images, error)) {
+      ADD_FAILURE() << "lavapipe: " << error;
+      return false;
+   }
+   EXPECT_EQ(runner.validation_messages(), messages) << "the validation layer reported the lavapipe draw";
+   return true;
+}
+
+/* Every texel of every attachment: 8-bit unorm channels within `unorm_tolerance[t]` (1 where
+ * target t holds interpolated values, else 0), 32-bit channels and depth exactly. */
+void expect_same_images(const Scene &scene, const Images &sim, const Images &reference,
+                        const std::vector<unsigned> &unorm_tolerance = {})
+{
+   ASSERT_EQ(sim.targets.size(), reference.targets.size());
+   for (size_t t = 0; t < sim.targets.size(); t++) {
+      const unsigned bytes = scene.targets[t].bytes;
+      const unsigned tolerance = t < unorm_tolerance.size() ? unorm_tolerance[t] : 0;
+      ASSERT_EQ(sim.targets[t].size(), reference.targets[t].size());
+      unsigned reported = 0;
+      for (unsigned p = 0; p < size * size && reported < 8; p++) {
+         const uint8_t *a = &sim.targets[t][p * bytes], *b = &reference.targets[t][p * bytes];
+         bool same = true;
+         if (bytes == 4) {
+            for (unsigned c = 0; c < 4; c++)
+               same &= unsigned(std::abs(int(a[c]) - int(b[c]))) <= tolerance;
+         } else {
+            same = std::memcmp(a, b, bytes) == 0;
+         }
+         if (!same) {
+            std::string sim_text, reference_text;
+            char word[16];
+            for (unsigned c = 0; c < bytes / (bytes == 4 ? 1 : 4); c++) {
+               uint32_t x = 0, y = 0;
+               std::memcpy(&x, a + c * (bytes == 4 ? 1 : 4), bytes == 4 ? 1 : 4);
+               std::memcpy(&y, b + c * (bytes == 4 ? 1 : 4), bytes == 4 ? 1 : 4);
+               std::snprintf(word, sizeof(word), " %x", x);
+               sim_text += word;
+               std::snprintf(word, sizeof(word), " %x", y);
+               reference_text += word;
+            }
+            ADD_FAILURE() << "target " << t << " pixel " << p % size << "," << p / size << ": simulator"
+                          << sim_text << ", lavapipe" << reference_text;
+            reported++;
+         }
+      }
+   }
+   ASSERT_EQ(sim.depth.size(), reference.depth.size());
+   for (size_t p = 0; p < sim.depth.size(); p++)
+      EXPECT_EQ(bits(sim.depth[p]), bits(reference.depth[p]))
+         << "depth at " << p % size << "," << p / size << ": simulator " << sim.depth[p] << ", lavapipe "
+         << reference.depth[p];
+}
 
 struct Chip {
    const char *name;
@@ -215,6 +445,31 @@ protected:
       EXPECT_FALSE(spirv.empty()) << name;
       EXPECT_TRUE(compiler::compile_graphics(spirv, stage, "main", options, binary, error)) << name << ": " << error;
       return binary;
+   }
+
+   /* Compiles the scene's shaders, draws it on the simulator and compares every attachment
+    * with lavapipe's draw of the same SPIR-V (`unorm_tolerance`: expect_same_images). Returns
+    * the simulator's draw for the case's own checks, or null when it could not run. */
+   std::unique_ptr<Draw> draw_and_compare(const Scene &scene, ShaderBinary &vs, ShaderBinary &ps,
+                                          const std::vector<unsigned> &unorm_tolerance = {})
+   {
+      compiler::CompileOptions options;
+      for (const Attribute &a : scene.attributes)
+         if (a.per_instance)
+            options.vertex_inputs.push_back({a.location, compiler::VertexInputRate::Instance});
+      vs = compile(scene.vs, ShaderStage::Vertex, options);
+      ps = compile(scene.ps, ShaderStage::Fragment);
+      if (vs.code.empty() || ps.code.empty())
+         return nullptr;
+      auto draw = std::make_unique<Draw>(isa(), vs, ps, scene);
+      const std::string error = draw->run(scene.count, scene.instances);
+      EXPECT_EQ(error, "");
+      if (!error.empty())
+         return nullptr;
+      Images reference;
+      if (draw_on_lavapipe(scene, reference))
+         expect_same_images(scene, draw->images(), reference, unorm_tolerance);
+      return draw;
    }
 };
 
@@ -261,21 +516,27 @@ std::vector<uint8_t> rgba8(const std::vector<std::array<uint8_t, 4>> &colours)
 
 TEST_P(Graphics, InterpolationSmoothFlatNoperspective)
 {
-   const ShaderBinary vs = compile("interpolation.vert", ShaderStage::Vertex);
-   const ShaderBinary ps = compile("interpolation.frag", ShaderStage::Fragment);
-   ASSERT_FALSE(vs.code.empty());
-   ASSERT_FALSE(ps.code.empty());
-   /* Three different w: perspective correction shows. Corners chosen off the pixel centres. */
-   const std::vector<std::array<float, 4>> positions = {
-      {-0.9f * 1.0f, -0.85f * 1.0f, 0.25f, 1.0f}, {0.95f * 2.0f, -0.6f * 2.0f, 0.5f, 2.0f}, {-0.3f * 4.0f, 0.9f * 4.0f, 1.0f, 4.0f}};
+   /* Three different w: perspective correction shows. Window corners on the rasterizers'
+    * 1/256 grid but off the pixel centres: (0.8125, 1.1875), (15.5625, 3.1875),
+    * (5.5625, 15.1875), each times w (powers of two: exact). */
+   const std::vector<std::array<float, 4>> positions = {{-0.8984375f * 1.0f, -0.8515625f * 1.0f, 0.25f, 1.0f},
+                                                        {0.9453125f * 2.0f, -0.6015625f * 2.0f, 0.5f, 2.0f},
+                                                        {-0.3046875f * 4.0f, 0.8984375f * 4.0f, 1.0f, 4.0f}};
    const std::vector<std::array<uint8_t, 4>> colours = {{255, 0, 0, 255}, {0, 255, 0, 128}, {0, 0, 255, 0}};
-   Draw draw(isa(), vs, ps, 3);
    std::vector<float> flat_positions;
    for (const auto &p : positions)
       flat_positions.insert(flat_positions.end(), p.begin(), p.end());
-   draw.attribute({0, as_bytes(flat_positions), 16, hw::Fmt32_32_32_32Float, num_scaled, false});
-   draw.attribute({1, rgba8(colours), 4, hw::Fmt8_8_8_8, num_norm, false});
-   ASSERT_EQ(draw.run(3), "");
+   Scene scene;
+   scene.vs = "interpolation.vert";
+   scene.ps = "interpolation.frag";
+   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(flat_positions)},
+                       {1, VK_FORMAT_R8G8B8A8_UNORM, 4, rgba8(colours)}};
+   scene.targets = {rgba8_unorm, rgba8_unorm, rgba8_unorm};
+   scene.count = 3;
+   ShaderBinary vs, ps;
+   /* smooth and noperspective are interpolated (1/255), flat exact */
+   auto draw = draw_and_compare(scene, vs, ps, {1, 0, 1});
+   ASSERT_TRUE(draw);
 
    std::array<WindowVertex, 3> window;
    for (unsigned k = 0; k < 3; k++)
@@ -287,7 +548,7 @@ TEST_P(Graphics, InterpolationSmoothFlatNoperspective)
          const auto l = barycentrics(window[0], window[1], window[2], x, y, near_edge);
          if (near_edge)
             continue;
-         const auto smooth = draw.pixel(0, x, y), flat = draw.pixel(1, x, y), linear = draw.pixel(2, x, y);
+         const auto smooth = draw->pixel(0, x, y), flat = draw->pixel(1, x, y), linear = draw->pixel(2, x, y);
          if (!l) {
             uint32_t stored;
             std::memcpy(&stored, smooth.data(), 4);
@@ -323,13 +584,6 @@ TEST_P(Graphics, InterpolationSmoothFlatNoperspective)
 
 TEST_P(Graphics, VertexAttributeFormatsAndInstanceRate)
 {
-   compiler::CompileOptions options;
-   options.vertex_inputs = {{4, compiler::VertexInputRate::Instance}};
-   const ShaderBinary vs = compile("attributes.vert", ShaderStage::Vertex, options);
-   const ShaderBinary ps = compile("attributes.frag", ShaderStage::Fragment);
-   ASSERT_FALSE(vs.code.empty());
-   ASSERT_FALSE(ps.code.empty());
-   EXPECT_EQ(vs.graphics.instance_rate_inputs, 1u << 4);
    /* Two instances of one triangle over the whole target; the second instance draws over the
     * first, so the target shows instance 1's per-instance value. Flat values come from the
     * first vertex. */
@@ -339,17 +593,25 @@ TEST_P(Graphics, VertexAttributeFormatsAndInstanceRate)
    const std::vector<int32_t> offsets = {-5, 12, 3, -4, 100, -100};
    const std::vector<float> per_instance = {0.125f, 0.75f};
    const std::vector<float> pairs = {0.5f, 0.25f, 0.1f, 0.2f, 0.3f, 0.4f};
-   Draw draw(isa(), vs, ps, 3);
-   draw.attribute({0, as_bytes(positions), 16, hw::Fmt32_32_32_32Float, num_scaled, false});
-   draw.attribute({1, rgba8(colours), 4, hw::Fmt8_8_8_8, num_norm, false});
-   draw.attribute({2, as_bytes(counts), 4, hw::Fmt32, num_int, false, {0, 4, 4, 5}});
-   draw.attribute({3, as_bytes(offsets), 8, hw::Fmt32_32, num_int, true, {0, 1, 4, 5}});
-   draw.attribute({4, as_bytes(per_instance), 4, hw::Fmt32Float, num_scaled, false, {0, 4, 4, 5}});
-   draw.attribute({5, as_bytes(pairs), 8, hw::Fmt32_32Float, num_scaled, false, {0, 1, 4, 5}});
-   ASSERT_EQ(draw.run(3, 2), "");
+   Scene scene;
+   scene.vs = "attributes.vert";
+   scene.ps = "attributes.frag";
+   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)},
+                       {1, VK_FORMAT_R8G8B8A8_UNORM, 4, rgba8(colours)},
+                       {2, VK_FORMAT_R32_UINT, 4, as_bytes(counts)},
+                       {3, VK_FORMAT_R32G32_SINT, 8, as_bytes(offsets)},
+                       {4, VK_FORMAT_R32_SFLOAT, 4, as_bytes(per_instance), true},
+                       {5, VK_FORMAT_R32G32_SFLOAT, 8, as_bytes(pairs)}};
+   scene.targets = {rgba8_unorm, rgba8_unorm, rgba8_unorm};
+   scene.count = 3;
+   scene.instances = 2;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   EXPECT_EQ(vs.graphics.instance_rate_inputs, 1u << 4);
    for (unsigned y = 0; y < size; y++)
       for (unsigned x = 0; x < size; x++) {
-         const auto colour = draw.pixel(0, x, y), integers = draw.pixel(1, x, y), floats = draw.pixel(2, x, y);
+         const auto colour = draw->pixel(0, x, y), integers = draw->pixel(1, x, y), floats = draw->pixel(2, x, y);
          EXPECT_EQ(colour, (std::array<uint8_t, 4>{10, 20, 30, 40})) << x << "," << y;
          /* (count, offsets + 1000 as unsigned, 0) / 255, each within 0..255 after the clamp */
          EXPECT_EQ(integers, (std::array<uint8_t, 4>{7, 255, 255, 0})) << x << "," << y;
@@ -359,22 +621,25 @@ TEST_P(Graphics, VertexAttributeFormatsAndInstanceRate)
 
 TEST_P(Graphics, VertexAndInstanceIndexWithBases)
 {
-   const ShaderBinary vs = compile("indices.vert", ShaderStage::Vertex);
-   const ShaderBinary ps = compile("flat_colour.frag", ShaderStage::Fragment);
-   ASSERT_FALSE(vs.code.empty());
-   ASSERT_FALSE(ps.code.empty());
+   /* vkCmdDraw(6 vertices, 2 instances, firstVertex 6, firstInstance 3): the driver's
+    * VGT_INDX_OFFSET and SQ_VTX_START_INST_LOC. */
+   Scene scene;
+   scene.vs = "indices.vert";
+   scene.ps = "flat_colour.frag";
+   scene.count = 6;
+   scene.instances = 2;
+   scene.first_vertex = 6;
+   scene.first_instance = 3;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
    EXPECT_TRUE(vs.graphics.writes_point_size);
    EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, (1u << 16) | (1u << 21));
    EXPECT_TRUE(vs.graphics.vertex_inputs.empty());
-   Draw draw(isa(), vs, ps, 1);
-   /* vkCmdDraw(6 vertices, 2 instances, firstVertex 6, firstInstance 3): the driver's
-    * VGT_INDX_OFFSET and SQ_VTX_START_INST_LOC. */
-   draw.context[hw::gfx::VGT_INDX_OFFSET] = 6;
-   draw.ctl_consts[hw::gfx::SQ_VTX_START_INST_LOC] = 3;
-   ASSERT_EQ(draw.run(6, 2), "");
+   EXPECT_FALSE(vs.uses_driver_constants);
    for (unsigned y = 0; y < size; y++)
       for (unsigned x = 0; x < size; x++) {
-         const auto got = draw.pixel(0, x, y);
+         const auto got = draw->pixel(0, x, y);
          /* Instance 3 covers x 0-3, instance 4 x 4-7; the rest keeps the background. */
          if (x < 8) {
             const unsigned instance = x < 4 ? 3 : 4;
@@ -387,65 +652,206 @@ TEST_P(Graphics, VertexAndInstanceIndexWithBases)
       }
 }
 
-/* Two triangles over the target, one of each winding. */
-void fullscreen_pair(Draw &draw, std::vector<float> &positions)
+TEST_P(Graphics, DrawParametersFromDriverConstants)
 {
-   /* Triangle 0 (upper left, counter-clockwise on the y-down screen), triangle 1 (lower right,
-    * clockwise); z 0.25 everywhere. */
-   positions = {-1, -1, 0.25f, 1, -1, 1, 0.25f, 1, 1, -1, 0.25f, 1,
-                1, -1, 0.25f, 1, 1, 1, 0.25f, 1, -1, 1, 0.25f, 1};
-   draw.attribute({0, as_bytes(positions), 16, hw::Fmt32_32_32_32Float, num_scaled, false});
+   /* vkCmdDraw(6, 2, firstVertex 5, firstInstance 2): BaseVertex 5, BaseInstance 2,
+    * DrawIndex 0 from the VS's driver constants (dwords 0-2 of constant buffer 1). */
+   Scene scene;
+   scene.vs = "draw_parameters.vert";
+   scene.ps = "flat_colour.frag";
+   scene.count = 6;
+   scene.instances = 2;
+   scene.first_vertex = 5;
+   scene.first_instance = 2;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   EXPECT_TRUE(vs.uses_driver_constants);
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const auto got = draw->pixel(0, x, y);
+         if (x < 8) {
+            EXPECT_EQ(got, (std::array<uint8_t, 4>{0, unorm8(2 / 8.0), unorm8(0.25), 255})) << x << "," << y;
+         } else {
+            uint32_t stored;
+            std::memcpy(&stored, got.data(), 4);
+            EXPECT_EQ(stored, background) << x << "," << y;
+         }
+      }
+}
+
+/* Two triangles over the target, one of each winding: triangle 0 (upper left,
+ * counter-clockwise on the y-down screen), triangle 1 (lower right, clockwise); z 0.25. */
+Attribute fullscreen_pair()
+{
+   const std::vector<float> positions = {-1, -1, 0.25f, 1, -1, 1, 0.25f, 1, 1, -1, 0.25f, 1,
+                                         1, -1, 0.25f, 1, 1, 1, 0.25f, 1, -1, 1, 0.25f, 1};
+   return {0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)};
 }
 
 TEST_P(Graphics, FragCoordAndFrontFacing)
 {
-   const ShaderBinary vs = compile("fullscreen.vert", ShaderStage::Vertex);
-   const ShaderBinary ps = compile("fragcoord.frag", ShaderStage::Fragment);
-   ASSERT_FALSE(vs.code.empty());
-   ASSERT_FALSE(ps.code.empty());
+   Scene scene;
+   scene.vs = "fullscreen.vert";
+   scene.ps = "fragcoord.frag";
+   scene.attributes = {fullscreen_pair()};
+   scene.count = 6;
+   ShaderBinary vs, ps;
+   /* Pixel centres on the diagonal go to one triangle by the top-left rule, on both. */
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
    EXPECT_EQ(ps.graphics.spi_ps_in_control_0 & (1u << 8), 1u << 8);  /* POSITION_ENA */
    EXPECT_EQ(ps.graphics.spi_ps_in_control_1 & (1u << 8), 1u << 8);  /* FRONT_FACE_ENA */
-   Draw draw(isa(), vs, ps, 1);
-   std::vector<float> positions;
-   fullscreen_pair(draw, positions);
-   ASSERT_EQ(draw.run(6), "");
    for (unsigned y = 0; y < size; y++)
       for (unsigned x = 0; x < size; x++) {
-         /* The diagonal x + y = 15 splits them; a centre on it belongs to triangle 0 or 1 by
-          * the top-left rule: skip it. */
          if (x + y == size - 1)
             continue;
-         const bool first = x + y < size - 1;
          /* PA_SU_SC_MODE_CNTL.FACE 0: counter-clockwise is front (docs/sim-semantics.md). */
-         const bool front = first;
-         const auto got = draw.pixel(0, x, y);
-         EXPECT_EQ(got, (std::array<uint8_t, 4>{unorm8((x + 0.5) / 16), unorm8((y + 0.5) / 16),
-                                                front ? uint8_t(255) : unorm8(0.25), unorm8(0.25)}))
+         const bool front = x + y < size - 1;
+         EXPECT_EQ(draw->pixel(0, x, y), (std::array<uint8_t, 4>{unorm8((x + 0.5) / 16), unorm8((y + 0.5) / 16),
+                                                                 front ? uint8_t(255) : unorm8(0.25), unorm8(0.25)}))
             << x << "," << y;
       }
 }
 
 TEST_P(Graphics, DiscardInBranch)
 {
-   const ShaderBinary vs = compile("fullscreen.vert", ShaderStage::Vertex);
-   const ShaderBinary ps = compile("discard.frag", ShaderStage::Fragment);
-   ASSERT_FALSE(vs.code.empty());
-   ASSERT_FALSE(ps.code.empty());
+   Scene scene;
+   scene.vs = "fullscreen.vert";
+   scene.ps = "discard.frag";
+   scene.attributes = {fullscreen_pair()};
+   scene.count = 6;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
    EXPECT_TRUE(ps.graphics.uses_kill);
    EXPECT_EQ(ps.graphics.db_shader_control, 1u << 6); /* KILL_ENABLE */
-   Draw draw(isa(), vs, ps, 1);
-   std::vector<float> positions;
-   fullscreen_pair(draw, positions);
-   ASSERT_EQ(draw.run(6), "");
    for (unsigned y = 0; y < size; y++)
       for (unsigned x = 0; x < size; x++) {
-         const auto got = draw.pixel(0, x, y);
+         const auto got = draw->pixel(0, x, y);
          if ((x + y) % 2) {
             uint32_t stored;
             std::memcpy(&stored, got.data(), 4);
             EXPECT_EQ(stored, background) << x << "," << y;
          } else {
             EXPECT_EQ(got, (std::array<uint8_t, 4>{255, unorm8(0.5), unorm8(x / 16.0), 255})) << x << "," << y;
+         }
+      }
+}
+
+TEST_P(Graphics, PointCoordOnPoints)
+{
+   /* Three points 4 pixels wide centred on pixel corners (window (4, 4), (10, 6), (7, 12)):
+    * each covers 4x4 pixel centres, at sprite coordinates (k + 0.5) / 4. */
+   const std::vector<float> positions = {-0.5f, -0.5f, 0.5f, 1, 0.25f, -0.25f, 0.5f, 1, -0.125f, 0.5f, 0.5f, 1};
+   Scene scene;
+   scene.vs = "pointcoord.vert";
+   scene.ps = "pointcoord.frag";
+   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)}};
+   scene.points = true;
+   scene.count = 3;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps, {1}); /* lavapipe interpolates PointCoord */
+   ASSERT_TRUE(draw);
+   EXPECT_EQ(ps.graphics.spi_ps_input_cntl.size(), 1u);
+   EXPECT_EQ(ps.graphics.spi_interp_control_0 & 2u, 2u); /* PNT_SPRITE_ENA */
+   const unsigned centres[3][2] = {{4, 4}, {10, 6}, {7, 12}};
+   unsigned drawn = 0;
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const auto got = draw->pixel(0, x, y);
+         bool inside = false;
+         for (const auto &c : centres)
+            if (x + 2 >= c[0] && x < c[0] + 2 && y + 2 >= c[1] && y < c[1] + 2) {
+               inside = true;
+               const double s = (x + 0.5 - (c[0] - 2.0)) / 4, t = (y + 0.5 - (c[1] - 2.0)) / 4;
+               EXPECT_NEAR(got[0], unorm8(s), 1) << x << "," << y;
+               EXPECT_NEAR(got[1], unorm8(t), 1) << x << "," << y;
+               EXPECT_EQ(got[2], unorm8(0.25)) << x << "," << y;
+               EXPECT_EQ(got[3], 255) << x << "," << y;
+               drawn++;
+            }
+         if (!inside) {
+            uint32_t stored;
+            std::memcpy(&stored, got.data(), 4);
+            EXPECT_EQ(stored, background) << x << "," << y;
+         }
+      }
+   EXPECT_EQ(drawn, 48u);
+}
+
+TEST_P(Graphics, FragDepthExport)
+{
+   Scene scene;
+   scene.vs = "fullscreen.vert";
+   scene.ps = "fragdepth.frag";
+   scene.attributes = {fullscreen_pair()};
+   scene.count = 6;
+   scene.depth = true;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   EXPECT_EQ(ps.graphics.db_shader_control & 1u, 1u);  /* Z_EXPORT_ENABLE */
+   EXPECT_EQ(ps.graphics.sq_pgm_exports_ps, 3u);       /* EXPORT_Z, one colour */
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++)
+         EXPECT_EQ(draw->depth_at(x, y), float((x + 0.5) / 32 + (y + 0.5) / 64)) << x << "," << y;
+}
+
+TEST_P(Graphics, IntegerOutputsAndStructAndArrayVaryings)
+{
+   Scene scene;
+   scene.vs = "integer_outputs.vert";
+   scene.ps = "integer_outputs.frag";
+   scene.attributes = {fullscreen_pair()};
+   scene.targets = {rgba32_uint, rgba32_sint, rgba32_float};
+   scene.count = 6;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   EXPECT_EQ(vs.graphics.param_locations, (std::vector<unsigned>{0, 1, 2, 3}));
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         if (x + y == size - 1)
+            continue;
+         /* flat: the provoking (first) vertex of triangle 0 (vertex 0) or 1 (vertex 3) */
+         const int v = x + y < size - 1 ? 0 : 3;
+         EXPECT_EQ(draw->dwords(0, x, y), (std::array<uint32_t, 4>{uint32_t(v * 3 + 1), 0xfffffff0u + v, x, 7}))
+            << x << "," << y;
+         EXPECT_EQ(draw->dwords(1, x, y),
+                   (std::array<uint32_t, 4>{uint32_t(-v - 7), uint32_t(v * 100000), uint32_t(-int(y)), ~0u}))
+            << x << "," << y;
+         EXPECT_EQ(draw->dwords(2, x, y), (std::array<uint32_t, 4>{bits(float(v) + 2.0e6f), bits(-float(v) - 7.0f),
+                                                                   bits(0.5f + float(v) * 0.5f), bits(2.0f)}))
+            << x << "," << y;
+      }
+}
+
+TEST_P(Graphics, ClipAndCullDistances)
+{
+   /* One triangle over the whole target, twice; clip distances keep window x >= 4 and
+    * y <= 14, the cull distance drops instance 1 (all its vertices below 0). */
+   const std::vector<float> positions = {-1, -1, 0.5f, 1, 3, -1, 0.5f, 1, -1, 3, 0.5f, 1};
+   Scene scene;
+   scene.vs = "clip_cull.vert";
+   scene.ps = "flat_colour.frag";
+   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)}};
+   scene.count = 3;
+   scene.instances = 2;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   /* CLIP_DIST_ENA_0/1, CULL_DIST_ENA_2, VS_OUT_CCDIST0_VEC_ENA */
+   EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, 3u | (4u << 8) | (1u << 22));
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const auto got = draw->pixel(0, x, y);
+         if (x >= 4 && y < 14) {
+            EXPECT_EQ(got, (std::array<uint8_t, 4>{0, unorm8(0.5), 0, 255})) << x << "," << y;
+         } else {
+            uint32_t stored;
+            std::memcpy(&stored, got.data(), 4);
+            EXPECT_EQ(stored, background) << x << "," << y;
          }
       }
 }
@@ -472,9 +878,13 @@ TEST_P(Graphics, Refusals)
 {
    const Refusal refusals[] = {
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
-      {"refused_clip_distance.vert", ShaderStage::Vertex, "CLIP_DIST"},
-      {"refused_frag_depth.frag", ShaderStage::Fragment, "FRAG_RESULT_DEPTH"},
       {"refused_sample.frag", ShaderStage::Fragment, "per-sample interpolation"},
+      {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
+      {"refused_stencil_export.frag", ShaderStage::Fragment, "FRAG_RESULT_STENCIL"},
+      {"refused_sample_mask.frag", ShaderStage::Fragment, "FRAG_RESULT_SAMPLE_MASK"},
+      {"refused_dual_source.frag", ShaderStage::Fragment, "dual-source blending"},
+      {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
+      {"refused_derivative.frag", ShaderStage::Fragment, "derivatives"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},
       {"fullscreen.vert", ShaderStage::Compute, "compute shaders go to compile_compute"},
    };

@@ -2,6 +2,5 @@
 layout(location = 0) out vec4 out_colour;
 void main()
 {
-    out_colour = vec4(1.0);
-    gl_FragDepth = 0.5;
+    out_colour = vec4(gl_HelperInvocation ? 1.0 : 0.0);
 }

@@ -1,0 +1,7 @@
+#version 450
+layout(location = 0) out vec4 out_colour;
+void main()
+{
+    out_colour = vec4(1.0);
+    gl_SampleMask[0] = 1;
+}

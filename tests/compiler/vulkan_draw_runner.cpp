@@ -1,0 +1,501 @@
+/* A DrawJob through the Vulkan loader (vulkan_draw_runner.h). Vulkan 1.1 (the test's SPIR-V
+ * targets it), one render pass, host-visible vertex buffers, attachments copied to
+ * host-visible buffers after the pass. */
+#include "vulkan_draw_runner.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace terakan::test {
+
+namespace {
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                          VkDebugUtilsMessageTypeFlagsEXT type,
+                                          const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+   if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+       severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+      static_cast<VulkanDrawRunner *>(user)->count_validation_message();
+      std::fprintf(stderr, "validation: %s\n", data->pMessage);
+   }
+   return VK_FALSE;
+}
+
+bool has_layer(const char *name)
+{
+   uint32_t count = 0;
+   vkEnumerateInstanceLayerProperties(&count, nullptr);
+   std::vector<VkLayerProperties> layers(count);
+   vkEnumerateInstanceLayerProperties(&count, layers.data());
+   for (const VkLayerProperties &layer : layers)
+      if (!std::strcmp(layer.layerName, name))
+         return true;
+   return false;
+}
+
+} // namespace
+
+unsigned texel_bytes(VkFormat format)
+{
+   switch (format) {
+   case VK_FORMAT_R8G8B8A8_UNORM: return 4;
+   case VK_FORMAT_R32G32B32A32_SFLOAT:
+   case VK_FORMAT_R32G32B32A32_UINT:
+   case VK_FORMAT_R32G32B32A32_SINT: return 16;
+   case VK_FORMAT_R32_UINT:
+   case VK_FORMAT_R32_SINT:
+   case VK_FORMAT_R32_SFLOAT: return 4;
+   default: return 0;
+   }
+}
+
+VulkanDrawRunner::VulkanDrawRunner(const char *name)
+{
+   const bool validation = has_layer("VK_LAYER_KHRONOS_validation");
+   const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+   const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+   app.pApplicationName = "terakan-compiler-graphics";
+   app.apiVersion = VK_API_VERSION_1_1;
+   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+   info.pApplicationInfo = &app;
+   info.enabledLayerCount = validation ? 1 : 0;
+   info.ppEnabledLayerNames = layers;
+   info.enabledExtensionCount = validation ? 1 : 0;
+   info.ppEnabledExtensionNames = extensions;
+   VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+   messenger.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+   messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+   messenger.pfnUserCallback = on_message;
+   messenger.pUserData = this;
+   if (validation)
+      info.pNext = &messenger;
+   if (vkCreateInstance(&info, nullptr, &instance_) != VK_SUCCESS) {
+      error_ = "vkCreateInstance failed";
+      instance_ = VK_NULL_HANDLE;
+      return;
+   }
+   if (validation) {
+      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+         vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+      if (create)
+         create(instance_, &messenger, nullptr, &messenger_);
+   }
+   uint32_t count = 0;
+   vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+   std::vector<VkPhysicalDevice> devices(count);
+   vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+   for (VkPhysicalDevice candidate : devices) {
+      VkPhysicalDeviceProperties properties;
+      vkGetPhysicalDeviceProperties(candidate, &properties);
+      if (!physical_ && std::strstr(properties.deviceName, name))
+         physical_ = candidate;
+   }
+   if (!physical_) {
+      error_ = std::string("no Vulkan device named '") + name + "' (for lavapipe: is mesa-vulkan-drivers installed?)";
+      return;
+   }
+   uint32_t family_count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, nullptr);
+   std::vector<VkQueueFamilyProperties> families(family_count);
+   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, families.data());
+   uint32_t family = family_count;
+   for (uint32_t i = 0; i < family_count && family == family_count; i++)
+      if (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)
+         family = i;
+   if (family == family_count) {
+      error_ = std::string(name) + " has no graphics queue";
+      return;
+   }
+   const float priority = 1.0f;
+   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+   queue_info.queueFamilyIndex = family;
+   queue_info.queueCount = 1;
+   queue_info.pQueuePriorities = &priority;
+   /* The features the graphics cases use, where offered (a case needing a missing one fails
+    * with the validation layer's message). */
+   VkPhysicalDeviceShaderDrawParametersFeatures draw_parameters{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+   VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+   offered.pNext = &draw_parameters;
+   vkGetPhysicalDeviceFeatures2(physical_, &offered);
+   VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+   enabled.features.largePoints = offered.features.largePoints;
+   enabled.features.shaderClipDistance = offered.features.shaderClipDistance;
+   enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
+   enabled.pNext = &draw_parameters; /* as offered */
+   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+   device_info.pNext = &enabled;
+   device_info.queueCreateInfoCount = 1;
+   device_info.pQueueCreateInfos = &queue_info;
+   if (vkCreateDevice(physical_, &device_info, nullptr, &device_) != VK_SUCCESS) {
+      error_ = "vkCreateDevice failed";
+      device_ = VK_NULL_HANDLE;
+      return;
+   }
+   vkGetDeviceQueue(device_, family, 0, &queue_);
+   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+   pool_info.queueFamilyIndex = family;
+   vkCreateCommandPool(device_, &pool_info, nullptr, &pool_);
+}
+
+VulkanDrawRunner::~VulkanDrawRunner()
+{
+   if (device_) {
+      vkDeviceWaitIdle(device_);
+      vkDestroyCommandPool(device_, pool_, nullptr);
+      vkDestroyDevice(device_, nullptr);
+   }
+   if (messenger_) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+      if (destroy)
+         destroy(instance_, messenger_, nullptr);
+   }
+   if (instance_)
+      vkDestroyInstance(instance_, nullptr);
+}
+
+bool VulkanDrawRunner::memory_type(uint32_t bits, VkMemoryPropertyFlags wanted, uint32_t &type) const
+{
+   VkPhysicalDeviceMemoryProperties memory;
+   vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
+   for (uint32_t t = 0; t < memory.memoryTypeCount; t++)
+      if ((bits >> t & 1) && (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
+         type = t;
+         return true;
+      }
+   return false;
+}
+
+bool VulkanDrawRunner::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer)
+{
+   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+   info.size = size;
+   info.usage = usage;
+   if (vkCreateBuffer(device_, &info, nullptr, &buffer.buffer) != VK_SUCCESS)
+      return false;
+   VkMemoryRequirements requirements;
+   vkGetBufferMemoryRequirements(device_, buffer.buffer, &requirements);
+   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+   allocate.allocationSize = requirements.size;
+   if (!memory_type(requirements.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                    allocate.memoryTypeIndex) ||
+       vkAllocateMemory(device_, &allocate, nullptr, &buffer.memory) != VK_SUCCESS)
+      return false;
+   vkBindBufferMemory(device_, buffer.buffer, buffer.memory, 0);
+   return vkMapMemory(device_, buffer.memory, 0, VK_WHOLE_SIZE, 0, &buffer.map) == VK_SUCCESS;
+}
+
+bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                                  uint32_t width, uint32_t height, Image &image)
+{
+   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   info.imageType = VK_IMAGE_TYPE_2D;
+   info.format = format;
+   info.extent = {width, height, 1};
+   info.mipLevels = 1;
+   info.arrayLayers = 1;
+   info.samples = VK_SAMPLE_COUNT_1_BIT;
+   info.tiling = VK_IMAGE_TILING_OPTIMAL;
+   info.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   if (vkCreateImage(device_, &info, nullptr, &image.image) != VK_SUCCESS)
+      return false;
+   VkMemoryRequirements requirements;
+   vkGetImageMemoryRequirements(device_, image.image, &requirements);
+   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+   allocate.allocationSize = requirements.size;
+   if (!memory_type(requirements.memoryTypeBits, 0, allocate.memoryTypeIndex) ||
+       vkAllocateMemory(device_, &allocate, nullptr, &image.memory) != VK_SUCCESS)
+      return false;
+   vkBindImageMemory(device_, image.image, image.memory, 0);
+   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+   view.image = image.image;
+   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+   view.format = format;
+   view.subresourceRange = {aspect, 0, 1, 0, 1};
+   return vkCreateImageView(device_, &view, nullptr, &image.view) == VK_SUCCESS;
+}
+
+void VulkanDrawRunner::destroy(Buffer &buffer)
+{
+   vkDestroyBuffer(device_, buffer.buffer, nullptr);
+   vkFreeMemory(device_, buffer.memory, nullptr);
+   buffer = {};
+}
+
+void VulkanDrawRunner::destroy(Image &image)
+{
+   vkDestroyImageView(device_, image.view, nullptr);
+   vkDestroyImage(device_, image.image, nullptr);
+   vkFreeMemory(device_, image.memory, nullptr);
+   image = {};
+}
+
+bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &error)
+{
+   /* Everything made here is destroyed at the end, whatever failed. */
+   std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
+   std::vector<Image> targets(job.targets.size());
+   Image depth;
+   VkRenderPass render_pass = VK_NULL_HANDLE;
+   VkFramebuffer framebuffer = VK_NULL_HANDLE;
+   VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   VkPipeline pipeline = VK_NULL_HANDLE;
+   VkCommandBuffer commands = VK_NULL_HANDLE;
+   bool ok = [&]() {
+      for (size_t a = 0; a < job.attributes.size(); a++) {
+         const auto &attribute = job.attributes[a];
+         if (!make_buffer(std::max<size_t>(attribute.data.size(), 16), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                          vertex_buffers[a])) {
+            error = "vertex buffer creation failed";
+            return false;
+         }
+         std::memcpy(vertex_buffers[a].map, attribute.data.data(), attribute.data.size());
+      }
+      std::vector<VkAttachmentDescription> attachments;
+      std::vector<VkAttachmentReference> colour_refs;
+      std::vector<VkImageView> views;
+      for (size_t t = 0; t < job.targets.size(); t++) {
+         const VkFormat format = job.targets[t].format;
+         if (!texel_bytes(format) ||
+             !make_image(format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, job.width,
+                         job.height, targets[t]) ||
+             !make_buffer(VkDeviceSize(job.width) * job.height * texel_bytes(format), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          readbacks[t])) {
+            error = "colour attachment creation failed";
+            return false;
+         }
+         VkAttachmentDescription attachment{};
+         attachment.format = format;
+         attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+         attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+         attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+         attachments.push_back(attachment);
+         colour_refs.push_back({uint32_t(t), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+         views.push_back(targets[t].view);
+      }
+      VkAttachmentReference depth_ref{uint32_t(job.targets.size()), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+      if (job.depth) {
+         if (!make_image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+                         job.width, job.height, depth) ||
+             !make_buffer(VkDeviceSize(job.width) * job.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          readbacks.back())) {
+            error = "depth attachment creation failed";
+            return false;
+         }
+         VkAttachmentDescription attachment{};
+         attachment.format = VK_FORMAT_D32_SFLOAT;
+         attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+         attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+         attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+         attachments.push_back(attachment);
+         views.push_back(depth.view);
+      }
+      VkSubpassDescription subpass{};
+      subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+      subpass.colorAttachmentCount = uint32_t(colour_refs.size());
+      subpass.pColorAttachments = colour_refs.data();
+      subpass.pDepthStencilAttachment = job.depth ? &depth_ref : nullptr;
+      /* The copies after the pass wait for its attachment writes. */
+      VkSubpassDependency dependency{};
+      dependency.srcSubpass = 0;
+      dependency.dstSubpass = VK_SUBPASS_EXTERNAL;
+      dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+      dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+      dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+      dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+      pass_info.attachmentCount = uint32_t(attachments.size());
+      pass_info.pAttachments = attachments.data();
+      pass_info.subpassCount = 1;
+      pass_info.pSubpasses = &subpass;
+      pass_info.dependencyCount = 1;
+      pass_info.pDependencies = &dependency;
+      if (vkCreateRenderPass(device_, &pass_info, nullptr, &render_pass) != VK_SUCCESS) {
+         error = "vkCreateRenderPass failed";
+         return false;
+      }
+      VkFramebufferCreateInfo framebuffer_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+      framebuffer_info.renderPass = render_pass;
+      framebuffer_info.attachmentCount = uint32_t(views.size());
+      framebuffer_info.pAttachments = views.data();
+      framebuffer_info.width = job.width;
+      framebuffer_info.height = job.height;
+      framebuffer_info.layers = 1;
+      if (vkCreateFramebuffer(device_, &framebuffer_info, nullptr, &framebuffer) != VK_SUCCESS) {
+         error = "vkCreateFramebuffer failed";
+         return false;
+      }
+      for (unsigned s = 0; s < 2; s++) {
+         const std::vector<uint32_t> &code = s ? job.fragment_spirv : job.vertex_spirv;
+         VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+         module_info.codeSize = code.size() * 4;
+         module_info.pCode = code.data();
+         if (vkCreateShaderModule(device_, &module_info, nullptr, &modules[s]) != VK_SUCCESS) {
+            error = "vkCreateShaderModule failed";
+            return false;
+         }
+      }
+      VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      if (vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout) != VK_SUCCESS) {
+         error = "vkCreatePipelineLayout failed";
+         return false;
+      }
+      VkPipelineShaderStageCreateInfo stages[2]{};
+      for (unsigned s = 0; s < 2; s++) {
+         stages[s].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+         stages[s].stage = s ? VK_SHADER_STAGE_FRAGMENT_BIT : VK_SHADER_STAGE_VERTEX_BIT;
+         stages[s].module = modules[s];
+         stages[s].pName = "main";
+      }
+      std::vector<VkVertexInputBindingDescription> bindings;
+      std::vector<VkVertexInputAttributeDescription> attribute_descriptions;
+      for (size_t a = 0; a < job.attributes.size(); a++) {
+         const auto &attribute = job.attributes[a];
+         bindings.push_back({uint32_t(a), attribute.stride, attribute.rate});
+         attribute_descriptions.push_back({attribute.location, uint32_t(a), attribute.format, 0});
+      }
+      VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+      vertex_input.vertexBindingDescriptionCount = uint32_t(bindings.size());
+      vertex_input.pVertexBindingDescriptions = bindings.data();
+      vertex_input.vertexAttributeDescriptionCount = uint32_t(attribute_descriptions.size());
+      vertex_input.pVertexAttributeDescriptions = attribute_descriptions.data();
+      VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+      assembly.topology = job.topology;
+      const VkViewport viewport{0, 0, float(job.width), float(job.height), 0, 1};
+      const VkRect2D scissor{{0, 0}, {job.width, job.height}};
+      VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+      viewport_state.viewportCount = 1;
+      viewport_state.pViewports = &viewport;
+      viewport_state.scissorCount = 1;
+      viewport_state.pScissors = &scissor;
+      VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+      raster.polygonMode = VK_POLYGON_MODE_FILL;
+      raster.cullMode = VK_CULL_MODE_NONE;
+      raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+      raster.lineWidth = 1.0f;
+      VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+      multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+      VkPipelineDepthStencilStateCreateInfo depth_state{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+      depth_state.depthTestEnable = VK_TRUE;
+      depth_state.depthWriteEnable = VK_TRUE;
+      depth_state.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+      std::vector<VkPipelineColorBlendAttachmentState> blend(job.targets.size());
+      for (auto &b : blend)
+         b.colorWriteMask = 0xf;
+      VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+      blend_state.attachmentCount = uint32_t(blend.size());
+      blend_state.pAttachments = blend.data();
+      VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+      pipeline_info.stageCount = 2;
+      pipeline_info.pStages = stages;
+      pipeline_info.pVertexInputState = &vertex_input;
+      pipeline_info.pInputAssemblyState = &assembly;
+      pipeline_info.pViewportState = &viewport_state;
+      pipeline_info.pRasterizationState = &raster;
+      pipeline_info.pMultisampleState = &multisample;
+      pipeline_info.pDepthStencilState = job.depth ? &depth_state : nullptr;
+      pipeline_info.pColorBlendState = &blend_state;
+      pipeline_info.layout = layout;
+      pipeline_info.renderPass = render_pass;
+      if (vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline) != VK_SUCCESS) {
+         error = "vkCreateGraphicsPipelines failed";
+         return false;
+      }
+
+      VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      allocate.commandPool = pool_;
+      allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      allocate.commandBufferCount = 1;
+      vkAllocateCommandBuffers(device_, &allocate, &commands);
+      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+      vkBeginCommandBuffer(commands, &begin);
+      std::vector<VkClearValue> clears;
+      for (const auto &target : job.targets)
+         clears.push_back(VkClearValue{.color = target.clear});
+      if (job.depth)
+         clears.push_back(VkClearValue{.depthStencil = {job.depth_clear, 0}});
+      VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+      pass_begin.renderPass = render_pass;
+      pass_begin.framebuffer = framebuffer;
+      pass_begin.renderArea = scissor;
+      pass_begin.clearValueCount = uint32_t(clears.size());
+      pass_begin.pClearValues = clears.data();
+      vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+      for (size_t a = 0; a < vertex_buffers.size(); a++) {
+         const VkDeviceSize offset = 0;
+         vkCmdBindVertexBuffers(commands, uint32_t(a), 1, &vertex_buffers[a].buffer, &offset);
+      }
+      vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
+      vkCmdEndRenderPass(commands);
+      auto copy = [&](const Image &image, VkImageAspectFlags aspect, const Buffer &to) {
+         VkBufferImageCopy region{};
+         region.imageSubresource = {aspect, 0, 0, 1};
+         region.imageExtent = {job.width, job.height, 1};
+         vkCmdCopyImageToBuffer(commands, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to.buffer, 1, &region);
+      };
+      for (size_t t = 0; t < targets.size(); t++)
+         copy(targets[t], VK_IMAGE_ASPECT_COLOR_BIT, readbacks[t]);
+      if (job.depth)
+         copy(depth, VK_IMAGE_ASPECT_DEPTH_BIT, readbacks.back());
+      VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+      to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                           nullptr, 0, nullptr);
+      if (vkEndCommandBuffer(commands) != VK_SUCCESS) {
+         error = "vkEndCommandBuffer failed";
+         return false;
+      }
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.commandBufferCount = 1;
+      submit.pCommandBuffers = &commands;
+      if (vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS || vkQueueWaitIdle(queue_) != VK_SUCCESS) {
+         error = "vkQueueSubmit failed";
+         return false;
+      }
+      images.targets.clear();
+      for (size_t t = 0; t < targets.size(); t++) {
+         const auto *bytes = static_cast<const uint8_t *>(readbacks[t].map);
+         images.targets.emplace_back(bytes, bytes + size_t(job.width) * job.height * texel_bytes(job.targets[t].format));
+      }
+      images.depth.clear();
+      if (job.depth) {
+         const auto *values = static_cast<const float *>(readbacks.back().map);
+         images.depth.assign(values, values + size_t(job.width) * job.height);
+      }
+      return true;
+   }();
+   if (commands)
+      vkFreeCommandBuffers(device_, pool_, 1, &commands);
+   vkDestroyPipeline(device_, pipeline, nullptr);
+   vkDestroyPipelineLayout(device_, layout, nullptr);
+   for (VkShaderModule module : modules)
+      vkDestroyShaderModule(device_, module, nullptr);
+   vkDestroyFramebuffer(device_, framebuffer, nullptr);
+   vkDestroyRenderPass(device_, render_pass, nullptr);
+   for (Image &image : targets)
+      destroy(image);
+   destroy(depth);
+   for (Buffer &buffer : vertex_buffers)
+      destroy(buffer);
+   for (Buffer &buffer : readbacks)
+      destroy(buffer);
+   return ok;
+}
+
+} // namespace terakan::test

@@ -1,0 +1,95 @@
+/* Draws with a vertex and a fragment SPIR-V module through the Vulkan loader on the first
+ * device whose name holds a given text (lavapipe: "llvmpipe"), with the Khronos validation
+ * layer when it is installed, and returns the colour (and depth) attachments' contents. The
+ * compiler-graphics test draws the same job on the simulator and compares the two images:
+ * lavapipe is the oracle (design rule 4).
+ *
+ * What the job fixes: one render pass, colour attachments cleared to given values, an optional
+ * D32_SFLOAT depth attachment (compare ALWAYS, writes on: the test reads what the shader put
+ * there), the viewport over the whole target with depth range [0, 1], no culling, each vertex
+ * attribute in its own binding, a non-indexed vkCmdDraw. */
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace terakan::test {
+
+struct DrawJob {
+   std::vector<uint32_t> vertex_spirv, fragment_spirv;
+   struct Attribute {
+      unsigned location = 0;
+      VkFormat format = VK_FORMAT_UNDEFINED;
+      uint32_t stride = 0;
+      VkVertexInputRate rate = VK_VERTEX_INPUT_RATE_VERTEX;
+      std::vector<uint8_t> data;
+   };
+   std::vector<Attribute> attributes;
+   struct Target {
+      VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+      VkClearColorValue clear{};
+   };
+   std::vector<Target> targets; /* colour attachment n = fragment output location n */
+   bool depth = false;
+   float depth_clear = 1.0f;
+   uint32_t width = 16, height = 16;
+   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   uint32_t vertex_count = 0, instance_count = 1, first_vertex = 0, first_instance = 0;
+};
+
+struct DrawImages {
+   std::vector<std::vector<uint8_t>> targets; /* rows packed, texel size of the format */
+   std::vector<float> depth;                  /* width x height, when the job has depth */
+};
+
+class VulkanDrawRunner {
+public:
+   explicit VulkanDrawRunner(const char *device_name);
+   ~VulkanDrawRunner();
+   VulkanDrawRunner(const VulkanDrawRunner &) = delete;
+   VulkanDrawRunner &operator=(const VulkanDrawRunner &) = delete;
+
+   bool available() const { return device_ != VK_NULL_HANDLE; }
+   const std::string &error() const { return error_; }
+   unsigned validation_messages() const { return validation_messages_; }
+
+   bool run(const DrawJob &job, DrawImages &images, std::string &error);
+
+   /* Called by the validation layer's messenger. */
+   void count_validation_message() { validation_messages_++; }
+
+private:
+   struct Buffer {
+      VkBuffer buffer = VK_NULL_HANDLE;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      void *map = nullptr;
+   };
+   struct Image {
+      VkImage image = VK_NULL_HANDLE;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      VkImageView view = VK_NULL_HANDLE;
+   };
+   bool memory_type(uint32_t bits, VkMemoryPropertyFlags wanted, uint32_t &type) const;
+   bool make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer);
+   bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, uint32_t width,
+                   uint32_t height, Image &image);
+   void destroy(Buffer &buffer);
+   void destroy(Image &image);
+
+   VkInstance instance_ = VK_NULL_HANDLE;
+   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+   VkDevice device_ = VK_NULL_HANDLE;
+   VkQueue queue_ = VK_NULL_HANDLE;
+   VkCommandPool pool_ = VK_NULL_HANDLE;
+   std::string error_;
+   unsigned validation_messages_ = 0;
+};
+
+/* Bytes per texel of the colour formats the runner reads back. */
+unsigned texel_bytes(VkFormat format);
+
+} // namespace terakan::test
