@@ -428,15 +428,26 @@ unsigned bank_of(unsigned bx, unsigned by, unsigned banks)
    return 0;
 }
 
-uint64_t macro_tiled_offset(const LevelAddressing &a, unsigned x, unsigned y, unsigned slice)
+/* Where sample `sample` of pixel (x, y) lies inside its micro tile, which holds
+ * 64 x bpe x samples bytes (addrlib's sample and pixel offsets, see LevelAddressing). */
+uint64_t offset_in_micro_tile(const LevelAddressing &a, unsigned x, unsigned y, unsigned sample)
+{
+   const unsigned bpe = a.bytes_per_element;
+   const uint64_t index = micro_tile_index(x % 8, y % 8, bpe, a.non_displayable_order);
+   if (a.depth_sample_order)
+      return (index * a.samples + sample) * bpe;
+   return uint64_t(sample) * 64 * bpe + index * bpe;
+}
+
+uint64_t macro_tiled_offset(const LevelAddressing &a, unsigned x, unsigned y, unsigned slice, unsigned sample)
 {
    const TilingConfig &t = a.tiling;
    const MacroTiling &m = a.macro;
    const unsigned bpe = a.bytes_per_element;
    /* Position inside the micro tile, then the tile split: bytes of a micro tile past the split
     * go to the next "split slice" (never with 1 sample and a split >= 64 * bpe). */
-   uint64_t element_offset = uint64_t(micro_tile_index(x % 8, y % 8, bpe, a.non_displayable_order)) * bpe;
-   unsigned micro_tile_bytes = 64 * bpe, slices_per_tile = 1, split_slice = 0;
+   uint64_t element_offset = offset_in_micro_tile(a, x, y, sample);
+   unsigned micro_tile_bytes = 64 * bpe * a.samples, slices_per_tile = 1, split_slice = 0;
    if (micro_tile_bytes > m.tile_split_bytes) {
       slices_per_tile = micro_tile_bytes / m.tile_split_bytes;
       split_slice = unsigned(element_offset / m.tile_split_bytes);
@@ -477,10 +488,26 @@ uint64_t macro_tiled_offset(const LevelAddressing &a, unsigned x, unsigned y, un
 
 uint64_t surface_level_texel_offset(const LevelAddressing &a, unsigned x, unsigned y, unsigned z_or_layer)
 {
+   return surface_level_sample_offset(a, x, y, z_or_layer, 0);
+}
+
+uint64_t surface_level_sample_offset(const LevelAddressing &a, unsigned x, unsigned y, unsigned z_or_layer,
+                                     unsigned sample)
+{
+   assert(sample < a.samples);
    if (a.mode == ArrayMode::Tiled2DThin1)
-      return macro_tiled_offset(a, x, y, z_or_layer);
-   return surface_level_texel_offset(a.mode, a.pitch, a.aligned_height, a.bytes_per_element,
-                                     a.non_displayable_order, x, y, z_or_layer);
+      return macro_tiled_offset(a, x, y, z_or_layer, sample);
+   if (a.samples == 1)
+      return surface_level_texel_offset(a.mode, a.pitch, a.aligned_height, a.bytes_per_element,
+                                        a.non_displayable_order, x, y, z_or_layer);
+   /* 1D tiled: micro tiles of 64 x bpe x samples bytes in rows (addrlib
+    * ComputeSurfaceAddrFromCoordMicroTiled); linear surfaces cannot be multisampled. */
+   assert(a.mode == ArrayMode::Tiled1DThin1);
+   const uint64_t tile_bytes = uint64_t(64) * a.bytes_per_element * a.samples;
+   const uint64_t tiles_per_row = a.pitch / 8;
+   const uint64_t slice_bytes = tile_bytes * tiles_per_row * (a.aligned_height / 8);
+   const uint64_t tile = uint64_t(y / 8) * tiles_per_row + x / 8;
+   return slice_bytes * z_or_layer + tile * tile_bytes + offset_in_micro_tile(a, x, y, sample);
 }
 
 uint64_t surface_texel_offset(const SurfaceLayout &layout, const SurfaceDescription &desc, unsigned level,

@@ -163,12 +163,24 @@ struct LevelAddressing {
    TilingConfig tiling;
    MacroTiling macro;
    BankPipeSwizzle swizzle;
+   /* Multisampled (tiled) surfaces: the samples (or, with FMASK, fragments) each pixel stores,
+    * and their order inside a micro tile (AMD addrlib EgBasedLib::
+    * ComputeSurfaceAddrFromCoordMacroTiled/MicroTiled): colour surfaces keep each sample's
+    * 8x8 pixels together (sample s at s x 64 x bytes_per_element into the tile), depth and
+    * stencil ("depth sample order") keep a pixel's samples next to each other. The micro tile
+    * grows to 64 x bytes_per_element x samples bytes, which the tile split then cuts. */
+   unsigned samples = 1;
+   bool depth_sample_order = false;
 };
 
 /* Offset of a texel from the start of its level, per the addressing above. For 2D the result
  * is the offset from a base whose pipe and bank bits are cleared (the swizzle is applied
  * instead). */
 uint64_t surface_level_texel_offset(const LevelAddressing &, unsigned x, unsigned y, unsigned z_or_layer);
+/* The same for one sample (or fragment) of a multisampled level (samples > 1: tiled modes
+ * only); sample 0 of a single-sample level is the texel's offset above. */
+uint64_t surface_level_sample_offset(const LevelAddressing &, unsigned x, unsigned y, unsigned z_or_layer,
+                                     unsigned sample);
 
 /* Byte offset from the base of level 0 of texel (x, y) of layer (or z slice) `z_or_layer` of
  * `level`. Coordinates must be in range. 2D-tiled levels are addressed with swizzle 0 (a base

@@ -962,6 +962,8 @@ std::span<const Scene> all_scenes()
          list.push_back(scene);
       for (const Scene &scene : queries_scenes())
          list.push_back(scene);
+      for (const Scene &scene : msaa_scenes())
+         list.push_back(scene);
       return list;
    }();
    return every;

@@ -31,6 +31,8 @@ std::span<const Scene> colour_scenes();
 std::span<const Scene> streamout_scenes();
 /* Query scenes (scenes_queries.cpp): conditional rendering, timer queries. */
 std::span<const Scene> queries_scenes();
+/* Multisampling scenes (scenes_msaa.cpp): 4x framebuffers resolved with glBlitFramebuffer. */
+std::span<const Scene> msaa_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

@@ -1319,6 +1319,12 @@ private:
             /* With USE_CONST_FIELDS the resource's DST_SEL (WORD3) arranges the element
              * first; the instruction's DST_SEL picks from that (derived order). */
             uint32_t value = sel < 4 && use_resource ? pick(res.dst_sel[sel]) : pick(sel);
+            /* A fetch shader fetches every vertex element bound, also those the VS never reads
+             * and has no GPRs for: r600g's blitter binds two elements for its position-only
+             * VS (the MSAA resolve's, NUM_GPRS 2), whose fetch shader writes R2, and resolves
+             * work on real cards. Such writes are dropped (*derived*). */
+            if (in_fetch_shader && dst >= ctx.dispatch.num_gprs && dst < clause_temporary_first)
+               continue;
             gpr_at(dst, c, lane, "VFETCH writes") = value;
          }
       }

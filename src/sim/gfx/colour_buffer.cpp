@@ -171,12 +171,12 @@ uint64_t encode_component(const ColourTarget &target, unsigned width, unsigned c
 } // namespace
 
 bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &memory, ColourTarget &target,
-                          std::string &error)
+                          std::string &error, bool ignore_target_mask)
 {
    const uint32_t base_reg = hw::reg::CB_COLOR0_BASE + n * hw::reg::CB_COLOR_STRIDE;
    const uint32_t info = state.get(base_reg + hw::reg::Info);
    const uint32_t format = hw::reg::cb_color_info_format(info);
-   const uint32_t mask = (state.get(hw::reg::CB_TARGET_MASK) >> (4 * n)) & 0xf;
+   const uint32_t mask = ignore_target_mask ? 0xf : (state.get(hw::reg::CB_TARGET_MASK) >> (4 * n)) & 0xf;
    if (!format || !mask)
       return false;
    char text[200];
@@ -255,7 +255,13 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
       return refuse("undefined ARRAY_MODE");
    }
 
-   target.size = uint64_t(pitch_pixels) * target.height * bytes;
+   target.element_bytes = bytes;
+   if (!decode_colour_metadata(state, n, bytes, memory, target.msaa, error))
+      return false;
+   a.samples = target.msaa.fragments;
+   if (a.samples > 1 && a.mode != hw::ArrayMode::Tiled1DThin1 && a.mode != hw::ArrayMode::Tiled2DThin1)
+      return refuse("a multisampled colour buffer must be tiled");
+   target.size = colour_surface_bytes(target);
    std::string memory_error;
    target.data = memory.resolve(start, target.size, memory_error);
    if (!target.data)
@@ -314,10 +320,18 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
 
 std::array<uint32_t, 4> read_colour(const ColourTarget &target, unsigned x, unsigned y)
 {
+   if (target.msaa.needs_metadata_path()) {
+      const std::array<uint8_t, 16> element = read_sample_element(target, x, y, 0);
+      return read_element(target, element.data());
+   }
+   return read_element(target, target.data + pixel_offset(target, x, y));
+}
+
+std::array<uint32_t, 4> read_element(const ColourTarget &target, const uint8_t *pixel)
+{
    std::array<uint32_t, 4> out{0, 0, 0, as_bits(1.0f)};
    if (target.number_type == Uint || target.number_type == Sint)
       out[3] = 1;
-   const uint8_t *pixel = target.data + pixel_offset(target, x, y);
    unsigned bit = 0;
    for (unsigned c = 0; c < target.components; c++) {
       const unsigned width = target.bits[c];
@@ -354,10 +368,20 @@ std::array<uint32_t, 4> read_colour(const ColourTarget &target, unsigned x, unsi
 void write_colour(ColourTarget &target, unsigned x, unsigned y, const std::array<uint32_t, 4> &exported,
                   const std::array<uint32_t, 4> *second)
 {
+   if (target.msaa.needs_metadata_path()) {
+      write_colour_samples(target, x, y, 1, exported, second);
+      return;
+   }
+   write_element(target, target.data + pixel_offset(target, x, y), exported, second);
+}
+
+void write_element(const ColourTarget &target, uint8_t *pixel, const std::array<uint32_t, 4> &exported,
+                   const std::array<uint32_t, 4> *second)
+{
    const bool integer = target.number_type == Uint || target.number_type == Sint;
    std::array<uint32_t, 4> value = exported;
    if (target.blend.enable && !integer) {
-      const std::array<uint32_t, 4> dst_bits = read_colour(target, x, y);
+      const std::array<uint32_t, 4> dst_bits = read_element(target, pixel);
       std::array<float, 4> src, src1{}, dst;
       for (unsigned c = 0; c < 4; c++) {
          src[c] = as_float(exported[c]);
@@ -382,7 +406,6 @@ void write_colour(ColourTarget &target, unsigned x, unsigned y, const std::array
                                     blend_factor(df, src, src1, dst, b.constant, c)));
       }
    }
-   uint8_t *pixel = target.data + pixel_offset(target, x, y);
    unsigned bit = 0;
    for (unsigned c = 0; c < target.components; c++) {
       const unsigned width = target.bits[c];

@@ -8,6 +8,7 @@
 
 #include "core/gpu_memory.h"
 #include "gfx/draw.h"
+#include "gfx/msaa.h"
 #include "hw/surface.h"
 
 namespace terakan::sim {
@@ -39,11 +40,15 @@ struct ColourTarget {
    bool dual_source = false;
    /* CB_COLOR_CONTROL.ROP3 over the source (S) and destination (D) bits; 0xcc copies S. */
    uint32_t rop3 = 0xcc;
+   unsigned element_bytes = 0;
+   /* Samples, FMASK, CMASK (gfx/msaa.h). */
+   ColourMetadata msaa;
 };
 
 /* Decodes colour buffer n; returns false (no error) if it is not enabled, false with a message
  * if its state is something the simulator refuses. */
-bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error);
+bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error,
+                          bool ignore_target_mask = false);
 
 /* Blends and writes the shader's export for pixel (x, y). The export holds floats, or integers
  * for UINT/SINT targets. second is the export to PIXEL 1, which dual-source blend factors
@@ -51,7 +56,14 @@ bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, Colour
 void write_colour(ColourTarget &, unsigned x, unsigned y, const std::array<uint32_t, 4> &exported,
                   const std::array<uint32_t, 4> *second = nullptr);
 
-/* Reads a pixel back as the shader would see it (floats, or integer bits). */
+/* Reads a pixel back as the shader would see it (floats, or integer bits); sample 0 of a
+ * multisampled pixel. */
 std::array<uint32_t, 4> read_colour(const ColourTarget &, unsigned x, unsigned y);
+
+/* The same two steps on one stored element (a pixel, or one fragment of a multisampled
+ * pixel), wherever it is held. */
+std::array<uint32_t, 4> read_element(const ColourTarget &, const uint8_t *element);
+void write_element(const ColourTarget &, uint8_t *element, const std::array<uint32_t, 4> &exported,
+                   const std::array<uint32_t, 4> *second);
 
 } // namespace terakan::sim

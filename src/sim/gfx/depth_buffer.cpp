@@ -7,6 +7,7 @@
 
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
+#include "hw/msaa.h"
 #include "hw/registers.h"
 
 namespace terakan::sim {
@@ -71,17 +72,21 @@ float decode_depth(uint32_t format, uint32_t raw)
    }
 }
 
-uint32_t load_depth(const DepthStencilTarget &t, unsigned x, unsigned y)
+uint8_t *depth_at(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
+{
+   return t.depth_data + hw::surface_level_sample_offset(t.depth_addressing, x, y, 0, sample);
+}
+
+uint32_t load_depth(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
 {
    uint32_t raw = 0;
-   std::memcpy(&raw, t.depth_data + hw::surface_level_texel_offset(t.depth_addressing, x, y, 0),
-               depth_bytes(t.depth_format));
+   std::memcpy(&raw, depth_at(t, x, y, sample), depth_bytes(t.depth_format));
    return raw;
 }
 
-uint8_t &stencil_at(const DepthStencilTarget &t, unsigned x, unsigned y)
+uint8_t &stencil_at(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
 {
-   return t.stencil_data[hw::surface_level_texel_offset(t.stencil_addressing, x, y, 0)];
+   return t.stencil_data[hw::surface_level_sample_offset(t.stencil_addressing, x, y, 0, sample)];
 }
 
 } // namespace
@@ -142,8 +147,13 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
 
    if (db_z_info_tile_surface_enable(z_info))
       return refuse("HTILE (DB_Z_INFO.TILE_SURFACE_ENABLE) is not simulated yet (R600_DEBUG=nohyperz)", z_info);
-   if (db_z_info_num_samples(z_info) && state.isa == hw::IsaClass::Cayman)
-      return refuse("multisampled depth buffers are not simulated yet", z_info);
+   /* Samples: Cayman's DB_Z_INFO.NUM_SAMPLES (r600g sets it on Cayman only); Evergreen's DB
+    * follows PA_SC_AA_CONFIG (r600g programs nothing else there). */
+   if (state.isa == hw::IsaClass::Cayman) {
+      target.samples = 1u << db_z_info_num_samples(z_info);
+   } else {
+      target.samples = 1u << hw::msaa::aa_config_log_samples(state.get(hw::msaa::PA_SC_AA_CONFIG_EVERGREEN), false);
+   }
    const uint32_t mode = db_z_info_array_mode(z_info);
    if (mode != 2 && mode != 4)
       return refuse("depth buffers must be tiled (DB_Z_INFO.ARRAY_MODE 1D or 2D)", z_info);
@@ -172,7 +182,9 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
       addressing.aligned_height = target.height;
       addressing.bytes_per_element = bytes;
       addressing.non_displayable_order = true;
-      const uint64_t slice_bytes = uint64_t(pitch) * target.height * bytes;
+      addressing.samples = target.samples;
+      addressing.depth_sample_order = true;
+      const uint64_t slice_bytes = uint64_t(pitch) * target.height * bytes * target.samples;
       uint64_t base = read;
       if (mode == 4) {
          if (tile_split_code > 6) {
@@ -219,7 +231,8 @@ bool alpha_test_passes(const DepthStencilTarget &target, float alpha)
    return !target.alpha_test || compare(target.alpha_func, alpha, target.alpha_reference);
 }
 
-bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, float z, bool front_facing)
+bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, unsigned sample, float z,
+                        bool front_facing)
 {
    if (!target.any_test())
       return true;
@@ -230,7 +243,7 @@ bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, floa
    uint32_t new_depth = 0;
    if (target.depth_test) {
       new_depth = encode_depth(target.depth_format, z);
-      const uint32_t stored = load_depth(target, x, y);
+      const uint32_t stored = load_depth(target, x, y, sample);
       depth_passes = target.depth_format == Depth32Float
                         ? compare(target.depth_func, as_float(new_depth), as_float(stored))
                         : compare(target.depth_func, new_depth, stored & (target.depth_format == Depth16 ? 0xffffu
@@ -239,7 +252,7 @@ bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, floa
    bool stencil_passes = true;
    if (target.stencil_test) {
       const StencilFace &face = front_facing ? target.front : target.back;
-      uint8_t &stored = stencil_at(target, x, y);
+      uint8_t &stored = stencil_at(target, x, y, sample);
       stencil_passes = compare(face.func, uint8_t(face.reference & face.mask), uint8_t(stored & face.mask));
       const uint32_t operation = !stencil_passes ? face.fail : depth_passes ? face.depth_pass : face.depth_fail;
       const uint8_t updated = stencil_operation(operation, stored, face.reference);
@@ -247,7 +260,7 @@ bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, floa
    }
    const bool passes = depth_passes && stencil_passes;
    if (passes && target.depth_write) {
-      uint8_t *pixel = target.depth_data + hw::surface_level_texel_offset(target.depth_addressing, x, y, 0);
+      uint8_t *pixel = depth_at(target, x, y, sample);
       if (target.depth_format == Depth24) {
          /* The top byte of a Z_24 dword is left as it is. */
          uint32_t raw;
@@ -263,12 +276,12 @@ bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, floa
 
 float read_depth(const DepthStencilTarget &target, unsigned x, unsigned y)
 {
-   return decode_depth(target.depth_format, load_depth(target, x, y));
+   return decode_depth(target.depth_format, load_depth(target, x, y, 0));
 }
 
 uint8_t read_stencil(const DepthStencilTarget &target, unsigned x, unsigned y)
 {
-   return stencil_at(target, x, y);
+   return stencil_at(target, x, y, 0);
 }
 
 } // namespace terakan::sim

@@ -35,6 +35,9 @@ struct DepthStencilTarget {
    uint8_t *depth_data = nullptr, *stencil_data = nullptr;
    hw::LevelAddressing depth_addressing, stencil_addressing;
    unsigned width = 0, height = 0;
+   /* Samples per pixel (Cayman: DB_Z_INFO.NUM_SAMPLES; Evergreen: PA_SC_AA_CONFIG), each
+    * tested and stored on its own, a pixel's samples side by side (hw/surface.h). */
+   unsigned samples = 1;
 
    bool any_test() const { return depth_test || stencil_test; }
 };
@@ -48,12 +51,12 @@ bool decode_depth_stencil(const PipelineState &, GpuMemory &, DepthStencilTarget
  * passes. */
 bool alpha_test_passes(const DepthStencilTarget &, float alpha);
 
-/* Runs the stencil and depth tests of the fragment at (x, y) with depth `z` (already the
+/* Runs the stencil and depth tests of sample `sample` of the fragment at (x, y) with depth `z` (already the
  * shader's export if it writes one), updates the buffers as the operations say, and returns
  * whether the fragment survives to the colour buffers. */
-bool depth_stencil_test(DepthStencilTarget &, unsigned x, unsigned y, float z, bool front_facing);
+bool depth_stencil_test(DepthStencilTarget &, unsigned x, unsigned y, unsigned sample, float z, bool front_facing);
 
-/* Reads a depth value back as a float in [0, 1] (tests and dumps). */
+/* Reads a depth value back as a float in [0, 1] (tests and dumps; sample 0). */
 float read_depth(const DepthStencilTarget &, unsigned x, unsigned y);
 uint8_t read_stencil(const DepthStencilTarget &, unsigned x, unsigned y);
 

@@ -6,6 +6,7 @@
 #include "draw.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "gfx/streamout.h"
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
+#include "hw/msaa.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 #include "hw/texture.h"
@@ -124,6 +126,9 @@ private:
    std::unique_ptr<StreamoutUnit> streamout;
    std::vector<ColourTarget> targets;
    DepthStencilTarget depth_stencil;
+   /* CB_COLOR_CONTROL.MODE RESOLVE: CB_COLOR0 (multisampled) averaged into CB_COLOR1. */
+   std::optional<ColourTarget> resolve_source, resolve_destination;
+   SamplePattern sample_pattern;
 
    /* Raster state */
    uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
@@ -152,6 +157,11 @@ private:
       if ((mode_control >> 13) & 1)
          fail("polygon offset for points and lines (PA_SU_SC_MODE_CNTL.POLY_OFFSET_PARA_ENABLE) is not simulated yet");
       decode_clip_planes();
+      std::string pattern_error;
+      if (!decode_sample_pattern(state, sample_pattern, pattern_error))
+         fail("%s", pattern_error.c_str());
+      if (sample_pattern.per_sample_coverage && subpixels % 16)
+         fail("multisampling with a subpixel grid coarser than 1/16 pixel (PA_SU_VTX_CNTL.QUANT_MODE) is not simulated");
 
       /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
        * generic and viewport 0 all apply (their intersection). */
@@ -182,8 +192,12 @@ private:
       const uint32_t mode = (state.get(CB_COLOR_CONTROL) >> 4) & 7;
       if (mode == 0)
          return; /* CB_DISABLE: nothing is written */
+      if (mode == uint32_t(hw::msaa::CbMode::Resolve)) {
+         decode_resolve_targets();
+         return;
+      }
       if (mode != 1)
-         fail("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, resolve, decompress) is not simulated yet", mode);
+         fail("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, decompress) is not simulated yet", mode);
       for (unsigned n = 0; n < 8; n++) {
          ColourTarget target;
          if (decode_colour_target(state, n, memory, target, error))
@@ -191,6 +205,29 @@ private:
          else if (!error.empty())
             fail("%s", error.c_str());
       }
+   }
+
+   /* RESOLVE (r600g's do_hardware_msaa_resolve, evergreen_create_resolve_blend): the
+    * multisampled source is CB_COLOR0, the single-sample destination CB_COLOR1; r600g's
+    * CB_TARGET_MASK enables CB_COLOR0 only, whose channel mask the resolved writes take
+    * (*derived*: the mask applies to the destination). */
+   void decode_resolve_targets()
+   {
+      std::string error;
+      ColourTarget source, destination;
+      if (!decode_colour_target(state, 0, memory, source, error))
+         fail("CB resolve: %s", error.empty() ? "CB_COLOR0 (the source) is not enabled" : error.c_str());
+      if (source.msaa.samples < 2)
+         fail("CB resolve: CB_COLOR0 (the source) has one sample");
+      if (!decode_colour_target(state, 1, memory, destination, error, true))
+         fail("CB resolve: %s", error.empty() ? "CB_COLOR1 (the destination) has no format" : error.c_str());
+      if (destination.format != source.format || destination.number_type != source.number_type)
+         fail("CB resolve: CB_COLOR1's format differs from CB_COLOR0's (not simulated)");
+      destination.write_mask = source.write_mask;
+      destination.blend.enable = false;
+      destination.rop3 = 0xcc;
+      resolve_source = source;
+      resolve_destination = destination;
    }
 
    /* ---- VGT ---- */
@@ -704,7 +741,14 @@ private:
 
    struct Fragment {
       unsigned x, y;
+      /* Covered samples (bit s: sample s), after PA_SC_AA_MASK. */
+      uint16_t coverage;
       float z;
+      /* Depth at each sample's location (with per-sample coverage only). */
+      std::array<float, 16> sample_z;
+      /* Weights at the centroid: the centre if every sample is covered, else the covered
+       * sample with the lowest index (*derived*: llvmpipe's rule, lp_bld_interp.c). */
+      float centroid_i, centroid_j, centroid_linear_i, centroid_linear_j;
       float depth_offset; /* polygon offset, added for the depth test only */
       float i, j;         /* perspective-correct weights of vertices 1 and 2 */
       float linear_i, linear_j;
@@ -815,29 +859,78 @@ private:
       const WindowVertex &p0 = plane ? *plane[0] : v0, &p1 = plane ? *plane[1] : v1, &p2 = plane ? *plane[2] : v2;
       const double plane_area = double(edge(p0, p1, p2.fx, p2.fy));
       const float depth_offset = options.cull ? polygon_offset(p0, p1, p2, front) : 0.0f;
+      const bool no_perspective = (mode_control >> 20) & 1;
+      /* Whether a sample point is inside: exact edge functions and the top-left rule. */
+      auto inside = [&](int64_t px, int64_t py) {
+         const int64_t e_ab = edge(a, b, px, py), e_bc = edge(b, c, px, py), e_ca = edge(c, a, px, py);
+         if (e_ab < 0 || e_bc < 0 || e_ca < 0)
+            return false;
+         return !((e_ab == 0 && !tl_ab) || (e_bc == 0 && !tl_bc) || (e_ca == 0 && !tl_ca));
+      };
+      /* Weights of the plane's vertices 1 and 2 at a point (w0 = 1 - w1 - w2). */
+      auto weights = [&](int64_t px, int64_t py, double &w1, double &w2) {
+         w1 = double(edge(p2, p0, px, py)) / plane_area;
+         w2 = double(edge(p0, p1, px, py)) / plane_area;
+      };
+      struct Weights {
+         float i, j, linear_i, linear_j, inverse_w;
+      };
+      auto interpolation_weights = [&](int64_t px, int64_t py) {
+         double w1, w2;
+         weights(px, py, w1, w2);
+         const double w0 = 1.0 - w1 - w2;
+         const double q0 = w0 * p0.inverse_w, q1 = w1 * p1.inverse_w, q2 = w2 * p2.inverse_w;
+         const double sum = q0 + q1 + q2;
+         return Weights{no_perspective ? float(w1) : float(q1 / sum), no_perspective ? float(w2) : float(q2 / sum),
+                        float(w1), float(w2), float(sum)};
+      };
+      const SamplePattern &pattern = sample_pattern;
+      const int64_t sample_unit = subpixels / 16;
       for (int y = y0; y < y1; y++) {
          for (int x = x0; x < x1; x++) {
             const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
-            const int64_t e_ab = edge(a, b, px, py), e_bc = edge(b, c, px, py), e_ca = edge(c, a, px, py);
-            if (e_ab < 0 || e_bc < 0 || e_ca < 0)
+            const unsigned quad = SamplePattern::quad_pixel(unsigned(x), unsigned(y));
+            uint16_t coverage = 0;
+            if (pattern.per_sample_coverage) {
+               for (unsigned s = 0; s < pattern.samples; s++) {
+                  const auto &offset = pattern.offsets[quad][s];
+                  if (inside(px + offset[0] * sample_unit, py + offset[1] * sample_unit))
+                     coverage |= uint16_t(1u << s);
+               }
+               coverage &= pattern.mask[quad];
+            } else if (inside(px, py)) {
+               coverage = pattern.samples > 1 ? uint16_t(pattern.all_samples() & pattern.mask[quad]) : 1;
+            }
+            if (!coverage)
                continue;
-            if ((e_ab == 0 && !tl_ab) || (e_bc == 0 && !tl_bc) || (e_ca == 0 && !tl_ca))
-               continue;
-            /* Weights of the plane's vertices 1 and 2 at the sample point. */
-            const double w1 = double(edge(p2, p0, px, py)) / plane_area;
-            const double w2 = double(edge(p0, p1, px, py)) / plane_area;
+            double w1, w2;
+            weights(px, py, w1, w2);
             const double w0 = 1.0 - w1 - w2;
             Fragment f;
             f.x = unsigned(x), f.y = unsigned(y);
+            f.coverage = coverage;
             f.z = float(w0 * p0.z + w1 * p1.z + w2 * p2.z);
             f.depth_offset = depth_offset;
-            f.linear_i = float(w1), f.linear_j = float(w2);
-            const double q0 = w0 * p0.inverse_w, q1 = w1 * p1.inverse_w, q2 = w2 * p2.inverse_w;
-            const double sum = q0 + q1 + q2;
-            const bool no_perspective = (mode_control >> 20) & 1;
-            f.i = no_perspective ? float(w1) : float(q1 / sum);
-            f.j = no_perspective ? float(w2) : float(q2 / sum);
-            f.inverse_w = float(sum);
+            const Weights at_centre = interpolation_weights(px, py);
+            f.linear_i = at_centre.linear_i, f.linear_j = at_centre.linear_j;
+            f.i = at_centre.i, f.j = at_centre.j;
+            f.inverse_w = at_centre.inverse_w;
+            Weights at_centroid = at_centre;
+            if (pattern.per_sample_coverage) {
+               for (unsigned s = 0; s < pattern.samples; s++) {
+                  const auto &offset = pattern.offsets[quad][s];
+                  double s1, s2;
+                  weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit, s1, s2);
+                  f.sample_z[s] = float((1.0 - s1 - s2) * p0.z + s1 * p1.z + s2 * p2.z);
+               }
+               if (coverage != pattern.all_samples()) {
+                  const unsigned s = unsigned(std::countr_zero(unsigned(coverage)));
+                  const auto &offset = pattern.offsets[quad][s];
+                  at_centroid = interpolation_weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit);
+               }
+            }
+            f.centroid_i = at_centroid.i, f.centroid_j = at_centroid.j;
+            f.centroid_linear_i = at_centroid.linear_i, f.centroid_linear_j = at_centroid.linear_j;
             f.front = front;
             f.sprite_s = f.sprite_t = 0.0f;
             if (options.point) {
@@ -875,19 +968,23 @@ private:
       const uint32_t barycentric = state.get(SPI_BARYC_CNTL);
       /* The I/J pairs, in the SPI's order: perspective sample, center, centroid, then linear
        * sample, center, centroid; each enabled pair takes the next half GPR (Mesa r600g
-       * evergreen_update_ps_state and sfn allocate_interpolators_or_inputs). Without
-       * multisampling every location is the pixel centre. */
+       * evergreen_update_ps_state and sfn allocate_interpolators_or_inputs). Centroid pairs
+       * take the fragment's centroid; sample pairs the centre (per-sample shading, the only
+       * case where a sample location differs, is refused). */
       static constexpr unsigned fields[6] = {8, 0, 4, 24, 16, 20};
       unsigned pair = 0;
       for (unsigned k = 0; k < 6; k++) {
          if (!((barycentric >> fields[k]) & 3))
             continue;
-         const bool linear = k >= 3;
+         const bool linear = k >= 3, centroid = k == 2 || k == 5;
          auto &j_values = wave.gprs[{pair / 2, 2 * (pair % 2)}];
          auto &i_values = wave.gprs[{pair / 2, 2 * (pair % 2) + 1}];
          for (unsigned lane = 0; lane < lanes; lane++) {
-            i_values.push_back(as_bits(linear ? fragments[lane].linear_i : fragments[lane].i));
-            j_values.push_back(as_bits(linear ? fragments[lane].linear_j : fragments[lane].j));
+            const Fragment &f = fragments[lane];
+            const float i = centroid ? (linear ? f.centroid_linear_i : f.centroid_i) : (linear ? f.linear_i : f.i);
+            const float j = centroid ? (linear ? f.centroid_linear_j : f.centroid_j) : (linear ? f.linear_j : f.j);
+            i_values.push_back(as_bits(i));
+            j_values.push_back(as_bits(j));
          }
          pair++;
       }
@@ -1004,29 +1101,53 @@ private:
             fail("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
          depth_export = &found->second;
       }
-      std::vector<uint8_t> survives(lanes, 1);
+      /* Each lane's samples that survive, as a coverage mask. */
+      std::vector<uint16_t> survives(lanes, 0);
+      if (depth_stencil.any_test() && depth_stencil.samples != 1 && depth_stencil.samples != sample_pattern.samples)
+         fail("DB: a depth buffer of %u samples under PA_SC_AA_CONFIG's %u samples", depth_stencil.samples,
+              sample_pattern.samples);
       for (unsigned lane = 0; lane < lanes; lane++) {
          const Fragment &f = fragments[lane];
-         if (!exports.killed.empty() && exports.killed[lane]) {
-            survives[lane] = 0;
+         if (!exports.killed.empty() && exports.killed[lane])
             continue;
-         }
          if (depth_stencil.alpha_test && colour0 && colour0->written[lane] &&
-             !alpha_test_passes(depth_stencil, as_float(colour0->values[lane][3]))) {
-            survives[lane] = 0;
+             !alpha_test_passes(depth_stencil, as_float(colour0->values[lane][3])))
             continue;
-         }
+         survives[lane] = f.coverage;
          if (!depth_stencil.any_test())
             continue;
          if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
             fail("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
                  depth_stencil.width, depth_stencil.height);
-         const float z = depth_export ? as_float(depth_export->values[lane][0]) : f.z + f.depth_offset;
-         survives[lane] = depth_stencil_test(depth_stencil, f.x, f.y, z, f.front);
+         /* A single-sample depth buffer tests once, at the pixel centre. */
+         const unsigned db_samples = depth_stencil.samples;
+         uint16_t passed = 0;
+         for (unsigned s = 0; s < db_samples; s++) {
+            if (!((f.coverage >> s) & 1) && db_samples > 1)
+               continue;
+            const float interpolated = sample_pattern.per_sample_coverage && db_samples > 1 ? f.sample_z[s] : f.z;
+            const float z = depth_export ? as_float(depth_export->values[lane][0]) : interpolated + f.depth_offset;
+            if (depth_stencil_test(depth_stencil, f.x, f.y, s, z, f.front))
+               passed |= uint16_t(1u << s);
+         }
+         survives[lane] = db_samples > 1 ? passed : (passed ? f.coverage : uint16_t(0));
       }
       if (!(state.get(DB_COUNT_CONTROL) & 1))
          for (unsigned lane = 0; lane < lanes; lane++)
-            statistics.samples_passed += survives[lane];
+            statistics.samples_passed += unsigned(std::popcount(unsigned(survives[lane])));
+      if (resolve_destination) {
+         /* The pixel shader's exports are not written; every covered pixel is resolved. */
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            const Fragment &f = fragments[lane];
+            if (!survives[lane])
+               continue;
+            if (f.x >= resolve_source->width || f.y >= resolve_source->height || f.x >= resolve_destination->width ||
+                f.y >= resolve_destination->height)
+               fail("CB resolve: pixel (%u, %u) outside the source or destination buffer", f.x, f.y);
+            resolve_pixel(*resolve_source, *resolve_destination, f.x, f.y);
+            statistics.pixels_written++;
+         }
+      }
       for (ColourTarget &target : targets) {
          const auto found = exports.targets.find({0, target.index});
          if (found == exports.targets.end())
@@ -1049,7 +1170,11 @@ private:
                     target.index, f.x, f.y, target.width, target.height);
             if (second && !second->written[lane])
                fail("CB_COLOR%u: a lane wrote PIXEL %u but not the second colour", target.index, target.index);
-            write_colour(target, f.x, f.y, found->second.values[lane], second ? &second->values[lane] : nullptr);
+            const std::array<uint32_t, 4> *second_value = second ? &second->values[lane] : nullptr;
+            if (target.msaa.samples > 1)
+               write_colour_samples(target, f.x, f.y, survives[lane], found->second.values[lane], second_value);
+            else
+               write_colour(target, f.x, f.y, found->second.values[lane], second_value);
             statistics.pixels_written++;
          }
       }

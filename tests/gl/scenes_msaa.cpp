@@ -1,0 +1,178 @@
+/* Multisampling scenes (GLES 3.0): pictures drawn into a 4x multisampled framebuffer object
+ * (glRenderbufferStorageMultisample) and resolved into the harness's single-sample one with
+ * glBlitFramebuffer. r600g lays multisampled colour out 2D tiled with FMASK and CMASK, clears
+ * it with a CMASK fast clear and resolves it with the colour block's RESOLVE mode; llvmpipe
+ * draws 4 samples per pixel and resolves with a shader. Both put the 4 samples at the same
+ * places ((0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875) of the pixel: r600g's
+ * eg_sample_locs_4x, llvmpipe's lp_sample_pos_4x), so edge pixels agree exactly.
+ *
+ * Every colour is flat and every channel a multiple of 4, so the average of 4 samples is a
+ * whole number: the pictures do not depend on how either driver rounds a resolve. Vertices sit
+ * on odd multiples of 1/64 grid unit, off the 1/8 grid of sample positions. */
+#include "scenes.h"
+
+#include <GLES3/gl31.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "failure.h"
+#include "scene_kit.h"
+#include "scene_tools.h"
+
+namespace terakan::gl_scenes {
+
+namespace {
+
+constexpr int samples = 4;
+
+/* A framebuffer object with a 4x RGBA8 colour renderbuffer (and a 4x depth/stencil one if
+ * `depth_format` is not 0) of the picture's size, bound while it lives. */
+class MultisampleTarget {
+public:
+   MultisampleTarget(const SceneKit &kit, GLenum depth_format) : width_(kit.width()), height_(kit.height())
+   {
+      glGenFramebuffers(1, &framebuffer_);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+      glGenRenderbuffers(2, renderbuffers_);
+      glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[0]);
+      glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width_, height_);
+      glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffers_[0]);
+      if (depth_format) {
+         glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[1]);
+         glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, depth_format, width_, height_);
+         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, renderbuffers_[1]);
+      }
+      glBindRenderbuffer(GL_RENDERBUFFER, 0);
+      const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+      if (status != GL_FRAMEBUFFER_COMPLETE)
+         throw Failure("the multisampled framebuffer is incomplete (status 0x" + std::to_string(status) +
+                       ", GL error " + std::to_string(glGetError()) + ")");
+      /* GL may round a sample count up to one the driver supports; the scenes need 4. */
+      GLint got = 0;
+      glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[0]);
+      glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &got);
+      glBindRenderbuffer(GL_RENDERBUFFER, 0);
+      if (got != samples)
+         throw Failure("the colour renderbuffer has " + std::to_string(got) + " samples, not " +
+                       std::to_string(samples));
+   }
+   ~MultisampleTarget()
+   {
+      glDeleteFramebuffers(1, &framebuffer_);
+      glDeleteRenderbuffers(2, renderbuffers_);
+   }
+   MultisampleTarget(const MultisampleTarget &) = delete;
+   MultisampleTarget &operator=(const MultisampleTarget &) = delete;
+
+   /* Resolves the colour into `destination` (glBlitFramebuffer of the whole picture). */
+   void resolve_into(GLuint destination) const
+   {
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, destination);
+      glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glBindFramebuffer(GL_FRAMEBUFFER, destination);
+      if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+         throw Failure("glBlitFramebuffer failed with GL error " + std::to_string(error));
+   }
+
+private:
+   int width_, height_;
+   GLuint framebuffer_ = 0;
+   GLuint renderbuffers_[2] = {};
+};
+
+/* Grid coordinates off the sample grid: n + k/64 with k odd. */
+constexpr float off(int n, int k64)
+{
+   return float(n) + float(k64) / 64.0f;
+}
+
+/* Slanted triangles: a wide one, a thin sliver and an overlapping one, counter-clockwise. */
+void draw_msaa_resolve(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   MultisampleTarget target(kit, 0);
+   glViewport(0, 0, kit.width(), kit.height());
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   const std::vector<ColouredVertex> triangles = {
+      {off(3, 5), off(4, 9), red},     {off(58, 3), off(13, 27), red},   {off(21, 45), off(55, 1), red},
+      {off(6, 11), off(40, 7), green}, {off(61, 17), off(60, 3), green}, {off(9, 39), off(45, 29), green},
+      {off(30, 21), off(2, 13), blue}, {off(62, 1), off(30, 35), blue},  {off(40, 9), off(62, 55), blue},
+   };
+   draw_at(kit, program, triangles, 0.0f);
+   target.resolve_into(harness);
+}
+
+/* Per-vertex depth: a triangle tilted through the depth of a flat square, so which one is in
+ * front changes along a slanted line (tested sample by sample), in a 4x depth/stencil buffer. */
+const char *depth_vertex_shader = R"(#version 300 es
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
+   v_colour = a_colour;
+}
+)";
+
+struct DepthVertex {
+   float x, y, z;
+   Rgba8 colour;
+};
+
+void draw_msaa_depth(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   MultisampleTarget target(kit, GL_DEPTH24_STENCIL8);
+   glViewport(0, 0, kit.width(), kit.height());
+   SceneKit::clear_colour(slate);
+   glClearDepthf(1.0f);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   kit.program(depth_vertex_shader, flat_colour_fragment_source());
+   const std::vector<DepthVertex> vertices = {
+      /* the flat square at depth 0.125 */
+      {off(8, 3), off(8, 5), 0.125f, amber},
+      {off(56, 1), off(8, 5), 0.125f, amber},
+      {off(56, 1), off(56, 7), 0.125f, amber},
+      {off(8, 3), off(8, 5), 0.125f, amber},
+      {off(56, 1), off(56, 7), 0.125f, amber},
+      {off(8, 3), off(56, 7), 0.125f, amber},
+      /* the tilted triangle, from depth -0.75 on the left to 0.875 on the right */
+      {off(2, 9), off(12, 3), -0.75f, teal},
+      {off(61, 5), off(20, 11), 0.875f, teal},
+      {off(24, 13), off(62, 1), 0.25f, teal},
+   };
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size() * sizeof(DepthVertex));
+   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
+                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
+   glEnableVertexAttribArray(0);
+   glEnableVertexAttribArray(1);
+   glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
+   glDisable(GL_DEPTH_TEST);
+   target.resolve_into(harness);
+}
+
+const Scene scenes[] = {
+   {"msaa_resolve", "4x MSAA: slanted flat triangles over a (fast) clear, resolved with glBlitFramebuffer",
+    draw_msaa_resolve},
+   {"msaa_depth", "4x MSAA with a 4x depth buffer: a tilted triangle through a square, depth tested per sample",
+    draw_msaa_depth},
+};
+
+} // namespace
+
+std::span<const Scene> msaa_scenes()
+{
+   return scenes;
+}
+
+} // namespace terakan::gl_scenes
