@@ -641,6 +641,41 @@ void main()
 }
 )";
 
+void draw_compute_vertices(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* A GLES 3.1 compute shader writes a triangle per invocation into a storage buffer
+    * (positions, and a colour byte-packed into one uint), which is then drawn as the vertex
+    * buffer: 4 work groups of 4 invocations place 16 triangles on a 4x4 grid. */
+   kit.compute_program(R"(#version 310 es
+layout(local_size_x = 4) in;
+struct Vertex { vec2 position; uint colour; uint unused; };
+layout(std430, binding = 0) writeonly buffer Vertices { Vertex v[]; } vertices;
+void main()
+{
+   uint cell = gl_GlobalInvocationID.x;
+   vec2 origin = vec2(float(cell % 4u), float(cell / 4u)) * 16.0;
+   uint colour = (cell * 16u) | ((255u - cell * 16u) << 8) | (128u << 16) | (255u << 24);
+   vertices.v[3u * cell + 0u] = Vertex(origin + vec2(1.0, 1.0), colour, 0u);
+   vertices.v[3u * cell + 1u] = Vertex(origin + vec2(13.0, 3.0), colour, 0u);
+   vertices.v[3u * cell + 2u] = Vertex(origin + vec2(5.0, 14.0), colour, 0u);
+}
+)");
+   const GLuint buffer = kit.buffer(GL_SHADER_STORAGE_BUFFER, nullptr, 48 * 16);
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+   glDispatchCompute(4, 1, 1);
+   glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+   kit.coloured_program(Shading::flat);
+   kit.vertex_array();
+   glBindBuffer(GL_ARRAY_BUFFER, buffer);
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, reinterpret_cast<const void *>(8));
+   glDrawArrays(GL_TRIANGLES, 0, 48);
+}
+
 void draw_compute_image(SceneKit &kit)
 {
    SceneKit::clear_colour(night);
@@ -744,6 +779,40 @@ void draw_blend_alpha(SceneKit &kit)
    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
    glDrawArrays(GL_TRIANGLES, 6, 6);
    glDisable(GL_BLEND);
+}
+
+void draw_blend_equations(SceneKit &kit)
+{
+   /* Five bars over a background of (64, 160, 255, 255), each drawn with (160, 64, 0, 255) and
+    * one equation: ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX, factors ONE/ONE; then squares
+    * with the factors DST_COLOR, ONE_MINUS_DST_COLOR and CONSTANT_COLOR over sources of 0 and
+    * 255, so every result is a whole byte with no rounding to disagree about. */
+   SceneKit::clear_colour({64, 160, 255, 255});
+   glClear(GL_COLOR_BUFFER_BIT);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   const Rgba8 source{160, 64, 0, 255};
+   glEnable(GL_BLEND);
+   const GLenum equations[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT, GL_MIN, GL_MAX};
+   for (int e = 0; e < 5; e++) {
+      glBlendEquation(equations[e]);
+      glBlendFunc(GL_ONE, GL_ONE);
+      draw_at(kit, program, square(float(2 + 12 * e), 34, 10, source), 0.0f);
+   }
+   glBlendEquation(GL_FUNC_ADD);
+   /* (255, 0, 255) * dst = (64, 0, 255); white * (1 - dst) = (191, 95, 0); the constant colour
+    * (255, 0, 255, 255) as the source factor. */
+   glBlendFunc(GL_DST_COLOR, GL_ZERO);
+   draw_at(kit, program, square(2, 4, 14, {255, 0, 255, 255}), 0.0f);
+   glBlendFunc(GL_ONE_MINUS_DST_COLOR, GL_ZERO);
+   draw_at(kit, program, square(20, 4, 14, {255, 255, 255, 255}), 0.0f);
+   glBlendColor(1.0f, 0.0f, 1.0f, 1.0f);
+   glBlendFunc(GL_CONSTANT_COLOR, GL_ZERO);
+   draw_at(kit, program, square(38, 4, 14, {96, 224, 32, 255}), 0.0f);
+   glDisable(GL_BLEND);
+   /* Channel masks: only green and alpha of a white square reach the picture. */
+   glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_TRUE);
+   draw_at(kit, program, square(54, 4, 8, {255, 255, 255, 255}), 0.0f);
+   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 }
 
 void draw_texture_sample(SceneKit &kit)
@@ -937,9 +1006,11 @@ const Scene scenes[] = {
    {"occlusion_query", "GL_ANY_SAMPLES_PASSED(_CONSERVATIVE) queries behind an occluder, answers drawn as squares", draw_occlusion_query, GL_DEPTH24_STENCIL8},
    /* Not simulated yet: r600g stores to the RGBA8 image with typed RAT writes, which the
     * simulator's shader core does not convert (only COLOR_32 RATs); llvmpipe draws it. */
+   {"compute_vertices", "a GLES 3.1 compute shader writes the vertex buffer a draw then uses", draw_compute_vertices},
    {"compute_image", "a GLES 3.1 compute shader writes an image that a square then samples", draw_compute_image},
    {"clip_cull_distances", "gl_ClipDistance cutting a triangle, gl_CullDistance dropping one (GL_EXT_clip_cull_distance)", draw_clip_cull_distances},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
+   {"blend_equations", "every blend equation, the DST_COLOR, ONE_MINUS_DST_COLOR and CONSTANT_COLOR factors, channel masks", draw_blend_equations},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
    {"lines", "GL_LINES of width 1: horizontal, vertical, diagonal, shallow and steep", draw_lines},

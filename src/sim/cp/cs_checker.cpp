@@ -103,6 +103,7 @@ private:
    std::array<uint32_t, 4> db_base_offset{};
    std::array<const CsReloc *, 4> db_base_bo{};
    uint32_t cb_target_mask;
+   uint32_t cb_shader_mask = 0;
    uint64_t indirect_draw_buffer_size = 0; /* SET_BASE's buffer object, for DRAW_*INDIRECT */
    bool sx_misc_kill_all_prims = false;
    std::array<uint32_t, 8> cb_info{}, cb_pitch{}, cb_slice{}, cb_view{}, cb_offset{}, cb_attrib{};
@@ -468,8 +469,10 @@ private:
          cb_target_mask = ib[value];
          return;
       }
-      if (reg == reg::CB_SHADER_MASK)
+      if (reg == reg::CB_SHADER_MASK) {
+         cb_shader_mask = ib[value];
          return;
+      }
       if (reg == reg::DB_DEPTH_CONTROL) {
          db_depth_control = ib[value];
          return;
@@ -861,7 +864,7 @@ private:
             continue;
          if (!cb_bo[n])
             throw Failure{format("evergreen_cs_track_check: mask 0x%08X | 0x%08X no cb for %d",
-                                 cb_target_mask, 0xfu << (4 * n), n)};
+                                 cb_target_mask, cb_shader_mask, n)};
          /* COLOR_* and FMT_* share their numbers (the kernel's one format table). */
          const uint32_t bytes = format_bytes_per_element(TextureFormat(format_value));
          if (!bytes)
