@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ constexpr unsigned target_width = 256, target_height = 256;
 constexpr unsigned texture_size = 256;
 constexpr uint64_t vs_address = 0x100000, ps_address = 0x110000, vertices_address = 0x200000,
                    parameters_address = 0x210000, texture_address = 0x400000, colour_address = 0x800000;
+
+/* Sets the four component fields x, y, z, w of an instruction to 0, 1, 2, 3: the identity
+ * swizzle, which every instruction here uses on its selects. */
+void identity_swizzle(std::span<uint32_t> words, const Field &x, const Field &y, const Field &z, const Field &w)
+{
+   const Field *fields[4] = {&x, &y, &z, &w};
+   for (uint32_t c = 0; c < 4; c++)
+      fields[c]->set(words, c);
+}
 
 /* A program laid out in 64-bit slots: CF instructions from slot 0, clauses where placed. */
 class ProgramWords {
@@ -75,10 +85,7 @@ public:
       cf_export::type.set(w, type);
       cf_export::array_base.set(w, base);
       cf_export::rw_gpr.set(w, gpr_index);
-      cf_export::sel_x.set(w, 0);
-      cf_export::sel_y.set(w, 1);
-      cf_export::sel_z.set(w, 2);
-      cf_export::sel_w.set(w, 3);
+      identity_swizzle(w, cf_export::sel_x, cf_export::sel_y, cf_export::sel_z, cf_export::sel_w);
       cf_export::inst.set(w, last ? 0x54 : 0x53); /* EXPORT_DONE : EXPORT */
       cf_export::barrier.set(w, 1);
       if (last && isa == IsaClass::Evergreen)
@@ -124,10 +131,7 @@ std::array<uint32_t, 4> vfetch(IsaClass isa, unsigned buffer, unsigned dst)
    if (isa == IsaClass::Evergreen)
       vtx::mega_fetch_count.set(w, 15);
    vtx::dst_gpr.set(w, dst);
-   vtx::dst_sel_x.set(w, 0);
-   vtx::dst_sel_y.set(w, 1);
-   vtx::dst_sel_z.set(w, 2);
-   vtx::dst_sel_w.set(w, 3);
+   identity_swizzle(w, vtx::dst_sel_x, vtx::dst_sel_y, vtx::dst_sel_z, vtx::dst_sel_w);
    vtx::data_format.set(w, hw::Fmt32_32_32_32Float);
    vtx::num_format_all.set(w, 2);
    if (isa == IsaClass::Evergreen)
@@ -144,20 +148,12 @@ std::array<uint32_t, 4> sample(unsigned dst, int offset_x, int offset_y)
    tex::sampler_id.set(t, 0);
    tex::src_gpr.set(t, 1);
    tex::dst_gpr.set(t, dst);
-   tex::dst_sel_x.set(t, 0);
-   tex::dst_sel_y.set(t, 1);
-   tex::dst_sel_z.set(t, 2);
-   tex::dst_sel_w.set(t, 3);
-   tex::coord_type_x.set(t, 1);
-   tex::coord_type_y.set(t, 1);
-   tex::coord_type_z.set(t, 1);
-   tex::coord_type_w.set(t, 1);
+   identity_swizzle(t, tex::dst_sel_x, tex::dst_sel_y, tex::dst_sel_z, tex::dst_sel_w);
+   for (const Field *normalized : {&tex::coord_type_x, &tex::coord_type_y, &tex::coord_type_z, &tex::coord_type_w})
+      normalized->set(t, 1);
    tex::offset_x.set(t, uint32_t(offset_x) & 31);
    tex::offset_y.set(t, uint32_t(offset_y) & 31);
-   tex::src_sel_x.set(t, 0);
-   tex::src_sel_y.set(t, 1);
-   tex::src_sel_z.set(t, 2);
-   tex::src_sel_w.set(t, 3);
+   identity_swizzle(t, tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w);
    return t;
 }
 
@@ -234,14 +230,10 @@ std::vector<uint32_t> texture_pixel_shader(IsaClass isa)
    return p.words();
 }
 
-/* Register state and memory for one draw of a screen-covering RECTLIST. */
-struct Scene {
+/* Register state (the RegisterMaps base) and memory for one draw of a screen-covering RECTLIST. */
+struct Scene : sim::RegisterMaps {
    IsaClass isa;
    sim::HostMemory memory;
-   std::map<uint32_t, uint32_t> config, context, ctl_consts;
-   std::vector<uint32_t> resources = std::vector<uint32_t>(1024 * 8, 0);
-   std::vector<uint32_t> samplers = std::vector<uint32_t>(64 * 3, 0);
-   std::vector<uint32_t> loop_consts = std::vector<uint32_t>(64, 0);
    sim::PipelineState state;
 
    Scene(IsaClass isa, const std::vector<uint32_t> &vs, const std::vector<uint32_t> &ps, unsigned ps_gprs)
@@ -323,12 +315,7 @@ struct Scene {
       context[cb + hw::reg::Info] = (0x1Au << 2) | (1u << 8); /* COLOR_8_8_8_8, UNORM, linear aligned */
 
       state.isa = isa;
-      state.config = &config;
-      state.context = &context;
-      state.ctl_consts = &ctl_consts;
-      state.resources = &resources;
-      state.samplers = &samplers;
-      state.loop_consts = &loop_consts;
+      state.point_at(*this);
    }
 };
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "../vulkan_helpers.h"
+
 namespace terakan::test {
 
 std::vector<uint32_t> read_spirv(const std::string &name)
@@ -25,9 +27,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
                                                  void *user)
 {
    auto *device = static_cast<ComputeDevice *>(user);
-   /* Validation findings only; drivers' own log messages arrive as GENERAL. */
-   if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
-       severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+   if (is_validation_finding(severity, type)) {
       device->validation_messages++;
       std::fprintf(stderr, "validation (%s): %s\n", device->device_name.c_str(), data->pMessage);
    }
@@ -37,89 +37,38 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access)
    : device_name(name)
 {
-   const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-   const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
-                               VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME,
-                               VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME};
-   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-   app.pApplicationName = "terakan-api-tests";
-   app.apiVersion = VK_API_VERSION_1_0;
-   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-   info.pApplicationInfo = &app;
-   info.enabledLayerCount = validation ? 1 : 0;
-   info.ppEnabledLayerNames = layers;
+   std::vector<const char *> layers;
+   if (validation)
+      layers.push_back("VK_LAYER_KHRONOS_validation");
+   std::vector<const char *> extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                                           VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME};
    /* Device groups only where the implementation offers them (both devices tested do). */
-   uint32_t instance_extension_count = 0;
-   vkEnumerateInstanceExtensionProperties(nullptr, &instance_extension_count, nullptr);
-   std::vector<VkExtensionProperties> instance_extensions(instance_extension_count);
-   vkEnumerateInstanceExtensionProperties(nullptr, &instance_extension_count, instance_extensions.data());
-   bool group_creation = false;
-   for (const VkExtensionProperties &e : instance_extensions)
-      group_creation |= !std::strcmp(e.extensionName, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
-   info.enabledExtensionCount = group_creation ? 3 : 2;
-   info.ppEnabledExtensionNames = extensions;
-   VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-   messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-   messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
-   messenger.pfnUserCallback = on_message;
-   messenger.pUserData = this;
-   info.pNext = &messenger; /* also covers instance creation and destruction */
-   if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS) {
+   const bool group_creation = has_instance_extension(VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+   if (group_creation)
+      extensions.push_back(VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+   const VkDebugUtilsMessengerCreateInfoEXT messenger = validation_messenger_info(on_message, this);
+   /* The messenger in the chain also covers instance creation and destruction. */
+   if (create_instance("terakan-api-tests", VK_API_VERSION_1_0, layers, extensions, &messenger, instance) !=
+       VK_SUCCESS) {
       error = "vkCreateInstance failed (is the validation layer installed?)";
       return;
    }
    validation_enabled = validation;
-   uint32_t count = 0;
-   vkEnumeratePhysicalDevices(instance, &count, nullptr);
-   std::vector<VkPhysicalDevice> devices(count);
-   vkEnumeratePhysicalDevices(instance, &count, devices.data());
-   for (VkPhysicalDevice candidate : devices) {
-      VkPhysicalDeviceProperties properties;
-      vkGetPhysicalDeviceProperties(candidate, &properties);
-      if (!physical && std::strstr(properties.deviceName, name))
-         physical = candidate;
-   }
+   physical = find_physical_device(instance, name);
    if (!physical) {
       error = std::string("no Vulkan device named '") + name + "'";
       return;
    }
-   uint32_t extension_count = 0;
-   vkEnumerateDeviceExtensionProperties(physical, nullptr, &extension_count, nullptr);
-   std::vector<VkExtensionProperties> available(extension_count);
-   vkEnumerateDeviceExtensionProperties(physical, nullptr, &extension_count, available.data());
-   for (const VkExtensionProperties &e : available)
-      timeline_semaphores |= std::strcmp(e.extensionName, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME) == 0;
-
-   uint32_t family_count = 0;
-   vkGetPhysicalDeviceQueueFamilyProperties(physical, &family_count, nullptr);
-   std::vector<VkQueueFamilyProperties> families(family_count);
-   vkGetPhysicalDeviceQueueFamilyProperties(physical, &family_count, families.data());
-   for (uint32_t i = 0; i < family_count; i++)
-      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-         queue_family = i;
-         break;
-      }
-   const float priority = 1.0f;
-   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-   queue_info.queueFamilyIndex = queue_family;
-   queue_info.queueCount = 1;
-   queue_info.pQueuePriorities = &priority;
+   timeline_semaphores = has_device_extension(physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+   /* The first family with compute; family 0 where none has it. */
+   queue_family = find_queue_family(physical, VK_QUEUE_COMPUTE_BIT).value_or(0);
    VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
    timeline.timelineSemaphore = VK_TRUE;
    std::vector<const char *> device_extensions;
    if (timeline_semaphores)
       device_extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-   {
-      uint32_t count = 0;
-      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
-      std::vector<VkExtensionProperties> offered_extensions(count);
-      vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, offered_extensions.data());
-      for (const VkExtensionProperties &e : offered_extensions)
-         if (group_creation && !std::strcmp(e.extensionName, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
-            device_extensions.push_back(VK_KHR_DEVICE_GROUP_EXTENSION_NAME);
-   }
+   if (group_creation && has_device_extension(physical, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
+      device_extensions.push_back(VK_KHR_DEVICE_GROUP_EXTENSION_NAME);
    VkPhysicalDeviceFeatures offered{};
    vkGetPhysicalDeviceFeatures(physical, &offered);
    VkPhysicalDeviceFeatures enabled{};
@@ -130,15 +79,8 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
       return;
    }
    enabled.robustBufferAccess = robust_buffer_access;
-   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-   device_info.queueCreateInfoCount = 1;
-   device_info.pQueueCreateInfos = &queue_info;
-   device_info.pEnabledFeatures = &enabled;
-   if (timeline_semaphores)
-      device_info.pNext = &timeline;
-   device_info.enabledExtensionCount = uint32_t(device_extensions.size());
-   device_info.ppEnabledExtensionNames = device_extensions.data();
-   if (vkCreateDevice(physical, &device_info, nullptr, &device) != VK_SUCCESS) {
+   if (create_device(physical, queue_family, timeline_semaphores ? &timeline : nullptr, &enabled, device_extensions,
+                     device) != VK_SUCCESS) {
       error = "vkCreateDevice failed";
       device = VK_NULL_HANDLE;
       return;
@@ -169,33 +111,12 @@ ComputeDevice::Buffer ComputeDevice::buffer(VkDeviceSize size, VkBufferUsageFlag
 {
    Buffer b;
    b.size = size;
-   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-   info.size = size;
-   info.usage = usage ? usage
-                      : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                           VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-   if (vkCreateBuffer(device, &info, nullptr, &b.buffer) != VK_SUCCESS)
-      return b;
-   VkMemoryRequirements requirements;
-   vkGetBufferMemoryRequirements(device, b.buffer, &requirements);
-   VkPhysicalDeviceMemoryProperties memory;
-   vkGetPhysicalDeviceMemoryProperties(physical, &memory);
-   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-   allocate.allocationSize = requirements.size;
-   const VkMemoryPropertyFlags wanted =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-   for (uint32_t t = 0; t < memory.memoryTypeCount; t++)
-      if ((requirements.memoryTypeBits >> t & 1) &&
-          (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
-         allocate.memoryTypeIndex = t;
-         break;
-      }
-   if (vkAllocateMemory(device, &allocate, nullptr, &b.memory) != VK_SUCCESS)
-      return b;
-   vkBindBufferMemory(device, b.buffer, b.memory, 0);
+   const VkBufferUsageFlags any_use = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
    void *map = nullptr;
-   vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &map);
+   if (!create_host_buffer(physical, device, size, usage ? usage : any_use, b.buffer, b.memory, map))
+      return b;
    b.words = static_cast<uint32_t *>(map);
    std::memset(map, 0, size);
    return b;
@@ -325,18 +246,8 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
    if (vkCreateImage(device, &info, nullptr, &out.image) != VK_SUCCESS)
       return out;
-   VkMemoryRequirements requirements;
-   vkGetImageMemoryRequirements(device, out.image, &requirements);
-   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-   allocate.allocationSize = requirements.size;
-   for (uint32_t t = 0; t < 32; t++)
-      if (requirements.memoryTypeBits >> t & 1) {
-         allocate.memoryTypeIndex = t;
-         break;
-      }
-   if (vkAllocateMemory(device, &allocate, nullptr, &out.memory) != VK_SUCCESS)
+   if (!bind_image_memory(physical, device, out.image, out.memory))
       return out;
-   vkBindImageMemory(device, out.image, out.memory, 0);
 
    Buffer staging = buffer(std::max<size_t>(texels.size(), 4), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
    std::memcpy(staging.words, texels.data(), texels.size());

@@ -127,6 +127,12 @@ template <typename T> std::vector<uint8_t> as_bytes(const std::vector<T> &values
    return out;
 }
 
+/* Clip-space positions at location 0, four floats a vertex: every scene's first attribute. */
+Attribute clip_positions(const std::vector<float> &xyzw)
+{
+   return {0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(xyzw)};
+}
+
 /* What one case draws, described once for the simulator and for lavapipe. */
 struct Scene {
    std::string vs, ps; /* SPIR-V names (GLSL file names) */
@@ -140,15 +146,11 @@ struct Scene {
 /* The attachments after a draw: per target its texels (rows packed), and the depth. */
 using Images = test::DrawImages;
 
-/* A draw of a vertex and a pixel shader: memory, register state, and the compile results'
- * registers applied as a driver would. */
-struct Draw {
+/* A draw of a vertex and a pixel shader: memory, register state (the RegisterMaps base), and
+ * the compile results' registers applied as a driver would. */
+struct Draw : sim::RegisterMaps {
    hw::IsaClass isa;
    sim::HostMemory memory;
-   std::map<uint32_t, uint32_t> config, context, ctl_consts;
-   std::vector<uint32_t> resources = std::vector<uint32_t>(1024 * 8, 0);
-   std::vector<uint32_t> samplers = std::vector<uint32_t>(64 * 3, 0);
-   std::vector<uint32_t> loop_consts = std::vector<uint32_t>(64, 0);
    sim::PipelineState state;
    std::vector<TargetFormat> targets;
    bool depth = false;
@@ -247,12 +249,7 @@ struct Draw {
       for (const Attribute &a : scene.attributes)
          attribute(a);
       state.isa = isa;
-      state.config = &config;
-      state.context = &context;
-      state.ctl_consts = &ctl_consts;
-      state.resources = &resources;
-      state.samplers = &samplers;
-      state.loop_consts = &loop_consts;
+      state.point_at(*this);
    }
 
    /* The attribute's fetch resource: VS buffer id 128 + location (compiler.h). */
@@ -506,6 +503,14 @@ std::optional<std::array<double, 3>> barycentrics(const WindowVertex &a, const W
    return std::array<double, 3>{l0, l1, l2};
 }
 
+/* An RGBA8 pixel as the dword it was stored as, to compare with `background`. */
+uint32_t stored_dword(const std::array<uint8_t, 4> &pixel)
+{
+   uint32_t stored;
+   std::memcpy(&stored, pixel.data(), 4);
+   return stored;
+}
+
 std::vector<uint8_t> rgba8(const std::vector<std::array<uint8_t, 4>> &colours)
 {
    std::vector<uint8_t> out;
@@ -529,7 +534,7 @@ TEST_P(Graphics, InterpolationSmoothFlatNoperspective)
    Scene scene;
    scene.vs = "interpolation.vert";
    scene.ps = "interpolation.frag";
-   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(flat_positions)},
+   scene.attributes = {clip_positions(flat_positions),
                        {1, VK_FORMAT_R8G8B8A8_UNORM, 4, rgba8(colours)}};
    scene.targets = {rgba8_unorm, rgba8_unorm, rgba8_unorm};
    scene.count = 3;
@@ -550,9 +555,7 @@ TEST_P(Graphics, InterpolationSmoothFlatNoperspective)
             continue;
          const auto smooth = draw->pixel(0, x, y), flat = draw->pixel(1, x, y), linear = draw->pixel(2, x, y);
          if (!l) {
-            uint32_t stored;
-            std::memcpy(&stored, smooth.data(), 4);
-            EXPECT_EQ(stored, background) << "pixel " << x << "," << y << " is outside the triangle";
+            EXPECT_EQ(stored_dword(smooth), background) << "pixel " << x << "," << y << " is outside the triangle";
             continue;
          }
          covered++;
@@ -596,7 +599,7 @@ TEST_P(Graphics, VertexAttributeFormatsAndInstanceRate)
    Scene scene;
    scene.vs = "attributes.vert";
    scene.ps = "attributes.frag";
-   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)},
+   scene.attributes = {clip_positions(positions),
                        {1, VK_FORMAT_R8G8B8A8_UNORM, 4, rgba8(colours)},
                        {2, VK_FORMAT_R32_UINT, 4, as_bytes(counts)},
                        {3, VK_FORMAT_R32G32_SINT, 8, as_bytes(offsets)},
@@ -619,17 +622,52 @@ TEST_P(Graphics, VertexAttributeFormatsAndInstanceRate)
       }
 }
 
+/* vkCmdDraw(6 vertices, 2 instances, first_vertex, first_instance) of `vs`, which places its
+ * two instances' quads on x 0-3 and 4-7, with flat_colour.frag. */
+Scene two_instances_with_bases(const char *vs, uint32_t first_vertex, uint32_t first_instance)
+{
+   Scene scene;
+   scene.vs = vs;
+   scene.ps = "flat_colour.frag";
+   scene.count = 6;
+   scene.instances = 2;
+   scene.first_vertex = first_vertex;
+   scene.first_instance = first_instance;
+   return scene;
+}
+
+using Rgba8 = std::array<uint8_t, 4>;
+
+/* Target 0 of an RGBA8 draw: the colour `expected` gives where it gives one, the background
+ * elsewhere. */
+void expect_colour_or_background(Draw &draw,
+                                 const std::function<std::optional<Rgba8>(unsigned x, unsigned y)> &expected)
+{
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const Rgba8 got = draw.pixel(0, x, y);
+         if (const std::optional<Rgba8> colour = expected(x, y))
+            EXPECT_EQ(got, *colour) << x << "," << y;
+         else
+            EXPECT_EQ(stored_dword(got), background) << x << "," << y;
+      }
+}
+
+/* The two quads of two_instances_with_bases (x < 8): (0, green(x), 0.25, 1). */
+std::function<std::optional<Rgba8>(unsigned, unsigned)> two_quads(std::function<uint8_t(unsigned x)> green)
+{
+   return [green](unsigned x, unsigned) -> std::optional<Rgba8> {
+      if (x >= 8)
+         return std::nullopt;
+      return Rgba8{0, green(x), unorm8(0.25), 255};
+   };
+}
+
 TEST_P(Graphics, VertexAndInstanceIndexWithBases)
 {
    /* vkCmdDraw(6 vertices, 2 instances, firstVertex 6, firstInstance 3): the driver's
     * VGT_INDX_OFFSET and SQ_VTX_START_INST_LOC. */
-   Scene scene;
-   scene.vs = "indices.vert";
-   scene.ps = "flat_colour.frag";
-   scene.count = 6;
-   scene.instances = 2;
-   scene.first_vertex = 6;
-   scene.first_instance = 3;
+   const Scene scene = two_instances_with_bases("indices.vert", 6, 3);
    ShaderBinary vs, ps;
    auto draw = draw_and_compare(scene, vs, ps);
    ASSERT_TRUE(draw);
@@ -637,47 +675,21 @@ TEST_P(Graphics, VertexAndInstanceIndexWithBases)
    EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, (1u << 16) | (1u << 21));
    EXPECT_TRUE(vs.graphics.vertex_inputs.empty());
    EXPECT_FALSE(vs.uses_driver_constants);
-   for (unsigned y = 0; y < size; y++)
-      for (unsigned x = 0; x < size; x++) {
-         const auto got = draw->pixel(0, x, y);
-         /* Instance 3 covers x 0-3, instance 4 x 4-7; the rest keeps the background. */
-         if (x < 8) {
-            const unsigned instance = x < 4 ? 3 : 4;
-            EXPECT_EQ(got, (std::array<uint8_t, 4>{0, unorm8(instance / 8.0), unorm8(0.25), 255})) << x << "," << y;
-         } else {
-            uint32_t stored;
-            std::memcpy(&stored, got.data(), 4);
-            EXPECT_EQ(stored, background) << x << "," << y;
-         }
-      }
+   /* Instance 3 covers x 0-3, instance 4 x 4-7; green is the instance index / 8. */
+   expect_colour_or_background(*draw, two_quads([](unsigned x) { return unorm8((x < 4 ? 3 : 4) / 8.0); }));
 }
 
 TEST_P(Graphics, DrawParametersFromDriverConstants)
 {
    /* vkCmdDraw(6, 2, firstVertex 5, firstInstance 2): BaseVertex 5, BaseInstance 2,
     * DrawIndex 0 from the VS's driver constants (dwords 0-2 of constant buffer 1). */
-   Scene scene;
-   scene.vs = "draw_parameters.vert";
-   scene.ps = "flat_colour.frag";
-   scene.count = 6;
-   scene.instances = 2;
-   scene.first_vertex = 5;
-   scene.first_instance = 2;
+   const Scene scene = two_instances_with_bases("draw_parameters.vert", 5, 2);
    ShaderBinary vs, ps;
    auto draw = draw_and_compare(scene, vs, ps);
    ASSERT_TRUE(draw);
    EXPECT_TRUE(vs.uses_driver_constants);
-   for (unsigned y = 0; y < size; y++)
-      for (unsigned x = 0; x < size; x++) {
-         const auto got = draw->pixel(0, x, y);
-         if (x < 8) {
-            EXPECT_EQ(got, (std::array<uint8_t, 4>{0, unorm8(2 / 8.0), unorm8(0.25), 255})) << x << "," << y;
-         } else {
-            uint32_t stored;
-            std::memcpy(&stored, got.data(), 4);
-            EXPECT_EQ(stored, background) << x << "," << y;
-         }
-      }
+   /* Green is BaseInstance / 8 on both quads. */
+   expect_colour_or_background(*draw, two_quads([](unsigned) { return unorm8(2 / 8.0); }));
 }
 
 /* Two triangles over the target, one of each winding: triangle 0 (upper left,
@@ -686,16 +698,23 @@ Attribute fullscreen_pair()
 {
    const std::vector<float> positions = {-1, -1, 0.25f, 1, -1, 1, 0.25f, 1, 1, -1, 0.25f, 1,
                                          1, -1, 0.25f, 1, 1, 1, 0.25f, 1, -1, 1, 0.25f, 1};
-   return {0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)};
+   return clip_positions(positions);
+}
+
+/* fullscreen.vert drawing fullscreen_pair() with the pixel shader `ps`. */
+Scene fullscreen_scene(const char *ps)
+{
+   Scene scene;
+   scene.vs = "fullscreen.vert";
+   scene.ps = ps;
+   scene.attributes = {fullscreen_pair()};
+   scene.count = 6;
+   return scene;
 }
 
 TEST_P(Graphics, FragCoordAndFrontFacing)
 {
-   Scene scene;
-   scene.vs = "fullscreen.vert";
-   scene.ps = "fragcoord.frag";
-   scene.attributes = {fullscreen_pair()};
-   scene.count = 6;
+   Scene scene = fullscreen_scene("fragcoord.frag");
    ShaderBinary vs, ps;
    /* Pixel centres on the diagonal go to one triangle by the top-left rule, on both. */
    auto draw = draw_and_compare(scene, vs, ps);
@@ -716,27 +735,18 @@ TEST_P(Graphics, FragCoordAndFrontFacing)
 
 TEST_P(Graphics, DiscardInBranch)
 {
-   Scene scene;
-   scene.vs = "fullscreen.vert";
-   scene.ps = "discard.frag";
-   scene.attributes = {fullscreen_pair()};
-   scene.count = 6;
+   Scene scene = fullscreen_scene("discard.frag");
    ShaderBinary vs, ps;
    auto draw = draw_and_compare(scene, vs, ps);
    ASSERT_TRUE(draw);
    EXPECT_TRUE(ps.graphics.uses_kill);
    EXPECT_EQ(ps.graphics.db_shader_control, 1u << 6); /* KILL_ENABLE */
-   for (unsigned y = 0; y < size; y++)
-      for (unsigned x = 0; x < size; x++) {
-         const auto got = draw->pixel(0, x, y);
-         if ((x + y) % 2) {
-            uint32_t stored;
-            std::memcpy(&stored, got.data(), 4);
-            EXPECT_EQ(stored, background) << x << "," << y;
-         } else {
-            EXPECT_EQ(got, (std::array<uint8_t, 4>{255, unorm8(0.5), unorm8(x / 16.0), 255})) << x << "," << y;
-         }
-      }
+   /* discard.frag drops the pixels with x + y odd. */
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if ((x + y) % 2)
+         return std::nullopt;
+      return Rgba8{255, unorm8(0.5), unorm8(x / 16.0), 255};
+   });
 }
 
 TEST_P(Graphics, PointCoordOnPoints)
@@ -747,7 +757,7 @@ TEST_P(Graphics, PointCoordOnPoints)
    Scene scene;
    scene.vs = "pointcoord.vert";
    scene.ps = "pointcoord.frag";
-   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)}};
+   scene.attributes = {clip_positions(positions)};
    scene.points = true;
    scene.count = 3;
    ShaderBinary vs, ps;
@@ -772,9 +782,7 @@ TEST_P(Graphics, PointCoordOnPoints)
                drawn++;
             }
          if (!inside) {
-            uint32_t stored;
-            std::memcpy(&stored, got.data(), 4);
-            EXPECT_EQ(stored, background) << x << "," << y;
+            EXPECT_EQ(stored_dword(got), background) << x << "," << y;
          }
       }
    EXPECT_EQ(drawn, 48u);
@@ -782,11 +790,7 @@ TEST_P(Graphics, PointCoordOnPoints)
 
 TEST_P(Graphics, FragDepthExport)
 {
-   Scene scene;
-   scene.vs = "fullscreen.vert";
-   scene.ps = "fragdepth.frag";
-   scene.attributes = {fullscreen_pair()};
-   scene.count = 6;
+   Scene scene = fullscreen_scene("fragdepth.frag");
    scene.depth = true;
    ShaderBinary vs, ps;
    auto draw = draw_and_compare(scene, vs, ps);
@@ -835,7 +839,7 @@ TEST_P(Graphics, ClipAndCullDistances)
    Scene scene;
    scene.vs = "clip_cull.vert";
    scene.ps = "flat_colour.frag";
-   scene.attributes = {{0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(positions)}};
+   scene.attributes = {clip_positions(positions)};
    scene.count = 3;
    scene.instances = 2;
    ShaderBinary vs, ps;
@@ -843,17 +847,11 @@ TEST_P(Graphics, ClipAndCullDistances)
    ASSERT_TRUE(draw);
    /* CLIP_DIST_ENA_0/1, CULL_DIST_ENA_2, VS_OUT_CCDIST0_VEC_ENA */
    EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, 3u | (4u << 8) | (1u << 22));
-   for (unsigned y = 0; y < size; y++)
-      for (unsigned x = 0; x < size; x++) {
-         const auto got = draw->pixel(0, x, y);
-         if (x >= 4 && y < 14) {
-            EXPECT_EQ(got, (std::array<uint8_t, 4>{0, unorm8(0.5), 0, 255})) << x << "," << y;
-         } else {
-            uint32_t stored;
-            std::memcpy(&stored, got.data(), 4);
-            EXPECT_EQ(stored, background) << x << "," << y;
-         }
-      }
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if (x >= 4 && y < 14)
+         return Rgba8{0, unorm8(0.5), 0, 255};
+      return std::nullopt;
+   });
 }
 
 TEST_P(Graphics, BinaryRoundTripKeepsTheInterface)

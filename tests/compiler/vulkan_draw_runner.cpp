@@ -5,6 +5,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
+
+#include "../vulkan_helpers.h"
 
 namespace terakan::test {
 
@@ -14,24 +17,11 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
                                           VkDebugUtilsMessageTypeFlagsEXT type,
                                           const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
-   if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
-       severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+   if (is_validation_finding(severity, type)) {
       static_cast<VulkanDrawRunner *>(user)->count_validation_message();
       std::fprintf(stderr, "validation: %s\n", data->pMessage);
    }
    return VK_FALSE;
-}
-
-bool has_layer(const char *name)
-{
-   uint32_t count = 0;
-   vkEnumerateInstanceLayerProperties(&count, nullptr);
-   std::vector<VkLayerProperties> layers(count);
-   vkEnumerateInstanceLayerProperties(&count, layers.data());
-   for (const VkLayerProperties &layer : layers)
-      if (!std::strcmp(layer.layerName, name))
-         return true;
-   return false;
 }
 
 } // namespace
@@ -52,27 +42,16 @@ unsigned texel_bytes(VkFormat format)
 
 VulkanDrawRunner::VulkanDrawRunner(const char *name)
 {
-   const bool validation = has_layer("VK_LAYER_KHRONOS_validation");
-   const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-   const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-   app.pApplicationName = "terakan-compiler-graphics";
-   app.apiVersion = VK_API_VERSION_1_1;
-   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-   info.pApplicationInfo = &app;
-   info.enabledLayerCount = validation ? 1 : 0;
-   info.ppEnabledLayerNames = layers;
-   info.enabledExtensionCount = validation ? 1 : 0;
-   info.ppEnabledExtensionNames = extensions;
-   VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-   messenger.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-   messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
-   messenger.pfnUserCallback = on_message;
-   messenger.pUserData = this;
-   if (validation)
-      info.pNext = &messenger;
-   if (vkCreateInstance(&info, nullptr, &instance_) != VK_SUCCESS) {
+   /* The validation layer where it is installed (the test runs without it too). */
+   const bool validation = has_instance_layer("VK_LAYER_KHRONOS_validation");
+   std::vector<const char *> layers, extensions;
+   if (validation) {
+      layers.push_back("VK_LAYER_KHRONOS_validation");
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+   }
+   const VkDebugUtilsMessengerCreateInfoEXT messenger = validation_messenger_info(on_message, this);
+   if (create_instance("terakan-compiler-graphics", VK_API_VERSION_1_1, layers, extensions,
+                       validation ? &messenger : nullptr, instance_) != VK_SUCCESS) {
       error_ = "vkCreateInstance failed";
       instance_ = VK_NULL_HANDLE;
       return;
@@ -83,37 +62,16 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
       if (create)
          create(instance_, &messenger, nullptr, &messenger_);
    }
-   uint32_t count = 0;
-   vkEnumeratePhysicalDevices(instance_, &count, nullptr);
-   std::vector<VkPhysicalDevice> devices(count);
-   vkEnumeratePhysicalDevices(instance_, &count, devices.data());
-   for (VkPhysicalDevice candidate : devices) {
-      VkPhysicalDeviceProperties properties;
-      vkGetPhysicalDeviceProperties(candidate, &properties);
-      if (!physical_ && std::strstr(properties.deviceName, name))
-         physical_ = candidate;
-   }
+   physical_ = find_physical_device(instance_, name);
    if (!physical_) {
       error_ = std::string("no Vulkan device named '") + name + "' (for lavapipe: is mesa-vulkan-drivers installed?)";
       return;
    }
-   uint32_t family_count = 0;
-   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, nullptr);
-   std::vector<VkQueueFamilyProperties> families(family_count);
-   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, families.data());
-   uint32_t family = family_count;
-   for (uint32_t i = 0; i < family_count && family == family_count; i++)
-      if (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)
-         family = i;
-   if (family == family_count) {
+   const std::optional<uint32_t> family = find_queue_family(physical_, VK_QUEUE_GRAPHICS_BIT);
+   if (!family) {
       error_ = std::string(name) + " has no graphics queue";
       return;
    }
-   const float priority = 1.0f;
-   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-   queue_info.queueFamilyIndex = family;
-   queue_info.queueCount = 1;
-   queue_info.pQueuePriorities = &priority;
    /* The features the graphics cases use, where offered (a case needing a missing one fails
     * with the validation layer's message). */
    VkPhysicalDeviceShaderDrawParametersFeatures draw_parameters{
@@ -126,18 +84,14 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.shaderClipDistance = offered.features.shaderClipDistance;
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
    enabled.pNext = &draw_parameters; /* as offered */
-   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-   device_info.pNext = &enabled;
-   device_info.queueCreateInfoCount = 1;
-   device_info.pQueueCreateInfos = &queue_info;
-   if (vkCreateDevice(physical_, &device_info, nullptr, &device_) != VK_SUCCESS) {
+   if (create_device(physical_, *family, &enabled, nullptr, {}, device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
    }
-   vkGetDeviceQueue(device_, family, 0, &queue_);
+   vkGetDeviceQueue(device_, *family, 0, &queue_);
    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-   pool_info.queueFamilyIndex = family;
+   pool_info.queueFamilyIndex = *family;
    vkCreateCommandPool(device_, &pool_info, nullptr, &pool_);
 }
 
@@ -158,36 +112,9 @@ VulkanDrawRunner::~VulkanDrawRunner()
       vkDestroyInstance(instance_, nullptr);
 }
 
-bool VulkanDrawRunner::memory_type(uint32_t bits, VkMemoryPropertyFlags wanted, uint32_t &type) const
-{
-   VkPhysicalDeviceMemoryProperties memory;
-   vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
-   for (uint32_t t = 0; t < memory.memoryTypeCount; t++)
-      if ((bits >> t & 1) && (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
-         type = t;
-         return true;
-      }
-   return false;
-}
-
 bool VulkanDrawRunner::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer)
 {
-   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-   info.size = size;
-   info.usage = usage;
-   if (vkCreateBuffer(device_, &info, nullptr, &buffer.buffer) != VK_SUCCESS)
-      return false;
-   VkMemoryRequirements requirements;
-   vkGetBufferMemoryRequirements(device_, buffer.buffer, &requirements);
-   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-   allocate.allocationSize = requirements.size;
-   if (!memory_type(requirements.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                    allocate.memoryTypeIndex) ||
-       vkAllocateMemory(device_, &allocate, nullptr, &buffer.memory) != VK_SUCCESS)
-      return false;
-   vkBindBufferMemory(device_, buffer.buffer, buffer.memory, 0);
-   return vkMapMemory(device_, buffer.memory, 0, VK_WHOLE_SIZE, 0, &buffer.map) == VK_SUCCESS;
+   return create_host_buffer(physical_, device_, size, usage, buffer.buffer, buffer.memory, buffer.map);
 }
 
 bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
@@ -204,14 +131,8 @@ bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkIm
    info.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
    if (vkCreateImage(device_, &info, nullptr, &image.image) != VK_SUCCESS)
       return false;
-   VkMemoryRequirements requirements;
-   vkGetImageMemoryRequirements(device_, image.image, &requirements);
-   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-   allocate.allocationSize = requirements.size;
-   if (!memory_type(requirements.memoryTypeBits, 0, allocate.memoryTypeIndex) ||
-       vkAllocateMemory(device_, &allocate, nullptr, &image.memory) != VK_SUCCESS)
+   if (!bind_image_memory(physical_, device_, image.image, image.memory))
       return false;
-   vkBindImageMemory(device_, image.image, image.memory, 0);
    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
    view.image = image.image;
    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
@@ -260,16 +181,13 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       std::vector<VkAttachmentDescription> attachments;
       std::vector<VkAttachmentReference> colour_refs;
       std::vector<VkImageView> views;
-      for (size_t t = 0; t < job.targets.size(); t++) {
-         const VkFormat format = job.targets[t].format;
-         if (!texel_bytes(format) ||
-             !make_image(format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, job.width,
-                         job.height, targets[t]) ||
-             !make_buffer(VkDeviceSize(job.width) * job.height * texel_bytes(format), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          readbacks[t])) {
-            error = "colour attachment creation failed";
+      /* Colour and depth attachments alike: cleared by the pass, stored, then left in the
+       * layout of the copy to `readback` after it. */
+      auto add_attachment = [&](VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, unsigned bytes,
+                                Image &image, Buffer &readback) {
+         if (!make_image(format, usage, aspect, job.width, job.height, image) ||
+             !make_buffer(VkDeviceSize(job.width) * job.height * bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback))
             return false;
-         }
          VkAttachmentDescription attachment{};
          attachment.format = format;
          attachment.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -280,29 +198,23 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
          attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
          attachments.push_back(attachment);
-         colour_refs.push_back({uint32_t(t), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
-         views.push_back(targets[t].view);
-      }
-      VkAttachmentReference depth_ref{uint32_t(job.targets.size()), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-      if (job.depth) {
-         if (!make_image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
-                         job.width, job.height, depth) ||
-             !make_buffer(VkDeviceSize(job.width) * job.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          readbacks.back())) {
-            error = "depth attachment creation failed";
+         views.push_back(image.view);
+         return true;
+      };
+      for (size_t t = 0; t < job.targets.size(); t++) {
+         const VkFormat format = job.targets[t].format;
+         if (!texel_bytes(format) || !add_attachment(format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                                                     texel_bytes(format), targets[t], readbacks[t])) {
+            error = "colour attachment creation failed";
             return false;
          }
-         VkAttachmentDescription attachment{};
-         attachment.format = VK_FORMAT_D32_SFLOAT;
-         attachment.samples = VK_SAMPLE_COUNT_1_BIT;
-         attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-         attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-         attachments.push_back(attachment);
-         views.push_back(depth.view);
+         colour_refs.push_back({uint32_t(t), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+      }
+      VkAttachmentReference depth_ref{uint32_t(job.targets.size()), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+      if (job.depth && !add_attachment(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                       VK_IMAGE_ASPECT_DEPTH_BIT, 4, depth, readbacks.back())) {
+         error = "depth attachment creation failed";
+         return false;
       }
       VkSubpassDescription subpass{};
       subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;

@@ -72,7 +72,6 @@ private:
       VkDeviceMemory memory = VK_NULL_HANDLE;
       VkImageView view = VK_NULL_HANDLE;
    };
-   bool memory_type(uint32_t bits, VkMemoryPropertyFlags wanted, uint32_t &type) const;
    bool make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer);
    bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, uint32_t width,
                    uint32_t height, Image &image);

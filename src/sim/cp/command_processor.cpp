@@ -379,12 +379,7 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    state.isa = isa;
    state.wave_size = wave_size;
    state.tiling = tiling;
-   state.config = &config;
-   state.context = &context_graphics;
-   state.ctl_consts = &ctl_consts;
-   state.resources = &resources;
-   state.samplers = &samplers;
-   state.loop_consts = &loop_consts;
+   state.point_at(config, context_graphics, ctl_consts, resources, samplers, loop_consts);
    state.border_colours = &border_colours;
    state.streamout = &streamout;
    DrawStatistics statistics;

@@ -18,6 +18,17 @@ namespace terakan::sim {
 
 struct StreamoutCounters; /* gfx/streamout.h */
 
+/* Register state for callers that program it directly, without a command processor (tests,
+ * benchmarks), in one place so that each need not declare it again. The windows hold the
+ * vertex and pixel stages' slots: 1024 resources of 8 dwords, 64 samplers of 3, 64 loop
+ * constants (the CP's, which also serve compute, are larger). */
+struct RegisterMaps {
+   std::map<uint32_t, uint32_t> config, context, ctl_consts;
+   std::vector<uint32_t> resources = std::vector<uint32_t>(1024 * 8, 0);
+   std::vector<uint32_t> samplers = std::vector<uint32_t>(64 * 3, 0);
+   std::vector<uint32_t> loop_consts = std::vector<uint32_t>(64, 0);
+};
+
 /* Register state as the CP holds it. */
 struct PipelineState {
    hw::IsaClass isa = hw::IsaClass::Cayman;
@@ -35,6 +46,27 @@ struct PipelineState {
    StreamoutCounters *streamout = nullptr;
 
    uint32_t get(uint32_t reg) const;
+
+   /* Points the register fields at maps and windows that outlive the draw (the CP's own, or
+    * a RegisterMaps); the ISA, wave size, tiling, border colours and streamout stay as they
+    * are, since not every holder has them. */
+   void point_at(const std::map<uint32_t, uint32_t> &config_registers,
+                 const std::map<uint32_t, uint32_t> &context_registers,
+                 const std::map<uint32_t, uint32_t> &ctl_const_registers, const std::vector<uint32_t> &resource_window,
+                 const std::vector<uint32_t> &sampler_window, const std::vector<uint32_t> &loop_const_window)
+   {
+      config = &config_registers;
+      context = &context_registers;
+      ctl_consts = &ctl_const_registers;
+      resources = &resource_window;
+      samplers = &sampler_window;
+      loop_consts = &loop_const_window;
+   }
+   void point_at(const RegisterMaps &registers)
+   {
+      point_at(registers.config, registers.context, registers.ctl_consts, registers.resources, registers.samplers,
+               registers.loop_consts);
+   }
 };
 
 /* One DRAW_* packet. */

@@ -1,0 +1,172 @@
+#include "vulkan_helpers.h"
+
+#include <cstring>
+
+namespace terakan::test {
+
+bool has_instance_layer(const char *name)
+{
+   uint32_t count = 0;
+   vkEnumerateInstanceLayerProperties(&count, nullptr);
+   std::vector<VkLayerProperties> layers(count);
+   vkEnumerateInstanceLayerProperties(&count, layers.data());
+   for (const VkLayerProperties &layer : layers)
+      if (!std::strcmp(layer.layerName, name))
+         return true;
+   return false;
+}
+
+bool has_instance_extension(const char *name)
+{
+   uint32_t count = 0;
+   vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+   std::vector<VkExtensionProperties> extensions(count);
+   vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+   for (const VkExtensionProperties &extension : extensions)
+      if (!std::strcmp(extension.extensionName, name))
+         return true;
+   return false;
+}
+
+bool has_device_extension(VkPhysicalDevice physical, const char *name)
+{
+   uint32_t count = 0;
+   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+   std::vector<VkExtensionProperties> extensions(count);
+   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+   for (const VkExtensionProperties &extension : extensions)
+      if (!std::strcmp(extension.extensionName, name))
+         return true;
+   return false;
+}
+
+VkDebugUtilsMessengerCreateInfoEXT validation_messenger_info(PFN_vkDebugUtilsMessengerCallbackEXT callback,
+                                                             void *user)
+{
+   VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+   info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+   info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+   info.pfnUserCallback = callback;
+   info.pUserData = user;
+   return info;
+}
+
+bool is_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type)
+{
+   return (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+          severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+}
+
+VkResult create_instance(const char *application, uint32_t api_version, const std::vector<const char *> &layers,
+                         const std::vector<const char *> &extensions, const void *next, VkInstance &instance)
+{
+   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+   app.pApplicationName = application;
+   app.apiVersion = api_version;
+   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+   info.pNext = next;
+   info.pApplicationInfo = &app;
+   info.enabledLayerCount = uint32_t(layers.size());
+   info.ppEnabledLayerNames = layers.data();
+   info.enabledExtensionCount = uint32_t(extensions.size());
+   info.ppEnabledExtensionNames = extensions.data();
+   return vkCreateInstance(&info, nullptr, &instance);
+}
+
+VkPhysicalDevice find_physical_device(VkInstance instance, const char *name)
+{
+   uint32_t count = 0;
+   vkEnumeratePhysicalDevices(instance, &count, nullptr);
+   std::vector<VkPhysicalDevice> devices(count);
+   vkEnumeratePhysicalDevices(instance, &count, devices.data());
+   for (VkPhysicalDevice candidate : devices) {
+      VkPhysicalDeviceProperties properties;
+      vkGetPhysicalDeviceProperties(candidate, &properties);
+      if (std::strstr(properties.deviceName, name))
+         return candidate;
+   }
+   return VK_NULL_HANDLE;
+}
+
+std::optional<uint32_t> find_queue_family(VkPhysicalDevice physical, VkQueueFlags flags)
+{
+   uint32_t count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+   std::vector<VkQueueFamilyProperties> families(count);
+   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+   for (uint32_t i = 0; i < count; i++)
+      if ((families[i].queueFlags & flags) == flags)
+         return i;
+   return std::nullopt;
+}
+
+VkResult create_device(VkPhysicalDevice physical, uint32_t family, const void *next,
+                       const VkPhysicalDeviceFeatures *features, const std::vector<const char *> &extensions,
+                       VkDevice &device)
+{
+   const float priority = 1.0f;
+   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+   queue_info.queueFamilyIndex = family;
+   queue_info.queueCount = 1;
+   queue_info.pQueuePriorities = &priority;
+   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+   info.pNext = next;
+   info.queueCreateInfoCount = 1;
+   info.pQueueCreateInfos = &queue_info;
+   info.pEnabledFeatures = features;
+   info.enabledExtensionCount = uint32_t(extensions.size());
+   info.ppEnabledExtensionNames = extensions.data();
+   return vkCreateDevice(physical, &info, nullptr, &device);
+}
+
+std::optional<uint32_t> find_memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags wanted)
+{
+   VkPhysicalDeviceMemoryProperties memory;
+   vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+   for (uint32_t t = 0; t < memory.memoryTypeCount; t++)
+      if ((bits >> t & 1) && (memory.memoryTypes[t].propertyFlags & wanted) == wanted)
+         return t;
+   return std::nullopt;
+}
+
+/* Allocates memory of a type among `requirements` with all of `wanted`. */
+static bool allocate(VkPhysicalDevice physical, VkDevice device, const VkMemoryRequirements &requirements,
+                     VkMemoryPropertyFlags wanted, VkDeviceMemory &memory)
+{
+   const std::optional<uint32_t> type = find_memory_type(physical, requirements.memoryTypeBits, wanted);
+   if (!type)
+      return false;
+   VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+   info.allocationSize = requirements.size;
+   info.memoryTypeIndex = *type;
+   return vkAllocateMemory(device, &info, nullptr, &memory) == VK_SUCCESS;
+}
+
+bool create_host_buffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
+                        VkBuffer &buffer, VkDeviceMemory &memory, void *&map)
+{
+   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+   info.size = size;
+   info.usage = usage;
+   if (vkCreateBuffer(device, &info, nullptr, &buffer) != VK_SUCCESS)
+      return false;
+   VkMemoryRequirements requirements;
+   vkGetBufferMemoryRequirements(device, buffer, &requirements);
+   if (!allocate(physical, device, requirements,
+                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, memory))
+      return false;
+   vkBindBufferMemory(device, buffer, memory, 0);
+   return vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &map) == VK_SUCCESS;
+}
+
+bool bind_image_memory(VkPhysicalDevice physical, VkDevice device, VkImage image, VkDeviceMemory &memory)
+{
+   VkMemoryRequirements requirements;
+   vkGetImageMemoryRequirements(device, image, &requirements);
+   if (!allocate(physical, device, requirements, 0, memory))
+      return false;
+   vkBindImageMemory(device, image, memory, 0);
+   return true;
+}
+
+} // namespace terakan::test

@@ -1,0 +1,56 @@
+/* Vulkan set-up shared by the API tests' ComputeDevice (api/compute_device.h) and the
+ * compiler tests' VulkanDrawRunner (compiler/vulkan_draw_runner.h). Both pick a device by
+ * name through the loader, count the validation layer's findings, and keep host-visible
+ * buffers and device images; the steps that are the same for both live here so that a fix
+ * to one (a memory type, a queue family) reaches the other. What differs between them (API
+ * version, extensions, features, the kind of queue) stays with each caller. */
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace terakan::test {
+
+/* Whether the loader offers an instance layer or extension, or the device an extension. */
+bool has_instance_layer(const char *name);
+bool has_instance_extension(const char *name);
+bool has_device_extension(VkPhysicalDevice physical, const char *name);
+
+/* The messenger both install: warnings and errors, validation and general messages (the
+ * general ones reach the callback, which counts only what is_validation_finding accepts). */
+VkDebugUtilsMessengerCreateInfoEXT validation_messenger_info(PFN_vkDebugUtilsMessengerCallbackEXT callback,
+                                                             void *user);
+/* A finding of the validation layer: drivers' own log messages arrive as GENERAL. */
+bool is_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type);
+
+/* `next` heads the create info's pNext chain (a messenger's create info covers instance
+ * creation and destruction). */
+VkResult create_instance(const char *application, uint32_t api_version, const std::vector<const char *> &layers,
+                         const std::vector<const char *> &extensions, const void *next, VkInstance &instance);
+
+/* The first device whose name holds `name` (a part is enough: "llvmpipe"), or null. */
+VkPhysicalDevice find_physical_device(VkInstance instance, const char *name);
+
+/* The first queue family with all of `flags`. */
+std::optional<uint32_t> find_queue_family(VkPhysicalDevice physical, VkQueueFlags flags);
+
+/* A device with one queue (priority 1) of `family`. */
+VkResult create_device(VkPhysicalDevice physical, uint32_t family, const void *next,
+                       const VkPhysicalDeviceFeatures *features, const std::vector<const char *> &extensions,
+                       VkDevice &device);
+
+/* The first memory type among `bits` with all of `wanted`. */
+std::optional<uint32_t> find_memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags wanted);
+
+/* A buffer in host-visible, coherent memory, mapped whole. False when a step failed; what was
+ * made by then is in `buffer` and `memory` for the caller to destroy. */
+bool create_host_buffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
+                        VkBuffer &buffer, VkDeviceMemory &memory, void *&map);
+
+/* Memory of the first type `image` accepts, bound to it. */
+bool bind_image_memory(VkPhysicalDevice physical, VkDevice device, VkImage image, VkDeviceMemory &memory);
+
+} // namespace terakan::test
