@@ -85,6 +85,24 @@ enum PrimitiveType : uint32_t {
 constexpr uint32_t CB_BLEND_RED = 0x28414; /* RED, GREEN, BLUE, ALPHA */
 constexpr uint32_t CB_BLEND0_CONTROL = 0x28780; /* + 4n */
 constexpr uint32_t CB_COLOR_CONTROL = 0x28808;
+/* The 2D tiling codes a colour or depth surface register holds (the values are decoded by
+ * hw::macro_tiling_from_codes): CB_COLORn_ATTRIB TILE_SPLIT [8:5], NUM_BANKS [11:10],
+ * BANK_WIDTH [14:13], BANK_HEIGHT [17:16], MACRO_TILE_ASPECT [20:19]; DB_Z_INFO TILE_SPLIT
+ * [10:8], NUM_BANKS [13:12], BANK_WIDTH [17:16], BANK_HEIGHT [21:20], MACRO_TILE_ASPECT
+ * [25:24], with the stencil's own TILE_SPLIT in DB_STENCIL_INFO [10:8]. */
+struct TilingCodes {
+   unsigned tile_split, banks, bank_width, bank_height, macro_tile_aspect;
+};
+constexpr TilingCodes cb_attrib_tiling(uint32_t attrib)
+{
+   return {(attrib >> 5) & 0xf, (attrib >> 10) & 3, (attrib >> 13) & 3, (attrib >> 16) & 3, (attrib >> 19) & 3};
+}
+constexpr TilingCodes db_info_tiling(uint32_t z_info, uint32_t tile_split_register)
+{
+   return {(tile_split_register >> 8) & 7, (z_info >> 12) & 3, (z_info >> 16) & 3, (z_info >> 20) & 3,
+           (z_info >> 24) & 3};
+}
+
 /* CB_COLORn_INFO fields */
 constexpr uint32_t cb_info_array_mode(uint32_t v) { return (v >> 8) & 0xf; }
 constexpr uint32_t cb_info_number_type(uint32_t v) { return (v >> 12) & 7; }
@@ -119,6 +137,7 @@ constexpr bool db_stencil_info_valid(uint32_t v) { return v & 1; }
 constexpr uint32_t db_depth_size_pitch_tile_max(uint32_t v) { return v & 0x7ff; }
 constexpr uint32_t db_depth_slice_tile_max(uint32_t v) { return v & 0x3fffff; }
 constexpr uint32_t db_depth_view_slice_start(uint32_t v) { return v & 0x7ff; }
+constexpr uint32_t db_depth_view_slice_max(uint32_t v) { return (v >> 13) & 0x7ff; }
 /* DB_DEPTH_CONTROL fields. Compare functions (ZFUNC, STENCILFUNC*) are NEVER, LESS, EQUAL,
  * LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS = 0..7; stencil operations KEEP, ZERO, REPLACE,
  * INCR (clamped), DECR (clamped), INVERT, INCR_WRAP, DECR_WRAP = 0..7. */

@@ -1,5 +1,7 @@
 #include "scene_tools.h"
 
+#include <cstddef>
+
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
@@ -125,6 +127,28 @@ Bytes draw_in_desktop_gl(const SceneKit &kit, int major, int minor, bool depth_s
    if (!failure.empty())
       throw Failure(failure);
    return pixels;
+}
+
+void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices)
+{
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
+   v_colour = a_colour;
+}
+)",
+               flat_colour_fragment_source());
+   kit.vertex_array();
+   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size_bytes());
+   glEnableVertexAttribArray(0);
+   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
+   glEnableVertexAttribArray(1);
+   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
+                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
 }
 
 } // namespace terakan::gl_scenes

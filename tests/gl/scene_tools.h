@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "scene_kit.h"
@@ -24,6 +25,15 @@ std::vector<ColouredVertex> whole_picture(Rgba8 colour);
 
 /* Draws `vertices` as triangles with the coloured program at clip-space depth `z`. */
 void draw_at(SceneKit &kit, GLuint program, const std::vector<ColouredVertex> &vertices, float z);
+
+/* Vertices with their own clip-space depth: position (grid x, grid y, z) and a normalized byte
+ * colour. */
+struct DepthVertex {
+   float x, y, z;
+   Rgba8 colour;
+};
+/* A flat-colour program for DepthVertex, and a vertex array (left bound) holding `vertices`. */
+void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices);
 
 /* The framebuffer bound now (the harness's, at the start of a scene). */
 GLuint bound_framebuffer();

@@ -117,13 +117,9 @@ void draw_indexed_ushort(SceneKit &kit)
    glDrawElements(GL_TRIANGLES, GLsizei(indices.size()), GL_UNSIGNED_SHORT, nullptr);
 }
 
-void draw_instanced(SceneKit &kit)
-{
-   SceneKit::clear_colour(night);
-   glClear(GL_COLOR_BUFFER_BIT);
-   /* One small triangle, repeated on a 4x4 grid of 16-unit cells by gl_InstanceID, which also
-    * picks its colour (thirds: k * 85 / 255 converts back to k * 85 exactly). */
-   kit.program(R"(#version 300 es
+/* Places instance i of a small triangle in cell (i % 4, i / 4) of a 4x4 grid of 16-unit cells
+ * and colours it by its cell (thirds: k * 85 / 255 converts back to k * 85 exactly). */
+const char *const instanced_grid_vertex_source = R"(#version 300 es
 layout(location = 0) in vec2 a_position;
 flat out vec4 v_colour;
 void main()
@@ -133,7 +129,15 @@ void main()
    gl_Position = vec4(position / 32.0 - 1.0, 0.0, 1.0);
    v_colour = vec4(vec3(ivec3(cell.x, cell.y, 3 - cell.x) * 85) / 255.0, 1.0);
 }
-)",
+)";
+
+void draw_instanced(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* One small triangle, repeated on a 4x4 grid of 16-unit cells by gl_InstanceID, which also
+    * picks its colour (thirds: k * 85 / 255 converts back to k * 85 exactly). */
+   kit.program(instanced_grid_vertex_source,
                flat_colour_fragment_source());
    const float triangle[] = {1, 1, 13, 3, 5, 14};
    kit.position_vertices(triangle);
@@ -148,17 +152,7 @@ void draw_indirect_draws(SceneKit &kit)
     * a buffer. glDrawArraysIndirect draws triangles 1 and 2 of four (first 3) as 5 instances;
     * glDrawElementsIndirect draws triangle 3 through indices 6..8 of an index buffer (first
     * index 6, base vertex 3: the fourth triangle's vertices) as 3 instances from instance 0. */
-   kit.program(R"(#version 300 es
-layout(location = 0) in vec2 a_position;
-flat out vec4 v_colour;
-void main()
-{
-   ivec2 cell = ivec2(gl_InstanceID % 4, gl_InstanceID / 4);
-   vec2 position = a_position + vec2(cell) * 16.0;
-   gl_Position = vec4(position / 32.0 - 1.0, 0.0, 1.0);
-   v_colour = vec4(vec3(ivec3(cell.x, cell.y, 3 - cell.x) * 85) / 255.0, 1.0);
-}
-)",
+   kit.program(instanced_grid_vertex_source,
                flat_colour_fragment_source());
    const float triangles[] = {
       1, 1, 13, 3, 5, 14,   /* 0: not drawn */
@@ -253,35 +247,6 @@ void draw_depth_write_off(SceneKit &kit)
    glDepthMask(GL_TRUE);
    draw_at(kit, program, triangle_vertices(1, red), 0.5f);
    draw_at(kit, program, triangle_vertices(2, blue), 0.0f);
-}
-
-/* A program for vertices with their own clip-space depth: position (grid x, grid y, z) and a
- * normalized byte colour, flat. */
-struct DepthVertex {
-   float x, y, z;
-   Rgba8 colour;
-};
-
-void depth_vertices_program(SceneKit &kit, std::span<const DepthVertex> vertices)
-{
-   kit.program(R"(#version 300 es
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec4 a_colour;
-flat out vec4 v_colour;
-void main()
-{
-   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
-   v_colour = a_colour;
-}
-)",
-               flat_colour_fragment_source());
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size_bytes());
-   glEnableVertexAttribArray(0);
-   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
-   glEnableVertexAttribArray(1);
-   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
-                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
 }
 
 void draw_polygon_offset(SceneKit &kit)

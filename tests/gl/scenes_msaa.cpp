@@ -109,22 +109,6 @@ void draw_msaa_resolve(SceneKit &kit)
 
 /* Per-vertex depth: a triangle tilted through the depth of a flat square, so which one is in
  * front changes along a slanted line (tested sample by sample), in a 4x depth/stencil buffer. */
-const char *depth_vertex_shader = R"(#version 300 es
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec4 a_colour;
-flat out vec4 v_colour;
-void main()
-{
-   gl_Position = vec4(a_position.xy / 32.0 - 1.0, a_position.z, 1.0);
-   v_colour = a_colour;
-}
-)";
-
-struct DepthVertex {
-   float x, y, z;
-   Rgba8 colour;
-};
-
 void draw_msaa_depth(SceneKit &kit)
 {
    const GLuint harness = bound_framebuffer();
@@ -135,7 +119,6 @@ void draw_msaa_depth(SceneKit &kit)
    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
    glEnable(GL_DEPTH_TEST);
    glDepthFunc(GL_LESS);
-   kit.program(depth_vertex_shader, flat_colour_fragment_source());
    const std::vector<DepthVertex> vertices = {
       /* the flat square at depth 0.125 */
       {off(8, 3), off(8, 5), 0.125f, amber},
@@ -149,13 +132,7 @@ void draw_msaa_depth(SceneKit &kit)
       {off(61, 5), off(20, 11), 0.875f, teal},
       {off(24, 13), off(62, 1), 0.25f, teal},
    };
-   kit.vertex_array();
-   kit.buffer(GL_ARRAY_BUFFER, vertices.data(), vertices.size() * sizeof(DepthVertex));
-   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DepthVertex), nullptr);
-   glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DepthVertex),
-                         reinterpret_cast<const void *>(offsetof(DepthVertex, colour)));
-   glEnableVertexAttribArray(0);
-   glEnableVertexAttribArray(1);
+   depth_vertices_program(kit, vertices);
    glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
    glDisable(GL_DEPTH_TEST);
    target.resolve_into(harness);

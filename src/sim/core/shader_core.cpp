@@ -18,6 +18,7 @@
 #include "compiler/isa/stack.h"
 #include "compiler/isa/disassembler.h"
 #include "compiler/isa/program.h"
+#include "core/message.h"
 
 namespace terakan::sim {
 
@@ -41,12 +42,11 @@ struct Stop {
 [[noreturn]] void stop(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void stop(const char *format, ...)
 {
-   char buffer[512];
    va_list args;
    va_start(args, format);
-   std::vsnprintf(buffer, sizeof(buffer), format, args);
+   Stop failure{vformat_message(format, args)};
    va_end(args);
-   throw Stop{buffer};
+   throw failure;
 }
 
 struct HostRange {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
 #include "hw/surface.h"
+#include "core/message.h"
 
 namespace terakan::sim {
 
@@ -159,21 +159,6 @@ constexpr CubeFace cube_faces[6] = {
    {2, -1, 0, -1, 1, -1}, /* -Z */
 };
 
-struct Failure {
-   std::string message;
-};
-
-[[noreturn]] void fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
-void fail(const char *format, ...)
-{
-   char buffer[384];
-   va_list args;
-   va_start(args, format);
-   std::vsnprintf(buffer, sizeof(buffer), format, args);
-   va_end(args);
-   throw Failure{buffer};
-}
-
 /* One axis of a lookup: the texel(s) to read and the weight of the second. `border` marks a
  * texel that is outside the image and reads as the border colour. */
 struct AxisTaps {
@@ -259,9 +244,9 @@ public:
       : view(view), r(view.resource), sampler(sampler), register_border(register_border)
    {
       if (!format_component_layout(r.format, layout))
-         fail("texture data format %u is not simulated", unsigned(r.format));
+         fault("texture data format %u is not simulated", unsigned(r.format));
       if (view.block_dim != 1)
-         fail("block-compressed texture formats are not simulated");
+         fault("block-compressed texture formats are not simulated");
       integer = is_integer_result(r, layout);
       degamma = r.force_degamma || sampler.force_degamma;
    }
@@ -281,7 +266,7 @@ public:
       const uint64_t offset = surface_level_texel_offset(a, unsigned(x), unsigned(y),
                                                          unsigned(slice));
       if (offset + view.bytes_per_element > l.size)
-         fail("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
+         fault("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
       return decode_texel(r, layout, l.data + offset, degamma);
    }
 
@@ -295,7 +280,7 @@ public:
       case BorderColor::OpaqueWhite: colour = {1, 1, 1, 1}; break;
       case BorderColor::Register:
          if (integer)
-            fail("a register border colour with an integer format is not simulated");
+            fault("a register border colour with an integer format is not simulated");
          colour = register_border;
          break;
       }
@@ -329,7 +314,7 @@ public:
       };
       const unsigned nx = linear ? 2 : 1, ny = linear && !is_1d ? 2 : 1, nz = is_3d && linear_z ? 2 : 1;
       if (integer && (nx * ny * nz) > 1)
-         fail("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+         fault("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
       Texel sum;
       for (unsigned z = 0; z < nz; z++)
          for (unsigned y = 0; y < ny; y++)
@@ -360,7 +345,7 @@ public:
       if (!linear)
          return read({face, std::min(floor_to_int(u), n - 1), std::min(floor_to_int(v), n - 1)});
       if (integer)
-         fail("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+         fault("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
       const float fu = u - 0.5f, fv = v - 0.5f;
       const int i0 = floor_to_int(fu), j0 = floor_to_int(fv);
       const float wu = fu - std::floor(fu), wv = fv - std::floor(fv);
@@ -412,7 +397,7 @@ public:
          }
          case Select::Zero: out[c] = 0; break;
          case Select::One: out[c] = integer ? 1u : bits_of(1.0f); break;
-         default: fail("resource DST_SEL %u is not defined", unsigned(r.dst_sel[c]));
+         default: fault("resource DST_SEL %u is not defined", unsigned(r.dst_sel[c]));
          }
       }
       return out;
@@ -444,10 +429,10 @@ unsigned layer_channel(TextureDim dim)
 int select_layer(const TextureResource &r, float value, bool normalized)
 {
    if (normalized)
-      fail("array layer coordinate with COORD_TYPE normalized is not simulated (the layer must be "
+      fault("array layer coordinate with COORD_TYPE normalized is not simulated (the layer must be "
            "unnormalized, as Mesa's r600 compiler emits it)");
    if (!(value == std::nearbyint(value)))
-      fail("array layer coordinate %g is not an integer: the hardware's rounding is not known "
+      fault("array layer coordinate %g is not an integer: the hardware's rounding is not known "
            "(round it with RNDNE before the TEX, as Mesa does)",
            double(value));
    const int last = int(r.last_array) - int(r.base_array);
@@ -470,14 +455,14 @@ struct CubeLocation {
 CubeLocation cube_location(const TextureResource &r, float z, bool normalized)
 {
    if (normalized)
-      fail("cube face coordinate (z) with COORD_TYPE normalized is not simulated (Mesa's r600 compiler "
+      fault("cube face coordinate (z) with COORD_TYPE normalized is not simulated (Mesa's r600 compiler "
            "marks it unnormalized)");
    if (!(z == std::nearbyint(z)) || z < 0.0f || z > 8.0f * 8192.0f)
-      fail("cube face coordinate %g is not a face id (0..5) plus 8 times a cube index", double(z));
+      fault("cube face coordinate %g is not a face id (0..5) plus 8 times a cube index", double(z));
    const int merged = int(z);
    const int face = merged % 8, cube = merged / 8;
    if (face > 5)
-      fail("cube face coordinate %d names face %d; faces are 0..5", merged, face);
+      fault("cube face coordinate %d names face %d; faces are 0..5", merged, face);
    const int last_cube = int(r.last_array - r.base_array + 1) / 6 - 1;
    CubeLocation location;
    location.face = unsigned(face);
@@ -496,18 +481,18 @@ void check_dim(const TextureResource &r)
        * (Mesa evergreen_fill_tex_resource_words: LAST_ARRAY = last layer, 5 for a plain
        * cube). Faces are square in every API; what the hardware does otherwise is unknown. */
       if (r.base_array > r.last_array || (r.last_array - r.base_array + 1) % 6)
-         fail("cube view BASE_ARRAY %u .. LAST_ARRAY %u is not whole cubes of six faces", r.base_array,
+         fault("cube view BASE_ARRAY %u .. LAST_ARRAY %u is not whole cubes of six faces", r.base_array,
               r.last_array);
       if (r.width != r.height)
-         fail("cube faces of %ux%u texels are not square", r.width, r.height);
+         fault("cube faces of %ux%u texels are not square", r.width, r.height);
       break;
    default:
-      fail("multisampled textures (SQ_TEX_DIM %u) are not simulated", unsigned(r.dim));
+      fault("multisampled textures (SQ_TEX_DIM %u) are not simulated", unsigned(r.dim));
    }
    if (r.base_level > r.last_level)
-      fail("BASE_LEVEL %u is above LAST_LEVEL %u", r.base_level, r.last_level);
+      fault("BASE_LEVEL %u is above LAST_LEVEL %u", r.base_level, r.last_level);
    if (is_array(r.dim) && r.base_array > r.last_array)
-      fail("BASE_ARRAY %u is above LAST_ARRAY %u", r.base_array, r.last_array);
+      fault("BASE_ARRAY %u is above LAST_ARRAY %u", r.base_array, r.last_array);
 }
 
 std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampler,
@@ -516,9 +501,9 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    const TextureResource &r = view.resource;
    Lookup lookup(view, sampler, register_border);
    if (sampler.chroma_key)
-      fail("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
+      fault("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
    if (sampler.mc_coord_truncate)
-      fail("sampler MC_COORD_TRUNCATE is not simulated");
+      fault("sampler MC_COORD_TRUNCATE is not simulated");
    /* DEPTH_COMPARE_FUNCTION is used by the SAMPLE_C forms only (not simulated); r600g fills
     * it in for every sampler, so plain SAMPLE ignores it. */
 
@@ -547,10 +532,10 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
       level_weight = d - std::floor(d);
       break;
    default:
-      fail("sampler MIP_FILTER 3 is not defined");
+      fault("sampler MIP_FILTER 3 is not defined");
    }
    if (lookup.integer && level_weight != 0.0f)
-      fail("linear mip filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+      fault("linear mip filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
 
    if (r.dim == TextureDim::Cube) {
       /* x and y are the face coordinates CUBE + RECIP + MULADD produce, sc / |2 ma| + 1.5 and
@@ -558,9 +543,9 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
        * (sc / |ma| + 1) / 2. Clamped to the face (a rounding error must not reach the next
        * texel; derived). */
       if (!q.normalized[0] || !q.normalized[1] || sampler.force_unnormalized)
-         fail("cube face coordinates (x, y) must be normalized (COORD_TYPE_X/Y = 1, no FORCE_UNNORMALIZED)");
+         fault("cube face coordinates (x, y) must be normalized (COORD_TYPE_X/Y = 1, no FORCE_UNNORMALIZED)");
       if (q.offset_halves[0] || q.offset_halves[1] || q.offset_halves[2])
-         fail("texel offsets on a cube are not simulated (no API allows them)");
+         fault("texel offsets on a cube are not simulated (no API allows them)");
       const CubeLocation at = cube_location(r, float_of(q.source[2]), q.normalized[2]);
       const float u = std::clamp(float_of(q.source[0]) - 1.0f, 0.0f, 1.0f);
       const float v = std::clamp(float_of(q.source[1]) - 1.0f, 0.0f, 1.0f);
@@ -614,7 +599,7 @@ std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, 
 {
    const TextureResource &r = view.resource;
    if (r.dim == TextureDim::Cube)
-      fail("LD from a cube view is not simulated (no API fetches from a cube; view the faces as a 2D "
+      fault("LD from a cube view is not simulated (no API fetches from a cube; view the faces as a 2D "
            "array instead)");
    static const std::array<float, 4> no_border{};
    Lookup lookup(view, sampler, no_border);
@@ -632,7 +617,7 @@ std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, 
    const unsigned sizes[3] = {l.width, l.height, l.depth};
    for (unsigned a = 0; a < spatial; a++) {
       if (q.offset_halves[a] % 2)
-         fail("LD with a half-texel offset has no defined result");
+         fault("LD with a half-texel offset has no defined result");
       coord[a] = int32_t(q.source[a]) + q.offset_halves[a] / 2;
       if (coord[a] < 0 || unsigned(coord[a]) >= sizes[a])
          return lookup.swizzle(zero);
@@ -668,7 +653,7 @@ std::array<uint32_t, 4> run_resinfo(const TextureView &view, const TexRequest &q
        * has_txq_cube_array_z, sfn emit_tex_txs), and a plain cube's size has two components.
        * So reading z stops the dispatch. */
       if (q.result_used[2])
-         fail("GET_TEXTURE_RESINFO's z on a cube has no documented value (Mesa reads the number of "
+         fault("GET_TEXTURE_RESINFO's z on a cube has no documented value (Mesa reads the number of "
               "cubes from a constant instead); mask it with DST_SEL 7");
       break;
    default: break;
@@ -834,7 +819,7 @@ bool texture_execute(const TextureView &view, const Sampler &sampler, const std:
          result = run_resinfo(view, request);
          break;
       }
-   } catch (const Failure &failure) {
+   } catch (const SimulatorFault &failure) {
       error = failure.message;
       return false;
    }

@@ -21,7 +21,6 @@ namespace {
 using namespace hw;
 
 using check::Failure;
-using check::format;
 
 /* What the kernel does with a register a SET_CONFIG_REG / SET_CONTEXT_REG writes: the table
  * kernel_registers.inc (made from Linux's reg_srcs/evergreen, reg_srcs/cayman and
@@ -80,13 +79,13 @@ public:
             continue;
          }
          if (type == 1)
-            throw Failure{format("Unknown packet type %d at %d !", type, at)};
+            throw Failure{format_message("Unknown packet type %d at %d !", type, at)};
          const uint32_t count = pm4::count_of(header);
          if (uint64_t(count) + 1 + at >= ib.size())
-            throw Failure{format("Packet (%d:%d:%d) end after CS buffer (%zu) !", at, type, count, ib.size())};
+            throw Failure{format_message("Packet (%d:%d:%d) end after CS buffer (%zu) !", at, type, count, ib.size())};
          idx += count + 2;
          if (type == 0)
-            throw Failure{format("Forbidden register 0x%04X in cs at %d", (header & 0xffff) << 2, at)};
+            throw Failure{format_message("Forbidden register 0x%04X in cs at %d", (header & 0xffff) << 2, at)};
          packet3(at, pm4::opcode_of(header), count);
       }
    }
@@ -119,17 +118,17 @@ private:
       if (relocs.empty())
          throw Failure{"No relocation chunk !"};
       if (idx >= ib.size())
-         throw Failure{format("Can not parse packet at %zu after CS end %zu !", idx, ib.size())};
+         throw Failure{format_message("Can not parse packet at %zu after CS end %zu !", idx, ib.size())};
       const uint32_t header = ib[idx];
       const uint32_t count = pm4::count_of(header);
       if (pm4::type_of(header) != 3 || pm4::opcode_of(header) != pm4::NOP)
-         throw Failure{format("No packet3 for relocation for packet at %zu.", idx)};
+         throw Failure{format_message("No packet3 for relocation for packet at %zu.", idx)};
       if (uint64_t(count) + 1 + idx >= ib.size())
-         throw Failure{format("Packet (%zu:3:%d) end after CS buffer (%zu) !", idx, count, ib.size())};
+         throw Failure{format_message("Packet (%zu:3:%d) end after CS buffer (%zu) !", idx, count, ib.size())};
       const uint32_t value = ib[idx + 1];
       idx += count + 2;
       if (value / 4 >= relocs.size())
-         throw Failure{format("Relocs at %d after relocations chunk end %zu !", value, relocs.size() * 4)};
+         throw Failure{format_message("Relocs at %d after relocations chunk end %zu !", value, relocs.size() * 4)};
       (void)packet_at;
       return relocs[value / 4];
    }
@@ -164,7 +163,7 @@ private:
          if (operation == 0)
             break;
          if (operation > 2)
-            throw Failure{format("bad SET PREDICATION operation %d", operation)};
+            throw Failure{format_message("bad SET PREDICATION operation %d", operation)};
          const CsReloc &reloc = next_reloc(at);
          const uint64_t offset = reloc.gpu_address + (ib[body] & 0xfffffff0u) + (uint64_t(control & 0xff) << 32);
          ib[body] = uint32_t(offset);
@@ -222,7 +221,7 @@ private:
          if (offset & 7)
             throw Failure{"bad MEM_WRITE (address not qwords aligned)"};
          if (offset + 8 > reloc.size)
-            throw Failure{format("bad MEM_WRITE bo too small: 0x%llx, 0x%llx",
+            throw Failure{format_message("bad MEM_WRITE bo too small: 0x%llx, 0x%llx",
                                  (unsigned long long)(offset + 8), (unsigned long long)reloc.size)};
          const uint64_t address = offset + reloc.gpu_address;
          ib[body] = uint32_t(address);
@@ -307,7 +306,7 @@ private:
          need_count(count, 1, "bad DRAW_INDIRECT");
          const uint64_t size = opcode == pm4::DRAW_INDIRECT ? 16 : 20;
          if (ib[body] + size > indirect_draw_buffer_size)
-            throw Failure{format("DRAW_INDIRECT buffer too small %u + %llu > %llu", ib[body], (unsigned long long)size,
+            throw Failure{format_message("DRAW_INDIRECT buffer too small %u + %llu > %llu", ib[body], (unsigned long long)size,
                                  (unsigned long long)indirect_draw_buffer_size)};
          track_check(body);
          break;
@@ -358,7 +357,7 @@ private:
             resource(at, body + 1 + i * 8);
          break;
       default:
-         throw Failure{format("Packet3 opcode %x not supported", opcode)};
+         throw Failure{format_message("Packet3 opcode %x not supported", opcode)};
       }
    }
 
@@ -372,11 +371,11 @@ private:
          try {
             reloc = &next_reloc(at);
          } catch (Failure &inner) {
-            throw Failure{inner.message + "; " + format("bad STRMOUT_BUFFER_UPDATE (missing %s reloc)", direction)};
+            throw Failure{inner.message + "; " + format_message("bad STRMOUT_BUFFER_UPDATE (missing %s reloc)", direction)};
          }
          const uint64_t offset = ib[word] + (uint64_t(ib[word + 1] & 0xff) << 32);
          if (offset + 4 > reloc->size)
-            throw Failure{format("bad STRMOUT_BUFFER_UPDATE %s bo too small: 0x%llx, 0x%llx", direction,
+            throw Failure{format_message("bad STRMOUT_BUFFER_UPDATE %s bo too small: 0x%llx, 0x%llx", direction,
                                  (unsigned long long)(offset + 4), (unsigned long long)reloc->size)};
          const uint64_t address = offset + reloc->gpu_address;
          ib[word] = uint32_t(address);
@@ -419,7 +418,7 @@ private:
             return &reloc;
          } catch (Failure &inner) {
             /* The kernel prints the relocation problem, then the caller's complaint. */
-            throw Failure{inner.message + "; " + format(missing, reg)};
+            throw Failure{inner.message + "; " + format_message(missing, reg)};
          }
       };
       if (reg == reg::CP_COHER_BASE) {
@@ -457,7 +456,7 @@ private:
                if (!options.keep_tiling_flags && (reloc.tiling_flags & 1))
                   throw Failure{"CB_COLOR_ATTRIB: macro-tiled buffers without KEEP_TILING_FLAGS are not simulated"};
             } catch (Failure &inner) {
-               throw Failure{inner.message + "; " + format("bad SET_CONTEXT_REG 0x%04X", reg)};
+               throw Failure{inner.message + "; " + format_message("bad SET_CONTEXT_REG 0x%04X", reg)};
             }
             cb_attrib[n] = ib[value];
             return;
@@ -521,7 +520,7 @@ private:
        * checks or passes through. */
       const KernelRegister *row = find_kernel_register(reg, options.isa);
       if (!row)
-         throw Failure{format("forbidden register 0x%08x at %zu", reg, value)};
+         throw Failure{format_message("forbidden register 0x%08x at %zu", reg, value)};
       if (row->kind == KernelKind::Relocated)
          relocate_256("bad SET_CONTEXT_REG 0x%04X");
    }
@@ -600,7 +599,7 @@ private:
       const unsigned bpe = format_bytes_per_element(r.format);
       const unsigned block = format_block_dimension(r.format);
       if (!format_is_valid_texture(r.format, Family::Cayman))
-         throw Failure{format("evergreen_cs_track_validate_texture: texture invalid format %u", unsigned(r.format))};
+         throw Failure{format_message("evergreen_cs_track_validate_texture: texture invalid format %u", unsigned(r.format))};
       switch (r.dim) {
       case TextureDim::Dim1D: case TextureDim::Dim2D: case TextureDim::Cube:
       case TextureDim::Dim1DArray: case TextureDim::Dim2DArray:
@@ -623,7 +622,7 @@ private:
       MacroTiling macro;
       if (mode == ArrayMode::Tiled2DThin1) {
          if (r.tile_split > 6)
-            throw Failure{format("evergreen_surface_value_conv_check: texture invalid tile split %u", r.tile_split)};
+            throw Failure{format_message("evergreen_surface_value_conv_check: texture invalid tile split %u", r.tile_split)};
          macro = macro_tiling_from_resource(r);
       }
       /* evergreen_surface_check for one level in `m`: pitch/height alignment and base alignment. */
@@ -633,7 +632,7 @@ private:
          SurfaceAlignment a;
          std::string error;
          if (!surface_alignment(m, bpe, a, error))
-            throw Failure{format("evergreen_surface_value_conv_check: texture invalid array mode %u", unsigned(m))};
+            throw Failure{format_message("evergreen_surface_value_conv_check: texture invalid array mode %u", unsigned(m))};
          return a;
       };
       SurfaceAlignment align = alignment_of(mode);
@@ -643,20 +642,20 @@ private:
       nby = (nby + align.height - 1) / align.height * align.height;
       /* The kernel tests these with a mask: a 2D pitch alignment is a power of two. */
       if (nbx % align.pitch)
-         throw Failure{format("evergreen_surface_check: texture pitch %llu invalid must be aligned with %u "
+         throw Failure{format_message("evergreen_surface_check: texture pitch %llu invalid must be aligned with %u "
                               "(texture invalid 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x)",
                               (unsigned long long)nbx, align.pitch, w[0], w[1], w[4], w[5], w[6], w[7])};
       uint64_t layer_size = nbx * nby * bpe * nsamples;
       uint64_t toffset = uint64_t(w[2]) << 8, moffset = uint64_t(w[3]) << 8;
       if (toffset % align.base)
-         throw Failure{format("evergreen_cs_track_validate_texture: texture bo base %llu not aligned with %llu",
+         throw Failure{format_message("evergreen_cs_track_validate_texture: texture bo base %llu not aligned with %llu",
                               (unsigned long long)toffset, (unsigned long long)align.base)};
       if (moffset % align.base)
-         throw Failure{format("evergreen_cs_track_validate_texture: mipmap bo base %llu not aligned with %llu",
+         throw Failure{format_message("evergreen_cs_track_validate_texture: mipmap bo base %llu not aligned with %llu",
                               (unsigned long long)moffset, (unsigned long long)align.base)};
       toffset += layer_size * (r.dim == TextureDim::Dim3D ? depth : mslice);
       if (toffset > texture.size)
-         throw Failure{format("evergreen_cs_track_validate_texture: texture bo too small (layer size %llu, "
+         throw Failure{format_message("evergreen_cs_track_validate_texture: texture bo too small (layer size %llu, "
                               "offset %llu, max layer %u, depth %u, bo size %llu) (%llu %llu)",
                               (unsigned long long)layer_size, (unsigned long long)(uint64_t(w[2]) << 8), mslice,
                               depth, (unsigned long long)texture.size, (unsigned long long)nbx,
@@ -687,7 +686,7 @@ private:
          layer_size = bx * by * bpe * nsamples;
          moffset += layer_size * (r.dim == TextureDim::Dim3D ? dl : mslice);
          if (moffset > mipmap->size)
-            throw Failure{format("evergreen_cs_track_validate_texture: mipmap [%u] bo too small (layer size "
+            throw Failure{format_message("evergreen_cs_track_validate_texture: mipmap [%u] bo too small (layer size "
                                  "%llu, offset %llu, coffset %llu, max layer %u, depth %llu, bo size %llu) "
                                  "level0 (%u %u %u)",
                                  i, (unsigned long long)layer_size, (unsigned long long)(uint64_t(w[3]) << 8),
@@ -711,7 +710,7 @@ private:
          const CsReloc &reloc = next_reloc(at);
          const uint64_t offset = ib[body] + (uint64_t(ib[body + 1] & 0xff) << 32);
          if (offset + size > reloc.size)
-            throw Failure{format("CP DMA src buffer too small (%llu %llu)",
+            throw Failure{format_message("CP DMA src buffer too small (%llu %llu)",
                                  (unsigned long long)(offset + size), (unsigned long long)reloc.size)};
          const uint64_t address = offset + reloc.gpu_address;
          ib[body] = uint32_t(address);
@@ -723,7 +722,7 @@ private:
          const CsReloc &reloc = next_reloc(at);
          const uint64_t offset = ib[body + 2] + (uint64_t(ib[body + 3] & 0xff) << 32);
          if (offset + size > reloc.size)
-            throw Failure{format("CP DMA dst buffer too small (%llu %llu)",
+            throw Failure{format_message("CP DMA dst buffer too small (%llu %llu)",
                                  (unsigned long long)(offset + size), (unsigned long long)reloc.size)};
          const uint64_t address = offset + reloc.gpu_address;
          ib[body + 2] = uint32_t(address);
@@ -739,7 +738,7 @@ private:
    struct KernelSurface {
       unsigned mode = 0, bpe = 1;
       uint64_t nbx = 0, nby = 0;
-      unsigned tile_split = 0, banks = 0, bank_width = 0, bank_height = 0, aspect = 0; /* codes */
+      gfx::TilingCodes codes{};
       uint64_t layer_size = 0, base_align = 1;
    };
 
@@ -756,7 +755,7 @@ private:
          s.layer_size = s.nbx * s.nby * s.bpe;
          s.base_align = group;
          if (s.nbx % pitch_align)
-            return format("evergreen_surface_check_linear_aligned: %s pitch %llu invalid must be aligned with %llu",
+            return format_message("evergreen_surface_check_linear_aligned: %s pitch %llu invalid must be aligned with %llu",
                           prefix, (unsigned long long)s.nbx, (unsigned long long)pitch_align);
          return {};
       }
@@ -765,19 +764,22 @@ private:
          s.layer_size = s.nbx * s.nby * s.bpe;
          s.base_align = group;
          if (s.nbx % pitch_align)
-            return format("evergreen_surface_check_1d: %s pitch %llu invalid must be aligned with %llu", prefix,
+            return format_message("evergreen_surface_check_1d: %s pitch %llu invalid must be aligned with %llu", prefix,
                           (unsigned long long)s.nbx, (unsigned long long)pitch_align);
          if (s.nby % 8)
-            return format("evergreen_surface_check_1d: %s height %llu invalid must be aligned with 8", prefix,
+            return format_message("evergreen_surface_check_1d: %s height %llu invalid must be aligned with 8", prefix,
                           (unsigned long long)s.nby);
          return {};
       }
       case 4: { /* 2D tiled thin */
-         if (s.tile_split > 6)
-            return format("evergreen_surface_value_conv_check: %s invalid tile split %u", prefix, s.tile_split);
-         const uint64_t banks = 2u << s.banks, bank_width = 1u << s.bank_width;
-         const uint64_t bank_height = 1u << s.bank_height, aspect = 1u << s.aspect;
-         const uint64_t tile_split = 64u << s.tile_split;
+         if (s.codes.tile_split > 6)
+            return format_message("evergreen_surface_value_conv_check: %s invalid tile split %u", prefix,
+                                  s.codes.tile_split);
+         const MacroTiling macro = macro_tiling_from_codes(s.codes.tile_split, s.codes.banks, s.codes.bank_width,
+                                                           s.codes.bank_height, s.codes.macro_tile_aspect);
+         const uint64_t banks = macro.banks, bank_width = macro.bank_width;
+         const uint64_t bank_height = macro.bank_height, aspect = macro.macro_tile_aspect;
+         const uint64_t tile_split = macro.tile_split_bytes;
          uint64_t tile_bytes = 64 * s.bpe;
          const uint64_t slices_per_tile = tile_bytes > tile_split ? tile_bytes / tile_split : 1;
          tile_bytes /= slices_per_tile;
@@ -788,15 +790,15 @@ private:
          s.layer_size = macro_tiles_per_slice * macro_tile_bytes * slices_per_tile;
          s.base_align = macro_tile_bytes;
          if (s.nbx % pitch_align)
-            return format("evergreen_surface_check_2d: %s pitch %llu invalid must be aligned with %llu", prefix,
+            return format_message("evergreen_surface_check_2d: %s pitch %llu invalid must be aligned with %llu", prefix,
                           (unsigned long long)s.nbx, (unsigned long long)pitch_align);
          if (s.nby % height_align)
-            return format("evergreen_surface_check_2d: %s height %llu invalid must be aligned with %llu", prefix,
+            return format_message("evergreen_surface_check_2d: %s height %llu invalid must be aligned with %llu", prefix,
                           (unsigned long long)s.nby, (unsigned long long)height_align);
          return {};
       }
       default:
-         return format("evergreen_surface_value_conv_check: %s invalid array mode %u", prefix, s.mode);
+         return format_message("evergreen_surface_value_conv_check: %s invalid array mode %u", prefix, s.mode);
       }
    }
 
@@ -845,10 +847,10 @@ private:
          if (!((buffers >> n) & 1))
             continue;
          if (!strmout_bo[n])
-            throw Failure{format("No buffer for streamout %d", n)};
+            throw Failure{format_message("No buffer for streamout %d", n)};
          const uint64_t end = strmout_offset[n] + strmout_size[n];
          if (end > strmout_bo[n]->size)
-            throw Failure{format("streamout %d bo too small: 0x%llx, 0x%llx", n, (unsigned long long)end,
+            throw Failure{format_message("streamout %d bo too small: 0x%llx, 0x%llx", n, (unsigned long long)end,
                                  (unsigned long long)strmout_bo[n]->size)};
       }
    }
@@ -863,12 +865,12 @@ private:
          if (!format_value || !((cb_target_mask >> (4 * n)) & 0xf))
             continue;
          if (!cb_bo[n])
-            throw Failure{format("evergreen_cs_track_check: mask 0x%08X | 0x%08X no cb for %d",
+            throw Failure{format_message("evergreen_cs_track_check: mask 0x%08X | 0x%08X no cb for %d",
                                  cb_target_mask, cb_shader_mask, n)};
          /* COLOR_* and FMT_* share their numbers (the kernel's one format table). */
          const uint32_t bytes = format_bytes_per_element(TextureFormat(format_value));
          if (!bytes)
-            throw Failure{format("evergreen_cs_track_validate_cb: cb invalid format %d for %d (0x%08x)",
+            throw Failure{format_message("evergreen_cs_track_validate_cb: cb invalid format %d for %d (0x%08x)",
                                  format_value, n, cb_info[n])};
          KernelSurface surface;
          surface.mode = (cb_info[n] >> 8) & 0xf;
@@ -877,29 +879,27 @@ private:
          surface.nby = ((uint64_t(cb_slice[n] & 0x3fffff) + 1) * 64) / surface.nbx;
          /* CB_COLORn_ATTRIB: TILE_SPLIT [8:5], NUM_BANKS [11:10], BANK_WIDTH [14:13],
           * BANK_HEIGHT [17:16], MACRO_TILE_ASPECT [20:19]. */
-         surface.tile_split = (cb_attrib[n] >> 5) & 0xf, surface.banks = (cb_attrib[n] >> 10) & 3;
-         surface.bank_width = (cb_attrib[n] >> 13) & 3, surface.bank_height = (cb_attrib[n] >> 16) & 3;
-         surface.aspect = (cb_attrib[n] >> 19) & 3;
+         surface.codes = gfx::cb_attrib_tiling(cb_attrib[n]);
          const std::string problem = surface_check(surface, "cb");
          if (!problem.empty())
-            throw Failure{problem + format(" (evergreen_cs_track_validate_cb: cb[%d] invalid 0x%08x 0x%08x 0x%08x "
+            throw Failure{problem + format_message(" (evergreen_cs_track_validate_cb: cb[%d] invalid 0x%08x 0x%08x 0x%08x "
                                            "0x%08x)",
                                            n, cb_pitch[n], cb_slice[n], cb_attrib[n], cb_info[n])};
          const uint64_t offset = uint64_t(cb_offset[n]) << 8;
          if (offset % surface.base_align)
-            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo base %llu not aligned with %llu", n,
+            throw Failure{format_message("evergreen_cs_track_validate_cb: cb[%d] bo base %llu not aligned with %llu", n,
                                  (unsigned long long)offset, (unsigned long long)surface.base_align)};
          const uint64_t mslice = ((cb_view[n] >> 13) & 0x7ff) + 1;
          const uint64_t layer = surface.layer_size;
          if (offset + layer * mslice > cb_bo[n]->size)
-            throw Failure{format("evergreen_cs_track_validate_cb: cb[%d] bo too small (layer size "
+            throw Failure{format_message("evergreen_cs_track_validate_cb: cb[%d] bo too small (layer size "
                                  "%llu, offset %llu, max layer %llu, bo size %llu)",
                                  n, (unsigned long long)layer, (unsigned long long)offset,
                                  (unsigned long long)mslice, (unsigned long long)cb_bo[n]->size)};
       }
-      if ((db_s_info & 1) && (db_depth_control & 1))
+      if (gfx::db_stencil_info_valid(db_s_info) && gfx::db_stencil_enable(db_depth_control))
          validate_depth_stencil(true);
-      if ((db_z_info & 3) && (db_depth_control & 2))
+      if (gfx::db_z_info_format(db_z_info) && gfx::db_z_enable(db_depth_control))
          validate_depth_stencil(false);
       (void)body;
    }
@@ -911,21 +911,20 @@ private:
    {
       const char *what = stencil ? "stencil" : "depth";
       const char *function = stencil ? "evergreen_cs_track_validate_stencil" : "evergreen_cs_track_validate_depth";
-      const uint64_t mslice = ((db_depth_view >> 13) & 0x7ff) + 1;
-      const uint64_t nbx = (uint64_t(db_depth_size & 0x7ff) + 1) * 8;
+      const uint64_t mslice = uint64_t(gfx::db_depth_view_slice_max(db_depth_view)) + 1;
+      const uint64_t nbx = (uint64_t(gfx::db_depth_size_pitch_tile_max(db_depth_size)) + 1) * 8;
+      /* The kernel takes the whole DB_DEPTH_SLICE value here, reserved bits included. */
       const uint64_t nby = ((uint64_t(db_depth_slice) + 1) * 64) / nbx;
-      const uint32_t z_format = db_z_info & 3;
+      const uint32_t z_format = gfx::db_z_info_format(db_z_info);
       if (stencil ? (db_s_info & 1) != 1 : z_format == 0)
-         throw Failure{format("%s: %s invalid format %u", function, what, stencil ? db_s_info & 1 : z_format)};
+         throw Failure{format_message("%s: %s invalid format %u", function, what, stencil ? db_s_info & 1 : z_format)};
       /* DB_Z_INFO: TILE_SPLIT [10:8], NUM_BANKS [13:12], BANK_WIDTH [17:16], BANK_HEIGHT
        * [21:20], MACRO_TILE_ASPECT [25:24]; the stencil's own TILE_SPLIT is DB_STENCIL_INFO
        * [10:8]. */
       KernelSurface surface;
-      surface.mode = (db_z_info >> 4) & 0xf;
+      surface.mode = gfx::db_z_info_array_mode(db_z_info);
       surface.nbx = nbx, surface.nby = nby;
-      surface.tile_split = ((stencil ? db_s_info : db_z_info) >> 8) & 7;
-      surface.banks = (db_z_info >> 12) & 3, surface.bank_width = (db_z_info >> 16) & 3;
-      surface.bank_height = (db_z_info >> 20) & 3, surface.aspect = (db_z_info >> 24) & 3;
+      surface.codes = gfx::db_info_tiling(db_z_info, stencil ? db_s_info : db_z_info);
       surface.bpe = stencil ? 1 : z_format == 1 ? 2 : 4;
       std::string problem = surface_check(surface, what);
       if (!problem.empty() && stencil) {
@@ -933,30 +932,30 @@ private:
          problem = surface_check(surface, what);
       }
       if (!problem.empty())
-         throw Failure{problem + format(" (%s invalid 0x%08x 0x%08x 0x%08x 0x%08x)", what, db_depth_size,
+         throw Failure{problem + format_message(" (%s invalid 0x%08x 0x%08x 0x%08x 0x%08x)", what, db_depth_size,
                                         db_depth_slice, db_s_info, db_z_info)};
       const uint64_t layer_size = surface.layer_size;
       for (bool write : {false, true}) {
          const unsigned slot = (write ? 2 : 0) + (stencil ? 1 : 0);
          const char *direction = write ? "write" : "read";
          if (!db_base_bo[slot])
-            throw Failure{format("%s: no %s %s buffer (DB_%s_%s_BASE was never written)", function, what,
+            throw Failure{format_message("%s: no %s %s buffer (DB_%s_%s_BASE was never written)", function, what,
                                  direction, stencil ? "STENCIL" : "Z", write ? "WRITE" : "READ")};
          const uint64_t offset = uint64_t(db_base_offset[slot]) << 8;
          /* The kernel names the stencil in the depth function's alignment message too. */
          if (offset % surface.base_align)
-            throw Failure{format("%s: stencil %s bo base %llu not aligned with %llu", function, direction,
+            throw Failure{format_message("%s: stencil %s bo base %llu not aligned with %llu", function, direction,
                                  (unsigned long long)offset, (unsigned long long)surface.base_align)};
          if (offset + layer_size * mslice > db_base_bo[slot]->size)
-            throw Failure{format("%s: %s %s bo too small (layer size %llu, offset %llu, max layer %llu, bo size "
+            throw Failure{format_message("%s: %s %s bo too small (layer size %llu, offset %llu, max layer %llu, bo size "
                                  "%llu)",
                                  function, what, direction, (unsigned long long)layer_size,
                                  (unsigned long long)offset, (unsigned long long)mslice,
                                  (unsigned long long)db_base_bo[slot]->size)};
       }
       /* The kernel checks the HTILE buffer last (evergreen_cs_track_validate_htile). */
-      if (db_z_info & (1u << 29))
-         throw Failure{format("%s: HTILE (DB_Z_INFO.TILE_SURFACE_ENABLE) is not simulated yet", function)};
+      if (gfx::db_z_info_tile_surface_enable(db_z_info))
+         throw Failure{format_message("%s: HTILE (DB_Z_INFO.TILE_SURFACE_ENABLE) is not simulated yet", function)};
    }
 };
 

@@ -13,7 +13,6 @@ namespace {
 namespace dma = hw::dma;
 
 using check::Failure;
-using check::format;
 
 using u64 = unsigned long long;
 
@@ -29,7 +28,7 @@ public:
       /* The kernel's loop is a do-while: an empty IB is refused by the first test. */
       do {
          if (idx >= ib.size())
-            throw Failure{format("Can not parse packet at %zu after CS end %zu !", idx, ib.size())};
+            throw Failure{format_message("Can not parse packet at %zu after CS end %zu !", idx, ib.size())};
          packet();
       } while (idx < ib.size());
    }
@@ -45,9 +44,9 @@ private:
    const CsReloc &next_reloc(const char *packet_message)
    {
       if (relocs.empty())
-         throw Failure{format("No relocation chunk ! (%s)", packet_message)};
+         throw Failure{format_message("No relocation chunk ! (%s)", packet_message)};
       if (next_reloc_index >= relocs.size())
-         throw Failure{format("Relocs at %zu after relocations chunk end %zu ! (%s)", next_reloc_index,
+         throw Failure{format_message("Relocs at %zu after relocations chunk end %zu ! (%s)", next_reloc_index,
                               relocs.size(), packet_message)};
       return relocs[next_reloc_index++];
    }
@@ -56,7 +55,7 @@ private:
    void need_dwords(size_t dwords)
    {
       if (idx + dwords > ib.size())
-         throw Failure{format("DMA packet at %zu (0x%08x) needs %zu dwords but the CS ends at %zu (the kernel "
+         throw Failure{format_message("DMA packet at %zu (0x%08x) needs %zu dwords but the CS ends at %zu (the kernel "
                               "would read stale dwords past the IB; refused by the simulator)",
                               idx, ib[idx], dwords, ib.size())};
    }
@@ -72,7 +71,7 @@ private:
    void need_fits(uint64_t end, const CsReloc &reloc, const char *what)
    {
       if (end > reloc.size)
-         throw Failure{format("%s (%llu %llu)", what, u64(end), u64(reloc.size))};
+         throw Failure{format_message("%s (%llu %llu)", what, u64(end), u64(reloc.size))};
    }
 
    void packet()
@@ -93,7 +92,7 @@ private:
          /* The high address bits sit in [23:16] of the fourth dword. */
          const uint64_t offset = ib[idx + 1] | uint64_t(ib[idx + 3] & 0x00ff0000) << 16;
          if (offset + uint64_t(count) * 4 > dst.size)
-            throw Failure{format("DMA constant fill buffer too small (%llu %llu)", u64(offset), u64(dst.size))};
+            throw Failure{format_message("DMA constant fill buffer too small (%llu %llu)", u64(offset), u64(dst.size))};
          ib[idx + 1] += uint32_t(dst.gpu_address) & 0xfffffffc;
          ib[idx + 3] += uint32_t(dst.gpu_address >> 32) << 16 & 0x00ff0000;
          idx += 4;
@@ -102,13 +101,13 @@ private:
       case dma::NOP:
          /* The kernel steps one dword whatever the count says. */
          if (header != dma::nop)
-            throw Failure{format("DMA NOP at %zu is 0x%08x: a NOP with a count or sub-command is passed by the "
+            throw Failure{format_message("DMA NOP at %zu is 0x%08x: a NOP with a count or sub-command is passed by the "
                                  "kernel as one dword, but what the engine does with it is not documented to us "
                                  "(refused by the simulator)", idx, header)};
          idx += 1;
          break;
       default:
-         throw Failure{format("Unknown packet type %u at %zu !", command, idx)};
+         throw Failure{format_message("Unknown packet type %u at %zu !", command, idx)};
       }
    }
 
@@ -127,10 +126,10 @@ private:
          patch_linear(idx + 1, idx + 2, dst);
          idx += size_t(count) + 3;
       } else {
-         throw Failure{format("bad DMA_PACKET_WRITE [%6zu] 0x%08x sub cmd is not 0 or 8", idx, header)};
+         throw Failure{format_message("bad DMA_PACKET_WRITE [%6zu] 0x%08x sub cmd is not 0 or 8", idx, header)};
       }
       if (offset + uint64_t(count) * 4 > dst.size)
-         throw Failure{format("DMA write buffer too small (%llu %llu)", u64(offset), u64(dst.size))};
+         throw Failure{format_message("DMA write buffer too small (%llu %llu)", u64(offset), u64(dst.size))};
    }
 
    /* The tiled side's offset is its base >> 8 in dw1; the linear side's is dw7 + dw8. The kernel
@@ -261,7 +260,7 @@ private:
          idx += 13;
          return;
       default:
-         throw Failure{format("bad DMA_PACKET_COPY [%6zu] 0x%08x invalid sub cmd", idx, header)};
+         throw Failure{format_message("bad DMA_PACKET_COPY [%6zu] 0x%08x invalid sub cmd", idx, header)};
       }
    }
 };

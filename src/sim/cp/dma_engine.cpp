@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "hw/dma_packets.h"
+#include "core/message.h"
 
 namespace terakan::sim {
 
@@ -11,12 +12,6 @@ namespace {
 
 namespace dma = hw::dma;
 
-std::string hex(uint64_t value)
-{
-   char text[32];
-   std::snprintf(text, sizeof(text), "0x%llx", (unsigned long long)value);
-   return text;
-}
 
 uint64_t linear_address(uint32_t low, uint32_t high) { return low | uint64_t(high & 0xff) << 32; }
 
@@ -85,11 +80,11 @@ std::string decode_tiled(std::span<const uint32_t> p, const hw::TilingConfig &ti
 std::string DmaEngine::copy_linear(uint64_t dst, uint64_t src, uint64_t bytes, bool dword_units)
 {
    if (dword_units && ((dst | src) & 3))
-      return "dword copy with an address that is not dword aligned (src " + hex(src) + ", dst " + hex(dst) + ")";
+      return "dword copy with an address that is not dword aligned (src " + hex_string(src) + ", dst " + hex_string(dst) + ")";
    /* In which order the engine moves the bytes is not documented to us, so overlapping ranges
     * have no defined result. */
    if (src < dst + bytes && dst < src + bytes && bytes)
-      return "copy between overlapping ranges (src " + hex(src) + ", dst " + hex(dst) + ", " +
+      return "copy between overlapping ranges (src " + hex_string(src) + ", dst " + hex_string(dst) + ", " +
              std::to_string(bytes) + " bytes): the engine's order is not documented";
    std::string error;
    const uint8_t *from = memory.resolve(src, bytes, error);
@@ -125,10 +120,10 @@ std::string DmaEngine::copy_tiled(std::span<const uint32_t> p, uint32_t dwords)
    const bool detile = dma::tiled::detile(p[2]);
    const uint64_t linear = linear_address(p[7], p[8]);
    if (linear & 3)
-      return "tiled copy with a linear address " + hex(linear) + " that is not dword aligned";
+      return "tiled copy with a linear address " + hex_string(linear) + " that is not dword aligned";
    uint8_t *tiled_bytes = memory.resolve(t.start, t.slice_bytes * (uint64_t(t.z) + 1), error);
    if (!tiled_bytes)
-      return std::string("tiled copy ") + (detile ? "reads" : "writes") + " the tiled level at " + hex(t.start) +
+      return std::string("tiled copy ") + (detile ? "reads" : "writes") + " the tiled level at " + hex_string(t.start) +
              " (slices 0.." + std::to_string(t.z) + "): " + error;
    uint8_t *linear_bytes = memory.resolve(linear, bytes, error);
    if (!linear_bytes)
@@ -170,7 +165,7 @@ std::string DmaEngine::execute(std::span<const uint32_t> ib)
          if (sub == dma::write_tiled) {
             error = "tiled WRITE is not simulated";
          } else if (p[1] & 3) {
-            error = "WRITE to " + hex(linear_address(p[1], p[2])) + ", which is not dword aligned";
+            error = "WRITE to " + hex_string(linear_address(p[1], p[2])) + ", which is not dword aligned";
          } else if (!memory.write(linear_address(p[1], p[2]), &p[3], uint64_t(count) * 4, error)) {
             error = "WRITE: " + error;
          } else {
@@ -182,7 +177,7 @@ std::string DmaEngine::execute(std::span<const uint32_t> ib)
          size = 4;
          const uint64_t address = p[1] | uint64_t((p[3] >> 16) & 0xff) << 32;
          if (address & 3) {
-            error = "CONSTANT_FILL of " + hex(address) + ", which is not dword aligned";
+            error = "CONSTANT_FILL of " + hex_string(address) + ", which is not dword aligned";
             break;
          }
          uint8_t *to = memory.resolve(address, uint64_t(count) * 4, error);
@@ -224,13 +219,13 @@ std::string DmaEngine::execute(std::span<const uint32_t> ib)
          default:
             /* Partial, frame-to-field, tiled broadcast and tile-unit copies: the checker passes
              * them, r600g never sends them, and their walks are not documented to us. */
-            error = "COPY sub-command " + hex(sub) + " is not simulated";
+            error = "COPY sub-command " + hex_string(sub) + " is not simulated";
             break;
          }
          break;
       default:
          /* The checker refuses every other packet. */
-         error = "packet " + hex(header) + " is not simulated";
+         error = "packet " + hex_string(header) + " is not simulated";
          break;
       }
       totals.packets++;
@@ -238,7 +233,7 @@ std::string DmaEngine::execute(std::span<const uint32_t> ib)
          std::fprintf(stderr, "terakan-sim: DMA ring: %s, count %u%s%s\n", name, count, error.empty() ? "" : ": ",
                       error.c_str());
       if (!error.empty())
-         return "DMA packet at " + std::to_string(at) + " (" + hex(header) + "): " + error;
+         return "DMA packet at " + std::to_string(at) + " (" + hex_string(header) + "): " + error;
       at += size;
    }
    return {};

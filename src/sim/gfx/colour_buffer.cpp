@@ -239,17 +239,16 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
    } else if (mode == 2) {
       a.mode = hw::ArrayMode::Tiled1DThin1;
    } else if (mode == 4) {
-      /* 2D tiled thin: CB_COLORn_ATTRIB's TILE_SPLIT [8:5], NUM_BANKS [11:10], BANK_WIDTH
-       * [14:13], BANK_HEIGHT [17:16], MACRO_TILE_ASPECT [20:19] (Mesa evergreend.h), the board's
-       * pipes and group size; the base's pipe and bank bits select a swizzle and the surface
-       * starts with them cleared, as the texture unit reads 2D levels. */
-      const unsigned tile_split = (attrib >> 5) & 0xf;
-      if (tile_split > 6)
+      /* 2D tiled thin: CB_COLORn_ATTRIB's tiling codes with the board's pipes and group size;
+       * the base's pipe and bank bits select a swizzle and the surface starts with them
+       * cleared, as the texture unit reads 2D levels. */
+      const TilingCodes codes = cb_attrib_tiling(attrib);
+      if (codes.tile_split > 6)
          return refuse("undefined TILE_SPLIT in CB_COLOR_ATTRIB");
       a.mode = hw::ArrayMode::Tiled2DThin1;
       a.tiling = state.tiling;
-      a.macro = hw::macro_tiling_from_codes(tile_split, (attrib >> 10) & 3, (attrib >> 13) & 3, (attrib >> 16) & 3,
-                                            (attrib >> 19) & 3);
+      a.macro = hw::macro_tiling_from_codes(codes.tile_split, codes.banks, codes.bank_width, codes.bank_height,
+                                            codes.macro_tile_aspect);
       start = hw::macro_tiled_surface_start(target.address, state.tiling, a.macro.banks, a.swizzle);
    } else {
       return refuse("undefined ARRAY_MODE");

@@ -169,7 +169,7 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    /* 2D tiling: the bank and macro-tile codes of DB_Z_INFO (the stencil has its own tile
     * split in DB_STENCIL_INFO), the board's pipes and group size, and the swizzle the base
     * address selects (hw/surface.h). */
-   auto bind = [&](uint32_t read_reg, uint32_t write_reg, unsigned bytes, uint32_t tile_split_code,
+   auto bind = [&](uint32_t read_reg, uint32_t write_reg, unsigned bytes, uint32_t tile_split_register,
                    uint8_t *&data, hw::LevelAddressing &addressing, const char *what) {
       const uint64_t read = uint64_t(state.get(read_reg)) << 8, write = uint64_t(state.get(write_reg)) << 8;
       if (read != write) {
@@ -187,14 +187,15 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
       const uint64_t slice_bytes = uint64_t(pitch) * target.height * bytes * target.samples;
       uint64_t base = read;
       if (mode == 4) {
-         if (tile_split_code > 6) {
-            std::snprintf(text, sizeof(text), "DB: %s tile split code %u is not defined", what, tile_split_code);
+         const TilingCodes codes = db_info_tiling(z_info, tile_split_register);
+         if (codes.tile_split > 6) {
+            std::snprintf(text, sizeof(text), "DB: %s tile split code %u is not defined", what, codes.tile_split);
             error = text;
             return false;
          }
          addressing.tiling = state.tiling;
-         addressing.macro = hw::macro_tiling_from_codes(tile_split_code, (z_info >> 12) & 3, (z_info >> 16) & 3,
-                                                        (z_info >> 20) & 3, (z_info >> 24) & 3);
+         addressing.macro = hw::macro_tiling_from_codes(codes.tile_split, codes.banks, codes.bank_width,
+                                                        codes.bank_height, codes.macro_tile_aspect);
          if (layer != 0) {
             std::snprintf(text, sizeof(text), "DB: layered 2D-tiled %s buffers are not simulated yet", what);
             error = text;
@@ -215,12 +216,12 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    };
    if (target.depth_test) {
       target.depth_format = format;
-      if (!bind(DB_Z_READ_BASE, DB_Z_WRITE_BASE, depth_bytes(format), (z_info >> 8) & 7, target.depth_data,
+      if (!bind(DB_Z_READ_BASE, DB_Z_WRITE_BASE, depth_bytes(format), z_info, target.depth_data,
                 target.depth_addressing, "depth"))
          return false;
    }
    if (target.stencil_test &&
-       !bind(DB_STENCIL_READ_BASE, DB_STENCIL_WRITE_BASE, 1, (s_info >> 8) & 7, target.stencil_data,
+       !bind(DB_STENCIL_READ_BASE, DB_STENCIL_WRITE_BASE, 1, s_info, target.stencil_data,
              target.stencil_addressing, "stencil"))
       return false;
    return true;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -25,6 +24,7 @@
 #include "hw/pm4.h"
 #include "hw/registers.h"
 #include "hw/texture.h"
+#include "core/message.h"
 
 namespace terakan::sim {
 
@@ -40,21 +40,6 @@ uint32_t PipelineState::get(uint32_t reg) const
 }
 
 namespace {
-
-struct Failure {
-   std::string message;
-};
-
-[[noreturn]] void fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
-void fail(const char *format, ...)
-{
-   char buffer[512];
-   va_list args;
-   va_start(args, format);
-   std::vsnprintf(buffer, sizeof(buffer), format, args);
-   va_end(args);
-   throw Failure{buffer};
-}
 
 /* A vertex after the VS: clip-space position and its exported parameters. */
 struct Vertex {
@@ -90,16 +75,16 @@ public:
       decode_targets();
       std::string error = setup_stage(state, ShaderStage::Vertex, memory, vs_dispatch);
       if (!error.empty())
-         fail("vertex shader: %s", error.c_str());
+         fault("vertex shader: %s", error.c_str());
       error = setup_stage(state, ShaderStage::Pixel, memory, ps_dispatch);
       if (!error.empty())
-         fail("pixel shader: %s", error.c_str());
+         fault("pixel shader: %s", error.c_str());
       vs = std::make_unique<ShaderRunner>(vs_dispatch, memory, trace);
       if (!vs->error().empty())
-         fail("vertex shader: %s", vs->error().c_str());
+         fault("vertex shader: %s", vs->error().c_str());
       ps = std::make_unique<ShaderRunner>(ps_dispatch, memory, trace);
       if (!ps->error().empty())
-         fail("pixel shader: %s", ps->error().c_str());
+         fault("pixel shader: %s", ps->error().c_str());
 
       for (uint32_t instance = 0; instance < call.instances; instance++) {
          std::vector<Vertex> vertices = shade_vertices(indices, instance);
@@ -151,17 +136,17 @@ private:
       static constexpr int64_t grids[8] = {16, 8, 4, 2, 1, 256, 1024, 0};
       subpixels = grids[(vertex_control >> 3) & 7];
       if (!subpixels)
-         fail("PA_SU_VTX_CNTL.QUANT_MODE 7 is not defined");
+         fault("PA_SU_VTX_CNTL.QUANT_MODE 7 is not defined");
       if ((mode_control >> 3) & 3)
-         fail("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
+         fault("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
       if ((mode_control >> 13) & 1)
-         fail("polygon offset for points and lines (PA_SU_SC_MODE_CNTL.POLY_OFFSET_PARA_ENABLE) is not simulated yet");
+         fault("polygon offset for points and lines (PA_SU_SC_MODE_CNTL.POLY_OFFSET_PARA_ENABLE) is not simulated yet");
       decode_clip_planes();
       std::string pattern_error;
       if (!decode_sample_pattern(state, sample_pattern, pattern_error))
-         fail("%s", pattern_error.c_str());
+         fault("%s", pattern_error.c_str());
       if (sample_pattern.per_sample_coverage && subpixels % 16)
-         fail("multisampling with a subpixel grid coarser than 1/16 pixel (PA_SU_VTX_CNTL.QUANT_MODE) is not simulated");
+         fault("multisampling with a subpixel grid coarser than 1/16 pixel (PA_SU_VTX_CNTL.QUANT_MODE) is not simulated");
 
       /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
        * generic and viewport 0 all apply (their intersection). */
@@ -188,7 +173,7 @@ private:
    {
       std::string error;
       if (!decode_depth_stencil(state, memory, depth_stencil, error))
-         fail("%s", error.c_str());
+         fault("%s", error.c_str());
       const uint32_t mode = (state.get(CB_COLOR_CONTROL) >> 4) & 7;
       if (mode == 0)
          return; /* CB_DISABLE: nothing is written */
@@ -197,13 +182,13 @@ private:
          return;
       }
       if (mode != 1)
-         fail("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, decompress) is not simulated yet", mode);
+         fault("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, decompress) is not simulated yet", mode);
       for (unsigned n = 0; n < 8; n++) {
          ColourTarget target;
          if (decode_colour_target(state, n, memory, target, error))
             targets.push_back(target);
          else if (!error.empty())
-            fail("%s", error.c_str());
+            fault("%s", error.c_str());
       }
    }
 
@@ -216,13 +201,13 @@ private:
       std::string error;
       ColourTarget source, destination;
       if (!decode_colour_target(state, 0, memory, source, error))
-         fail("CB resolve: %s", error.empty() ? "CB_COLOR0 (the source) is not enabled" : error.c_str());
+         fault("CB resolve: %s", error.empty() ? "CB_COLOR0 (the source) is not enabled" : error.c_str());
       if (source.msaa.samples < 2)
-         fail("CB resolve: CB_COLOR0 (the source) has one sample");
+         fault("CB resolve: CB_COLOR0 (the source) has one sample");
       if (!decode_colour_target(state, 1, memory, destination, error, true))
-         fail("CB resolve: %s", error.empty() ? "CB_COLOR1 (the destination) has no format" : error.c_str());
+         fault("CB resolve: %s", error.empty() ? "CB_COLOR1 (the destination) has no format" : error.c_str());
       if (destination.format != source.format || destination.number_type != source.number_type)
-         fail("CB resolve: CB_COLOR1's format differs from CB_COLOR0's (not simulated)");
+         fault("CB resolve: CB_COLOR1's format differs from CB_COLOR0's (not simulated)");
       destination.write_mask = source.write_mask;
       destination.blend.enable = false;
       destination.rop3 = 0xcc;
@@ -239,7 +224,7 @@ private:
          for (uint32_t i = 0; i < call.count; i++) {
             const uint32_t word = call.index_32bit ? i : i / 2;
             if (word >= call.immediate.size())
-               fail("DRAW_INDEX_IMMD: %u indices need more than the packet's %zu dwords", call.count,
+               fault("DRAW_INDEX_IMMD: %u indices need more than the packet's %zu dwords", call.count,
                     call.immediate.size());
             indices[i] = call.index_32bit ? call.immediate[word] : (call.immediate[word] >> (16 * (i % 2))) & 0xffff;
          }
@@ -247,10 +232,10 @@ private:
          const unsigned size = call.index_32bit ? 4 : 2;
          std::string error;
          if (uint64_t(call.count) * size > call.index_bytes_available)
-            fail("index buffer: %u indices of %u bytes run past the buffer", call.count, size);
+            fault("index buffer: %u indices of %u bytes run past the buffer", call.count, size);
          const uint8_t *data = memory.resolve(call.index_address, uint64_t(call.count) * size, error);
          if (!data)
-            fail("index buffer: %s", error.c_str());
+            fault("index buffer: %s", error.c_str());
          for (uint32_t i = 0; i < call.count; i++) {
             uint32_t v = 0;
             std::memcpy(&v, data + size_t(i) * size, size);
@@ -299,7 +284,7 @@ private:
          WaveExports exports;
          std::string error;
          if (!vs->run(wave, exports, error))
-            fail("vertex shader at 0x%llx: %s", (unsigned long long)vs_dispatch.program_address, error.c_str());
+            fault("vertex shader at 0x%llx: %s", (unsigned long long)vs_dispatch.program_address, error.c_str());
          const auto position = exports.targets.find({1, 60});
          /* The position exports after POS 60 are the enabled vectors in order: the misc
           * vector (VS_OUT_MISC_VEC_ENA), clip/cull distances 0-3 (VS_OUT_CCDIST0_VEC_ENA), then
@@ -314,14 +299,14 @@ private:
             if ((out_control >> (22 + vector)) & 1)
                distance_exports[vector] = next_position_export++;
          if (next_position_export > 64)
-            fail("PA_CL_VS_OUT_CNTL enables more position export vectors than POS 61-63");
+            fault("PA_CL_VS_OUT_CNTL enables more position export vectors than POS 61-63");
          const auto misc = has_misc ? exports.targets.find({1, misc_export}) : exports.targets.end();
          if (position == exports.targets.end())
-            fail("the vertex shader exported no position (EXPORT POS 60)");
+            fault("the vertex shader exported no position (EXPORT POS 60)");
          for (unsigned lane = 0; lane < lanes; lane++) {
             Vertex &v = shaded[first + lane];
             if (!position->second.written[lane])
-               fail("vertex shader lane %u did not export its position", lane);
+               fault("vertex shader lane %u did not export its position", lane);
             for (unsigned c = 0; c < 4; c++)
                v.position[c] = as_float(position->second.values[lane][c]);
             v.parameters.assign(export_count, {0, 0, 0, 0});
@@ -410,7 +395,7 @@ private:
             line_primitive(v[begin + n - 1], v[begin], v[begin + (provoking_last ? 0 : n - 1)]);
          break;
       default:
-         fail("primitive type %u (VGT_PRIMITIVE_TYPE) is not simulated yet", primitive_type);
+         fault("primitive type %u (VGT_PRIMITIVE_TYPE) is not simulated yet", primitive_type);
       }
    }
 
@@ -443,7 +428,7 @@ private:
       for (unsigned vector = 0; vector < 2; vector++) {
          const unsigned lanes = 0xfu << (4 * vector);
          if (((clip_distance_mask | cull_distance_mask) & lanes) && !((out_control >> (22 + vector)) & 1))
-            fail("PA_CL_VS_OUT_CNTL enables clip or cull distances %u-%u without VS_OUT_CCDIST%u_VEC_ENA",
+            fault("PA_CL_VS_OUT_CNTL enables clip or cull distances %u-%u without VS_OUT_CCDIST%u_VEC_ENA",
                  4 * vector, 4 * vector + 3, vector);
       }
    }
@@ -558,7 +543,7 @@ private:
    {
       const std::string error = streamout->primitive({vertices.begin(), vertices.size()});
       if (!error.empty())
-         fail("%s", error.c_str());
+         fault("%s", error.c_str());
       return !(clip_control & hw::streamout::clip_cntl_rasterization_kill);
    }
 
@@ -587,7 +572,7 @@ private:
    {
       statistics.primitives++;
       if (streamout->enabled())
-         fail("streamout of RECTLIST primitives is not simulated");
+         fault("streamout of RECTLIST primitives is not simulated");
       /* RECTLIST: three vertices of a parallelogram, the fourth is b + c - a (Mesa r600g
        * r600_draw_rectangle). Parameters are planar over (a, b, c), so the fourth corner's
        * values are extrapolated the same way. Rectangles are not clipped. */
@@ -655,7 +640,7 @@ private:
       double width = double(size >> 16) / 8.0, height = double(size & 0xffff) / 8.0;
       if ((state.get(PA_CL_VS_OUT_CNTL) >> 16) & 1) {
          if (!v.point_size)
-            fail("PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE is set but the vertex shader exported no point size");
+            fault("PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE is set but the vertex shader exported no point size");
          const double low = double(minmax & 0xffff) / 8.0, high = double(minmax >> 16) / 8.0;
          width = height = std::clamp(double(*v.point_size), low, high);
       }
@@ -719,7 +704,7 @@ private:
       if (!stream_out({&a.stream, &b.stream}))
          return;
       if ((state.get(PA_SC_MODE_CNTL_0) >> 2) & 1)
-         fail("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
+         fault("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
       if (!clip_line(a, b))
          return;
       const double width = double(state.get(PA_SU_LINE_CNTL) & 0xffff) / 8.0;
@@ -1022,7 +1007,7 @@ private:
          }
       }
       if ((in_control_1 >> 24) & 1)
-         fail("SPI_PS_IN_CONTROL_1.FIXED_PT_POSITION_ENA is not simulated yet");
+         fault("SPI_PS_IN_CONTROL_1.FIXED_PT_POSITION_ENA is not simulated yet");
 
       /* Parameters: PS input n takes the VS export whose SPI_VS_OUT_ID semantic matches its
        * SPI_PS_INPUT_CNTL_n.SEMANTIC, or its DEFAULT_VAL when none does. */
@@ -1033,7 +1018,7 @@ private:
       for (unsigned n = 0; n < inputs; n++) {
          const uint32_t control = state.get(SPI_PS_INPUT_CNTL_0 + 4 * n);
          if (ps_input_cyl_wrap(control))
-            fail("SPI_PS_INPUT_CNTL_%u: cylindrical wrap is not simulated yet", n);
+            fault("SPI_PS_INPUT_CNTL_%u: cylindrical wrap is not simulated yet", n);
          /* PT_SPRITE_TEX with SPI_INTERP_CONTROL_0.PNT_SPRITE_ENA: the input is the sprite
           * coordinate, each channel chosen by PNT_SPRITE_OVRD_* (0, 1, S or T); TOP_1 puts
           * t = 1 at the top. */
@@ -1048,7 +1033,7 @@ private:
                for (unsigned c = 0; c < 4; c++) {
                   const unsigned choice = (interp_control >> (2 + 3 * c)) & 7;
                   if (choice > 3)
-                     fail("SPI_INTERP_CONTROL_0.PNT_SPRITE_OVRD %u is not defined", choice);
+                     fault("SPI_INTERP_CONTROL_0.PNT_SPRITE_OVRD %u is not defined", choice);
                   out[c] = choices[choice];
                }
             }
@@ -1087,7 +1072,7 @@ private:
       WaveExports exports;
       std::string error;
       if (!ps->run(wave, exports, error))
-         fail("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
+         fault("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
       statistics.pixels_shaded += lanes;
       /* Per fragment, in order: KILL, the alpha test on colour 0, the stencil and depth tests
        * (late Z: the result is the same as early Z for shaders without side effects), then
@@ -1098,13 +1083,13 @@ private:
       if (depth_stencil.depth_from_shader) {
          auto found = exports.targets.find({0, pixel_export_depth});
          if (found == exports.targets.end())
-            fail("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
+            fault("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
          depth_export = &found->second;
       }
       /* Each lane's samples that survive, as a coverage mask. */
       std::vector<uint16_t> survives(lanes, 0);
       if (depth_stencil.any_test() && depth_stencil.samples != 1 && depth_stencil.samples != sample_pattern.samples)
-         fail("DB: a depth buffer of %u samples under PA_SC_AA_CONFIG's %u samples", depth_stencil.samples,
+         fault("DB: a depth buffer of %u samples under PA_SC_AA_CONFIG's %u samples", depth_stencil.samples,
               sample_pattern.samples);
       for (unsigned lane = 0; lane < lanes; lane++) {
          const Fragment &f = fragments[lane];
@@ -1117,7 +1102,7 @@ private:
          if (!depth_stencil.any_test())
             continue;
          if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
-            fail("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
+            fault("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
                  depth_stencil.width, depth_stencil.height);
          /* A single-sample depth buffer tests once, at the pixel centre. */
          const unsigned db_samples = depth_stencil.samples;
@@ -1143,7 +1128,7 @@ private:
                continue;
             if (f.x >= resolve_source->width || f.y >= resolve_source->height || f.x >= resolve_destination->width ||
                 f.y >= resolve_destination->height)
-               fail("CB resolve: pixel (%u, %u) outside the source or destination buffer", f.x, f.y);
+               fault("CB resolve: pixel (%u, %u) outside the source or destination buffer", f.x, f.y);
             resolve_pixel(*resolve_source, *resolve_destination, f.x, f.y);
             statistics.pixels_written++;
          }
@@ -1157,7 +1142,7 @@ private:
          if (target.dual_source) {
             const auto found_second = exports.targets.find({0, target.index + 1});
             if (found_second == exports.targets.end())
-               fail("CB_COLOR%u blends with the second source, but the pixel shader exports no PIXEL %u",
+               fault("CB_COLOR%u blends with the second source, but the pixel shader exports no PIXEL %u",
                     target.index, target.index + 1);
             second = &found_second->second;
          }
@@ -1166,10 +1151,10 @@ private:
                continue;
             const Fragment &f = fragments[lane];
             if (f.x >= target.width || f.y >= target.height)
-               fail("CB_COLOR%u: pixel (%u, %u) outside the %ux%u buffer (the scissor must keep it in)",
+               fault("CB_COLOR%u: pixel (%u, %u) outside the %ux%u buffer (the scissor must keep it in)",
                     target.index, f.x, f.y, target.width, target.height);
             if (second && !second->written[lane])
-               fail("CB_COLOR%u: a lane wrote PIXEL %u but not the second colour", target.index, target.index);
+               fault("CB_COLOR%u: a lane wrote PIXEL %u but not the second colour", target.index, target.index);
             const std::array<uint32_t, 4> *second_value = second ? &second->values[lane] : nullptr;
             if (target.msaa.samples > 1)
                write_colour_samples(target, f.x, f.y, survives[lane], found->second.values[lane], second_value);
@@ -1265,7 +1250,7 @@ std::string run_draw(const PipelineState &state, const DrawCall &call, GpuMemory
 {
    try {
       Draw(state, call, memory, trace, totals, statistics).run();
-   } catch (const Failure &failure) {
+   } catch (const SimulatorFault &failure) {
       return failure.message;
    }
    return {};

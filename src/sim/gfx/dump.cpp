@@ -1,6 +1,6 @@
 #include "dump.h"
 
-#include <zlib.h>
+#include <png.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,22 +24,6 @@ uint8_t unit_to_byte(float value)
    if (!(value > 0.0f)) /* NaN too */
       return 0;
    return uint8_t(std::lround(std::min(value, 1.0f) * 255.0f));
-}
-
-void append_be32(std::vector<uint8_t> &out, uint32_t value)
-{
-   for (int shift = 24; shift >= 0; shift -= 8)
-      out.push_back(uint8_t(value >> shift));
-}
-
-void append_chunk(std::vector<uint8_t> &out, const char *type, const std::vector<uint8_t> &data)
-{
-   append_be32(out, uint32_t(data.size()));
-   const size_t type_at = out.size();
-   out.insert(out.end(), type, type + 4);
-   out.insert(out.end(), data.begin(), data.end());
-   /* The CRC covers the type and the data, not the length. */
-   append_be32(out, uint32_t(crc32(crc32(0, nullptr, 0), out.data() + type_at, uInt(out.size() - type_at))));
 }
 
 } // namespace
@@ -82,41 +66,14 @@ Rgba8Picture read_back_rgba8(const ColourTarget &target)
 
 bool write_png(const std::string &path, const Rgba8Picture &picture, std::string &error)
 {
-   const size_t row_bytes = size_t(picture.width) * 4;
-   std::vector<uint8_t> rows;
-   rows.reserve(picture.height * (row_bytes + 1));
-   for (unsigned y = 0; y < picture.height; y++) {
-      rows.push_back(0); /* filter type 0: the row as it is */
-      const uint8_t *row = picture.pixels.data() + y * row_bytes;
-      rows.insert(rows.end(), row, row + row_bytes);
-   }
-   uLongf packed_size = compressBound(uLong(rows.size()));
-   std::vector<uint8_t> packed(packed_size);
-   /* Dumps are for looking at while debugging, possibly one per draw: speed over size. */
-   if (compress2(packed.data(), &packed_size, rows.data(), uLong(rows.size()), Z_BEST_SPEED) != Z_OK) {
-      error = "zlib could not compress the picture";
-      return false;
-   }
-   packed.resize(packed_size);
-
-   std::vector<uint8_t> file = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-   std::vector<uint8_t> header;
-   append_be32(header, picture.width);
-   append_be32(header, picture.height);
-   /* 8 bits per channel, colour type 6 (RGBA), deflate, filter method 0, not interlaced */
-   header.insert(header.end(), {8, 6, 0, 0, 0});
-   append_chunk(file, "IHDR", header);
-   append_chunk(file, "IDAT", packed);
-   append_chunk(file, "IEND", {});
-
-   FILE *out = std::fopen(path.c_str(), "wb");
-   if (!out) {
-      error = "cannot create " + path;
-      return false;
-   }
-   const bool written = std::fwrite(file.data(), 1, file.size(), out) == file.size();
-   if (std::fclose(out) != 0 || !written) {
-      error = "cannot write " + path;
+   /* libpng's simplified API (the GL scenes write theirs with it too). */
+   png_image image{};
+   image.version = PNG_IMAGE_VERSION;
+   image.width = picture.width;
+   image.height = picture.height;
+   image.format = PNG_FORMAT_RGBA;
+   if (!png_image_write_to_file(&image, path.c_str(), 0, picture.pixels.data(), 0, nullptr)) {
+      error = "writing " + path + ": " + image.message;
       return false;
    }
    return true;

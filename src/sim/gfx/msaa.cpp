@@ -208,8 +208,10 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
       a.bytes_per_element = fmask_bytes_per_pixel(m.samples);
       a.non_displayable_order = true;
       a.tiling = state.tiling;
-      a.macro = hw::macro_tiling_from_codes((attrib >> 5) & 0xf, (attrib >> 10) & 3, (attrib >> 13) & 3,
-                                            cb_attrib_fmask_bank_height(attrib), (attrib >> 19) & 3);
+      /* FMASK has its own bank height (FMASK_BANK_HEIGHT); the other codes are the colour's. */
+      const hw::gfx::TilingCodes codes = hw::gfx::cb_attrib_tiling(attrib);
+      a.macro = hw::macro_tiling_from_codes(codes.tile_split, codes.banks, codes.bank_width,
+                                            cb_attrib_fmask_bank_height(attrib), codes.macro_tile_aspect);
       const uint64_t fmask_tiles = uint64_t(slice_tile_max(state.get(base_reg + FmaskSlice))) + 1;
       if (fmask_tiles * 64 < uint64_t(width) * height)
          return refuse(error, "CB_COLOR%u: FMASK_SLICE is smaller than the colour buffer (0x%08x)", n,

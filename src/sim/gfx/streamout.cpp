@@ -1,4 +1,5 @@
 #include "streamout.h"
+#include "core/message.h"
 
 #include <cstdio>
 
@@ -8,12 +9,6 @@ using namespace hw::streamout;
 
 namespace {
 
-std::string hex(uint64_t value)
-{
-   char buffer[32];
-   std::snprintf(buffer, sizeof(buffer), "0x%llx", (unsigned long long)value);
-   return buffer;
-}
 
 } // namespace
 
@@ -80,7 +75,7 @@ std::string StreamoutUnit::primitive(std::span<const std::vector<StreamRecord> *
             const uint64_t address = base[b] + 4 * (record_dword + record.dword);
             std::string error;
             if (!memory.write(address, &record.value, 4, error))
-               return "streamout buffer " + std::to_string(b) + " at " + hex(address) + ": " + error;
+               return "streamout buffer " + std::to_string(b) + " at " + hex_string(address) + ": " + error;
          }
       }
       counters->offset[b] += uint32_t(count * stride_dwords[b]);
