@@ -86,6 +86,10 @@ constexpr uint32_t FULL_CACHE = 1u << 20, TC_ACTION = 1u << 23, VC_ACTION = 1u <
  * from Mesa's r600 evergreend.h). */
 constexpr uint32_t event(uint32_t type, uint32_t index) { return type | (index << 8); }
 constexpr uint32_t EVENT_CS_PARTIAL_FLUSH = event(0x07, 4);
+/* Waits for pixel shaders (and so every draw) to finish; flushes and invalidates the CB and
+ * DB caches (Mesa evergreend.h EVENT_TYPE_PS_PARTIAL_FLUSH, _CACHE_FLUSH_AND_INV_EVENT). */
+constexpr uint32_t EVENT_PS_PARTIAL_FLUSH = event(0x10, 4);
+constexpr uint32_t EVENT_CACHE_FLUSH_AND_INV = event(0x16, 0);
 constexpr uint32_t event_type_zpass_done = 0x15; /* EVENT_INDEX 1; writes the DB's sample counts */
 constexpr uint32_t EVENT_CACHE_FLUSH_AND_INV_TS = event(0x14, 5);
 

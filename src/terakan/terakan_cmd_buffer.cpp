@@ -36,7 +36,7 @@ static void begin_stream(terakan_cmd_buffer *cmd)
 }
 
 /* The stream the next command goes to, with room for it. */
-static CommandStream &stream(terakan_cmd_buffer *cmd)
+CommandStream &terakan_cmd_stream(terakan_cmd_buffer *cmd)
 {
    if (cmd->streams.empty() ||
        cmd->streams.back().size() + stream_headroom > terakan::winsys::max_ib_dwords)
@@ -46,8 +46,8 @@ static CommandStream &stream(terakan_cmd_buffer *cmd)
 
 /* `size` bytes of upload memory aligned to `alignment`; nullptr (and the command buffer's
  * error set) when no buffer can be made. */
-static uint8_t *upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment, RadeonBo *&bo,
-                       uint64_t &offset)
+uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment, RadeonBo *&bo,
+                            uint64_t &offset)
 {
    if (!cmd->upload_bos.empty()) {
       RadeonBo *last = cmd->upload_bos.back();
@@ -88,6 +88,7 @@ static void release_resources(terakan_cmd_buffer *cmd)
    cmd->variant_dirty = true;
    cmd->variant_code = nullptr;
    cmd->dynamic_unnormalized_mask = 0;
+   terakan_reset_graphics_state(cmd);
 }
 
 static VkResult cmd_buffer_create(struct vk_command_pool *pool, struct vk_command_buffer **out)
@@ -157,7 +158,7 @@ terakan_CmdExecuteCommands(VkCommandBuffer commandBuffer, uint32_t commandBuffer
       for (uint32_t i = 0; i < commandBufferCount; i++) {
          VK_FROM_HANDLE(terakan_cmd_buffer, secondary, pCommandBuffers[i]);
          for (const CommandStream &part : secondary->streams) {
-            if (stream(cmd).size() + part.size() > terakan::winsys::max_ib_dwords)
+            if (terakan_cmd_stream(cmd).size() + part.size() > terakan::winsys::max_ib_dwords)
                begin_stream(cmd);
             cmd->streams.back().append(part);
          }
@@ -182,6 +183,13 @@ terakan_CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindP
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_pipeline, pipeline, _pipeline);
+   if (bindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+      cmd->graphics_pipeline = pipeline;
+      /* The pipeline's static state becomes the command buffer's until a dynamic state
+       * command changes what the pipeline left dynamic. */
+      vk_cmd_set_dynamic_graphics_state(&cmd->vk, &pipeline->graphics->dynamic);
+      return;
+   }
    if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE && cmd->pipeline != pipeline) {
       cmd->pipeline = pipeline;
       cmd->variant_dirty = true;
@@ -195,13 +203,15 @@ terakan_CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint
                               const uint32_t *pDynamicOffsets)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   if (bindPoint != VK_PIPELINE_BIND_POINT_COMPUTE)
+   if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
+      cmd->variant_dirty = true;
+   else if (bindPoint != VK_PIPELINE_BIND_POINT_GRAPHICS)
       return;
-   cmd->variant_dirty = true;
+   auto &sets = bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE ? cmd->sets : cmd->graphics_sets;
    uint32_t next_dynamic = 0;
-   for (uint32_t i = 0; i < setCount && firstSet + i < cmd->sets.size(); i++) {
+   for (uint32_t i = 0; i < setCount && firstSet + i < sets.size(); i++) {
       VK_FROM_HANDLE(terakan_descriptor_set, set, pSets[i]);
-      terakan_bound_set &bound = cmd->sets[firstSet + i];
+      terakan_bound_set &bound = sets[firstSet + i];
       bound.set = set;
       bound.dynamic_offsets = {};
       if (!set)
@@ -225,10 +235,10 @@ terakan_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShad
 
 /* The descriptor a slot reads, with its dynamic offset applied. False if it was never
  * written (the application's error; nothing is bound then). */
-static bool slot_descriptor(const terakan_cmd_buffer *cmd, const terakan_slot_source &slot,
-                            terakan_descriptor &out)
+bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
+                             terakan_descriptor &out)
 {
-   const terakan_bound_set &bound = cmd->sets[slot.set];
+   const terakan_bound_set &bound = sets[slot.set];
    if (!bound.set || slot.descriptor >= bound.set->descriptors.size())
       return false;
    out = bound.set->descriptors[slot.descriptor];
@@ -359,7 +369,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    /* Constant buffers 0 (push constants) and 1 (driver constants), 256 bytes each. */
    RadeonBo *push_bo = nullptr;
    uint64_t push_offset = 0;
-   uint8_t *push = upload(cmd, 512, 256, push_bo, push_offset);
+   uint8_t *push = terakan_cmd_upload(cmd, 512, 256, push_bo, push_offset);
    if (!push)
       return;
    std::memcpy(push, cmd->push_constants.data(), 256);
@@ -375,7 +385,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    uint32_t target_mask = 0;
    for (const terakan_slot_source &slot : pipeline->slots) {
       terakan_descriptor d;
-      if (!slot_descriptor(cmd, slot, d))
+      if (!terakan_slot_descriptor(cmd->sets, slot, d))
          continue;
       /* Slots 0-7 are storage buffers (read-only ones have no RAT): their range's size for
        * OpArrayLength. */
@@ -435,7 +445,7 @@ terakan_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX, uint32_t 
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    if (!can_dispatch(cmd) || x == 0 || y == 0 || z == 0)
       return;
-   CommandStream &cs = stream(cmd);
+   CommandStream &cs = terakan_cmd_stream(cmd);
    RadeonBo *driver_bo;
    uint64_t driver_offset;
    uint8_t *driver = nullptr;
@@ -486,7 +496,7 @@ terakan_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkD
    VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
    if (!can_dispatch(cmd))
       return;
-   CommandStream &cs = stream(cmd);
+   CommandStream &cs = terakan_cmd_stream(cmd);
    RadeonBo *driver_bo;
    uint64_t driver_offset;
    uint8_t *driver = nullptr;
@@ -506,15 +516,20 @@ terakan_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkD
 
 /* ---- synchronization ---- */
 
-/* Waits for every dispatch so far and makes its writes visible to everything after: the
- * compute partial flush, then a surface sync over all of memory that flushes the colour (RAT)
- * caches and invalidates the texture, vertex and shader constant caches. */
-static void emit_full_barrier(CommandStream &cs)
+/* Waits for every dispatch and draw so far and makes its writes visible to everything after:
+ * the compute and pixel-shader partial flushes, the CB/DB cache flush event, then a surface
+ * sync over all of memory that flushes the colour (RAT) and depth caches and invalidates the
+ * texture, vertex and shader constant caches. */
+void terakan_emit_full_barrier(CommandStream &cs)
 {
    cs.packet(pm4::EVENT_WRITE, 1);
    cs.emit(pm4::EVENT_CS_PARTIAL_FLUSH);
+   cs.packet(pm4::EVENT_WRITE, 1);
+   cs.emit(pm4::EVENT_PS_PARTIAL_FLUSH);
+   cs.packet(pm4::EVENT_WRITE, 1);
+   cs.emit(pm4::EVENT_CACHE_FLUSH_AND_INV);
    uint32_t coher = pm4::coher::TC_ACTION | pm4::coher::VC_ACTION | pm4::coher::CB_ACTION |
-                    pm4::coher::SH_ACTION | pm4::coher::SX_ACTION;
+                    pm4::coher::DB_ACTION | pm4::coher::SH_ACTION | pm4::coher::SX_ACTION;
    for (unsigned n = 0; n < 8; n++)
       coher |= pm4::coher::cb_dest_base(n);
    cs.packet(pm4::SURFACE_SYNC, 4);
@@ -530,14 +545,14 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdPipelineBarrier2(VkCommandBuffer commandBuffer, const VkDependencyInfo *)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   emit_full_barrier(stream(cmd));
+   terakan_emit_full_barrier(terakan_cmd_stream(cmd));
 }
 
 static void emit_event_write(terakan_cmd_buffer *cmd, VkEvent _event, uint32_t value)
 {
    VK_FROM_HANDLE(terakan_event, event, _event);
-   CommandStream &cs = stream(cmd);
-   emit_full_barrier(cs);
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   terakan_emit_full_barrier(cs);
    cs.packet(pm4::MEM_WRITE, 4);
    cs.emit(0);
    cs.emit(pm4::MEM_WRITE_DATA32);
@@ -563,7 +578,7 @@ terakan_CmdWaitEvents2(VkCommandBuffer commandBuffer, uint32_t eventCount, const
                        const VkDependencyInfo *)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   CommandStream &cs = stream(cmd);
+   CommandStream &cs = terakan_cmd_stream(cmd);
    for (uint32_t i = 0; i < eventCount; i++) {
       VK_FROM_HANDLE(terakan_event, event, pEvents[i]);
       cs.packet(pm4::WAIT_REG_MEM, 6);
@@ -575,7 +590,7 @@ terakan_CmdWaitEvents2(VkCommandBuffer commandBuffer, uint32_t eventCount, const
       cs.emit(10);         /* poll interval */
       cs.relocation(*event->bo);
    }
-   emit_full_barrier(cs);
+   terakan_emit_full_barrier(cs);
 }
 
 /* ---- transfers (the command processor's DMA engine) ---- */
@@ -586,7 +601,7 @@ static void copy_bytes(terakan_cmd_buffer *cmd, RadeonBo &src, uint64_t src_offs
    while (size) {
       const uint32_t bytes = uint32_t(std::min<uint64_t>(size, pm4::cp_dma::max_bytes & ~3u));
       size -= bytes;
-      emit_cp_dma(stream(cmd), &src, src_offset, 0, dst, dst_offset, bytes, size == 0);
+      emit_cp_dma(terakan_cmd_stream(cmd), &src, src_offset, 0, dst, dst_offset, bytes, size == 0);
       src_offset += bytes;
       dst_offset += bytes;
    }
@@ -681,20 +696,25 @@ terakan_CmdCopyImageToBuffer2(VkCommandBuffer commandBuffer, const VkCopyImageTo
       copy_buffer_image(cmd, buffer, image, info->pRegions[i], false);
 }
 
+/* Fills bytes (a multiple of 4) with a 32-bit pattern, one CP DMA per maximum-size run. */
+void terakan_cmd_fill(terakan_cmd_buffer *cmd, RadeonBo &bo, uint64_t offset, uint64_t bytes, uint32_t pattern)
+{
+   while (bytes) {
+      const uint32_t chunk = uint32_t(std::min<uint64_t>(bytes, pm4::cp_dma::max_bytes & ~3u));
+      bytes -= chunk;
+      emit_cp_dma(terakan_cmd_stream(cmd), nullptr, 0, pattern, bo, offset, chunk, bytes == 0);
+      offset += chunk;
+   }
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdFillBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDeviceSize dstOffset,
                       VkDeviceSize size, uint32_t data)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
-   uint64_t bytes = vk_buffer_range(&dst->vk, dstOffset, size) & ~uint64_t(3);
-   uint64_t offset = dst->offset + dstOffset;
-   while (bytes) {
-      const uint32_t chunk = uint32_t(std::min<uint64_t>(bytes, pm4::cp_dma::max_bytes & ~3u));
-      bytes -= chunk;
-      emit_cp_dma(stream(cmd), nullptr, 0, data, *dst->memory->bo, offset, chunk, bytes == 0);
-      offset += chunk;
-   }
+   terakan_cmd_fill(cmd, *dst->memory->bo, dst->offset + dstOffset,
+                    vk_buffer_range(&dst->vk, dstOffset, size) & ~uint64_t(3), data);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -705,7 +725,7 @@ terakan_CmdUpdateBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDev
    VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
    RadeonBo *bo;
    uint64_t offset;
-   uint8_t *data = upload(cmd, dataSize, 4, bo, offset);
+   uint8_t *data = terakan_cmd_upload(cmd, dataSize, 4, bo, offset);
    if (!data)
       return;
    std::memcpy(data, pData, dataSize);

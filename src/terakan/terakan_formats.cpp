@@ -1,9 +1,10 @@
 /* Vulkan formats as TeraScale texture formats, and what each can do.
  *
- * Only sampling, copies and uniform texel buffers exist so far: no storage images or storage
- * texel buffers, no colour or depth targets, no blits. The hardware format, number format and swizzle of each entry follow
- * the FMT_* list of src/hw/texture.h; unlisted formats report no features. Images are laid out
- * linear aligned whatever their tiling (docs/status.md). */
+ * Sampling, copies, uniform texel buffers, colour attachments (the formats the CB writes:
+ * terakan_attachment_formats.cpp) and depth attachments (D16_UNORM, D32_SFLOAT) exist so far:
+ * no storage images or storage texel buffers, no blits, no sampled depth. The hardware format,
+ * number format and swizzle of each entry follow the FMT_* list of src/hw/texture.h; unlisted
+ * formats report no features. */
 #include "terakan_private.h"
 
 #include "vk_format.h"
@@ -48,6 +49,9 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumFormat::Norm, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumFormat::Int, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumFormat::Int, true, false, xyzw, 16, false},
+   /* Depth: attachments and copies only (sampling depth is not offered yet). */
+   {VK_FORMAT_D16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, false, true},
+   {VK_FORMAT_D32_SFLOAT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true},
 };
 
 const terakan_format *terakan_format_of(VkFormat format)
@@ -60,19 +64,50 @@ const terakan_format *terakan_format_of(VkFormat format)
 
 bool terakan_format_is_texel_buffer(const terakan_format *format)
 {
-   /* The fetch unit has no sRGB decoding; every other listed format it converts. */
-   return format && !format->srgb;
+   /* The fetch unit has no sRGB decoding; every other listed colour format it converts. */
+   return format && !format->srgb && !format->depth;
 }
 
-static VkFormatFeatureFlags image_features(const terakan_format *format)
+static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling);
+
+/* The usages an image of `format` and `tiling` may have: what its features allow. */
+VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling)
+{
+   const VkFormatFeatureFlags features = image_features(format, tiling);
+   VkImageUsageFlags usage = 0;
+   if (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
+      usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+   if (features & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT)
+      usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   if (features & VK_FORMAT_FEATURE_TRANSFER_DST_BIT)
+      usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   if (features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)
+      usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+   if (features & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
+      usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   return usage;
+}
+
+static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling)
 {
    if (!format)
       return 0;
+   if (format->depth) /* depth buffers are 1D tiled: optimal images only */
+      return tiling == VK_IMAGE_TILING_OPTIMAL ? VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                                    VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                                    VK_FORMAT_FEATURE_TRANSFER_DST_BIT
+                                              : 0;
    VkFormatFeatureFlags features = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
                                    VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                    VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    if (format->filterable)
       features |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   terakan_colour_target target;
+   if (terakan_colour_target_format(format->vk, target)) {
+      features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+      if (target.blendable)
+         features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+   }
    return features;
 }
 
@@ -83,15 +118,19 @@ terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
    /* Linear and optimal images share one layout, so they can do the same things. Buffers:
     * uniform texel buffers only (storage texel buffers need typed RAT stores). */
    const terakan_format *f = terakan_format_of(format);
-   const VkFormatFeatureFlags features = image_features(f);
-   const VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
-   pFormatProperties->formatProperties = {features, features, buffer};
+   const VkFormatFeatureFlags linear = image_features(f, VK_IMAGE_TILING_LINEAR);
+   const VkFormatFeatureFlags features = image_features(f, VK_IMAGE_TILING_OPTIMAL);
+   VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
+   terakan_vertex_fetch_format vertex;
+   if (terakan_vertex_format(format, vertex))
+      buffer |= VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+   pFormatProperties->formatProperties = {linear, features, buffer};
    /* VK_KHR_format_feature_flags2: the same features (no feature beyond the 32-bit ones is
     * offered: no depth comparison, no storage access without a format). */
    vk_foreach_struct(ext, pFormatProperties->pNext) {
       if (ext->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
          auto *properties = reinterpret_cast<VkFormatProperties3 *>(ext);
-         properties->linearTilingFeatures = features;
+         properties->linearTilingFeatures = linear;
          properties->optimalTilingFeatures = features;
          properties->bufferFeatures = buffer;
       }
@@ -106,13 +145,11 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    VkImageFormatProperties &out = pImageFormatProperties->imageFormatProperties;
    out = {};
    const terakan_format *format = terakan_format_of(info->format);
-   const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT |
-                                             VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                             VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   const VkImageUsageFlags supported_usage = terakan_supported_image_usage(format, info->tiling);
    const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                               VK_IMAGE_CREATE_ALIAS_BIT |
                                               VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
-   if (!format || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
+   if (!format || !supported_usage || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
        (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    for (const VkBaseInStructure *next = static_cast<const VkBaseInStructure *>(info->pNext); next;

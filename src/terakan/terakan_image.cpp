@@ -32,6 +32,13 @@ static hw::SurfaceDescription surface_of(const terakan_device *device, const VkI
                                                      device->radeon->info().tiling_config);
       surface.mode = surface.tiling.valid ? hw::ArrayMode::Tiled2DThin1 : hw::ArrayMode::Tiled1DThin1;
    }
+   if (format->depth) {
+      /* Depth buffers: 1D tiled in the DB's non-displayable micro-tile order (what the DB
+       * addresses; copies address the same layout). 2D-tiled depth needs the DB's own tile
+       * split choice, not made yet. */
+      surface.mode = hw::ArrayMode::Tiled1DThin1;
+      surface.non_displayable_order = true;
+   }
    return surface;
 }
 
@@ -44,12 +51,11 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    if (!format)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: images of format %d are not supported", pCreateInfo->format);
-   const VkImageUsageFlags supported_usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                             VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   const VkImageUsageFlags supported_usage = terakan_supported_image_usage(format, pCreateInfo->tiling);
    if (pCreateInfo->usage & ~supported_usage)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: image usage 0x%x is not supported; only sampling and transfers are",
-                       pCreateInfo->usage);
+                       "terakan: image usage 0x%x is not supported for format %d (supported: 0x%x)",
+                       pCreateInfo->usage, pCreateInfo->format, supported_usage);
    /* ALIAS (VK_KHR_bind_memory2): two images made alike get the same layout here anyway. */
    if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                                 VK_IMAGE_CREATE_ALIAS_BIT |

@@ -317,7 +317,8 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.maxComputeWorkGroupSize[0] = 128;
    limits.maxComputeWorkGroupSize[1] = 128;
    limits.maxComputeWorkGroupSize[2] = 64;
-   limits.subPixelPrecisionBits = 4;
+   /* Draws program PA_SU_VTX_CNTL.QUANT_MODE 5: vertices snap to 1/256 pixel. */
+   limits.subPixelPrecisionBits = 8;
    limits.subTexelPrecisionBits = 4;
    limits.mipmapPrecisionBits = 4;
    limits.maxDrawIndexedIndexValue = (1u << 24) - 1;
@@ -450,10 +451,10 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
 void terakan_get_queue_family_properties(const terakan_physical_device *pdev,
                                          VkQueueFamilyProperties *properties)
 {
-   /* One family, one queue. Graphics is not claimed until the graphics pipeline exists;
-    * timestamps are not claimed until queries are implemented. */
+   /* One family, one queue: the kernel's one GFX ring carries draws, dispatches and copies.
+    * Timestamps are not claimed until queries are implemented. */
    *properties = {};
-   properties->queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+   properties->queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
    properties->queueCount = 1;
    properties->timestampValidBits = 0;
    properties->minImageTransferGranularity = {1, 1, 1};

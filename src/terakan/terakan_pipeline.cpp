@@ -80,7 +80,7 @@ cached_binary_create(struct vk_device *device, const void *key, size_t key_size,
 
 /* Storage buffers take RATs 0-7 in layout order (set, then binding); uniform buffers take
  * fetch resources from 17 on. The compiler refuses a shader whose buffers fall beyond. */
-static std::vector<BufferBinding> buffer_bindings(const struct vk_pipeline_layout *layout)
+std::vector<BufferBinding> terakan_buffer_bindings(const struct vk_pipeline_layout *layout)
 {
    std::vector<BufferBinding> bindings;
    unsigned storage_slot = 0, uniform_slot = terakan::compiler::first_uniform_buffer_slot;
@@ -111,7 +111,7 @@ static std::vector<BufferBinding> buffer_bindings(const struct vk_pipeline_layou
  * compiler. */
 static constexpr unsigned first_texture_resource_slot = 96;
 
-static std::vector<TextureBinding> texture_bindings(const struct vk_pipeline_layout *layout)
+std::vector<TextureBinding> terakan_texture_bindings(const struct vk_pipeline_layout *layout)
 {
    std::vector<TextureBinding> bindings;
    unsigned resource = first_texture_resource_slot, sampler = 0;
@@ -154,8 +154,10 @@ static std::vector<TextureBinding> texture_bindings(const struct vk_pipeline_lay
 
 /* Where each texture resource and sampler the program uses gets its descriptor, and where each
  * sampler element whose coordinate type is chosen at bind time comes from. */
-static bool resolve_textures(const ShaderBinary &binary, const std::vector<TextureBinding> &bindings,
-                             const struct vk_pipeline_layout *layout, terakan_pipeline *pipeline)
+bool terakan_resolve_textures(const ShaderBinary &binary, const std::vector<TextureBinding> &bindings,
+                              const struct vk_pipeline_layout *layout,
+                              std::vector<terakan_texture_source> &textures,
+                              std::vector<terakan_unnormalized_source> &unnormalized)
 {
    auto descriptor_of = [&](const TextureBinding &b, unsigned element) {
       auto *set = container_of(layout->set_layouts[b.set], terakan_descriptor_set_layout, vk);
@@ -166,7 +168,7 @@ static bool resolve_textures(const ShaderBinary &binary, const std::vector<Textu
          const unsigned first = sampler ? b.first_sampler : b.first_resource;
          if (!(sampler ? b.has_sampler : b.has_image) || slot < first || slot >= first + b.count)
             continue;
-         pipeline->textures.push_back({slot, b.set, descriptor_of(b, slot - first), sampler});
+         textures.push_back({slot, b.set, descriptor_of(b, slot - first), sampler});
          return true;
       }
       return false;
@@ -184,16 +186,14 @@ static bool resolve_textures(const ShaderBinary &binary, const std::vector<Textu
             found = &b;
       if (!found || record.element >= found->count)
          return false;
-      pipeline->unnormalized.push_back({record.set, descriptor_of(*found, record.element),
-                                        record.bit, record.dynamic});
+      unnormalized.push_back({record.set, descriptor_of(*found, record.element), record.bit, record.dynamic});
    }
    return true;
 }
 
 /* Where each slot the program uses gets its descriptor at dispatch. */
-static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBinding> &bindings,
-                          const struct vk_pipeline_layout *layout,
-                          std::vector<terakan_slot_source> &slots)
+bool terakan_resolve_slots(const ShaderBinary &binary, const std::vector<BufferBinding> &bindings,
+                           const struct vk_pipeline_layout *layout, std::vector<terakan_slot_source> &slots)
 {
    auto source_of = [&](unsigned slot) -> terakan_slot_source * {
       for (terakan_slot_source &s : slots)
@@ -227,7 +227,11 @@ static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBi
       if (!source_of(slot))
          return false;
    for (const terakan::compiler::FetchRecord &fetch : binary.fetches) {
-      if (fetch.binding == terakan::compiler::push_constant_fetch_resource || fetch.sampler >= 0 ||
+      /* Vertex inputs come from the vertex input state, not from descriptors. */
+      const bool vertex_input = fetch.binding >= terakan::compiler::vertex_input_first_resource &&
+                                fetch.binding < terakan::compiler::vertex_input_first_resource +
+                                                   terakan::compiler::max_vertex_inputs;
+      if (vertex_input || fetch.binding == terakan::compiler::push_constant_fetch_resource || fetch.sampler >= 0 ||
           std::count(binary.texture_resources.begin(), binary.texture_resources.end(), fetch.binding))
          continue;
       terakan_slot_source *source = source_of(fetch.binding);
@@ -240,11 +244,18 @@ static bool resolve_slots(const ShaderBinary &binary, const std::vector<BufferBi
 
 static void compute_key(const struct terakan_physical_device *pdev,
                         const struct vk_shader_module *module, const char *entry,
+                        terakan::compiler::ShaderStage stage,
                         const terakan::compiler::CompileOptions &options, uint8_t key[20])
 {
    struct mesa_sha1 context;
    _mesa_sha1_init(&context);
    _mesa_sha1_update(&context, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
+   const uint32_t stage_number = uint32_t(stage);
+   _mesa_sha1_update(&context, &stage_number, sizeof(stage_number));
+   for (const terakan::compiler::VertexInputOption &input : options.vertex_inputs) {
+      const uint32_t words[2] = {input.location, uint32_t(input.rate)};
+      _mesa_sha1_update(&context, words, sizeof(words));
+   }
    const uint32_t family = uint32_t(options.family);
    _mesa_sha1_update(&context, &family, sizeof(family));
    _mesa_sha1_update(&context, module->sha1, sizeof(module->sha1));
@@ -270,6 +281,90 @@ static void compute_key(const struct terakan_physical_device *pdev,
    const uint8_t robust = options.robust_buffer_access;
    _mesa_sha1_update(&context, &robust, 1);
    _mesa_sha1_final(&context, key);
+}
+
+/* The specialization constants of a stage, read into the compile options. */
+VkResult terakan_read_specialization(terakan_device *device, const VkSpecializationInfo *spec,
+                                     terakan::compiler::CompileOptions &options)
+{
+   if (!spec)
+      return VK_SUCCESS;
+   for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
+      const VkSpecializationMapEntry &entry = spec->pMapEntries[i];
+      terakan::compiler::SpecializationConstant constant;
+      constant.id = entry.constantID;
+      constant.bytes = unsigned(entry.size);
+      if (entry.size > 8 || entry.offset + entry.size > spec->dataSize)
+         return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+                               "terakan: specialization constant %u lies outside its data", entry.constantID);
+      std::memcpy(&constant.bits, static_cast<const uint8_t *>(spec->pData) + entry.offset, entry.size);
+      options.specialization.push_back(constant);
+   }
+   return VK_SUCCESS;
+}
+
+/* The binary for one stage: from the pipeline cache (or the device's own), else compiled and
+ * added to it. */
+VkResult terakan_obtain_binary(terakan_device *device, struct vk_pipeline_cache *cache,
+                               const struct vk_shader_module *module, const char *entry,
+                               terakan::compiler::ShaderStage stage,
+                               const terakan::compiler::CompileOptions &options,
+                               VkPipelineCreateFlags flags, ShaderBinary &binary)
+{
+   uint8_t key[20];
+   compute_key(device->physical, module, entry, stage, options, key);
+   if (!cache)
+      cache = device->internal_cache;
+
+   bool have_binary = false;
+   bool cache_hit = false;
+   if (cache) {
+      struct vk_pipeline_cache_object *object =
+         vk_pipeline_cache_lookup_object(cache, key, sizeof(key), &cached_binary_ops, &cache_hit);
+      if (object) {
+         auto *cached = container_of(object, terakan_cached_binary, base);
+         have_binary = terakan::compiler::deserialize_binary(cached->bytes, binary);
+         vk_pipeline_cache_object_unref(object);
+      }
+   }
+   if (have_binary)
+      return VK_SUCCESS;
+   if (flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT_EXT)
+      return VK_PIPELINE_COMPILE_REQUIRED_EXT;
+   std::string error;
+   const std::span<const uint32_t> spirv(reinterpret_cast<const uint32_t *>(module->data), module->size / 4);
+   const bool compiled = stage == terakan::compiler::ShaderStage::Compute
+                            ? terakan::compiler::compile_compute(spirv, entry, options, binary, error)
+                            : terakan::compiler::compile_graphics(spirv, stage, entry, options, binary, error);
+   if (!compiled)
+      return terakan_errorf(device, VK_ERROR_INVALID_SHADER_NV, "terakan: %s", error.c_str());
+   if (cache) {
+      struct vk_pipeline_cache_object *object =
+         cached_binary_create(&device->vk, key, sizeof(key), terakan::compiler::serialize_binary(binary));
+      if (object)
+         vk_pipeline_cache_object_unref(vk_pipeline_cache_add_object(cache, object));
+   }
+   return VK_SUCCESS;
+}
+
+/* The program in a buffer object of its own (SQ_PGM_START_* count 256-byte units). */
+VkResult terakan_upload_code(terakan_device *device, const std::vector<uint32_t> &code,
+                             terakan::winsys::RadeonBo *&out)
+{
+   std::string error;
+   int error_number = 0;
+   out = terakan::winsys::RadeonBo::create(*device->radeon, code.size() * 4, 256, device->code_placement, error,
+                                           error_number);
+   void *map = out ? out->map() : nullptr;
+   if (!map) {
+      delete out;
+      out = nullptr;
+      return terakan_bo_error(device, error_number ? error_number : ENOMEM,
+                              error.empty() ? "cannot map the shader code buffer" : error);
+   }
+   std::memcpy(map, code.data(), code.size() * 4);
+   out->unmap();
+   return VK_SUCCESS;
 }
 
 /* Variant code goes into buffer objects like the program's own. */
@@ -301,9 +396,11 @@ private:
    terakan_device *device;
 };
 
-static void destroy_pipeline(terakan_device *device, terakan_pipeline *pipeline,
+void terakan_destroy_pipeline(terakan_device *device, terakan_pipeline *pipeline,
                              const VkAllocationCallbacks *allocator)
 {
+   if (pipeline->graphics)
+      terakan_graphics_pipeline_destroy(pipeline->graphics);
    delete pipeline->variants;
    delete pipeline->code_store;
    delete pipeline->code_bo;
@@ -328,87 +425,42 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
    terakan::compiler::CompileOptions options;
    options.family = device->physical->pci->family;
    options.debug = terakan::compiler::debug_options_from_environment();
-   options.buffer_bindings = buffer_bindings(layout);
-   options.texture_bindings = texture_bindings(layout);
+   options.buffer_bindings = terakan_buffer_bindings(layout);
+   options.texture_bindings = terakan_texture_bindings(layout);
    options.sampler_forces_unnormalized =
       terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
    options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
-   if (const VkSpecializationInfo *spec = info->stage.pSpecializationInfo) {
-      for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
-         const VkSpecializationMapEntry &entry = spec->pMapEntries[i];
-         terakan::compiler::SpecializationConstant constant;
-         constant.id = entry.constantID;
-         constant.bytes = unsigned(entry.size);
-         if (entry.size > 8 || entry.offset + entry.size > spec->dataSize)
-            return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
-                             "terakan: specialization constant %u lies outside its data",
-                             entry.constantID);
-         std::memcpy(&constant.bits, static_cast<const uint8_t *>(spec->pData) + entry.offset,
-                     entry.size);
-         options.specialization.push_back(constant);
-      }
-   }
-
-   uint8_t key[20];
-   compute_key(device->physical, module, info->stage.pName, options, key);
-   if (!cache)
-      cache = device->internal_cache;
+   const VkResult specialized = terakan_read_specialization(device, info->stage.pSpecializationInfo, options);
+   if (specialized != VK_SUCCESS)
+      return specialized;
 
    ShaderBinary binary;
-   bool have_binary = false;
-   bool cache_hit = false;
-   if (cache) {
-      struct vk_pipeline_cache_object *object =
-         vk_pipeline_cache_lookup_object(cache, key, sizeof(key), &cached_binary_ops, &cache_hit);
-      if (object) {
-         auto *cached = container_of(object, terakan_cached_binary, base);
-         have_binary = terakan::compiler::deserialize_binary(cached->bytes, binary);
-         vk_pipeline_cache_object_unref(object);
-      }
-   }
-   if (!have_binary) {
-      if (info->flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT_EXT)
-         return VK_PIPELINE_COMPILE_REQUIRED_EXT;
-      std::string error;
-      const std::span<const uint32_t> spirv(reinterpret_cast<const uint32_t *>(module->data),
-                                            module->size / 4);
-      if (!terakan::compiler::compile_compute(spirv, info->stage.pName, options, binary, error))
-         return terakan_errorf(device, VK_ERROR_INVALID_SHADER_NV, "terakan: %s", error.c_str());
-      if (cache) {
-         struct vk_pipeline_cache_object *object =
-            cached_binary_create(&device->vk, key, sizeof(key),
-                                 terakan::compiler::serialize_binary(binary));
-         if (object)
-            vk_pipeline_cache_object_unref(vk_pipeline_cache_add_object(cache, object));
-      }
-   }
+   const VkResult compiled = terakan_obtain_binary(device, cache, module, info->stage.pName,
+                                                   terakan::compiler::ShaderStage::Compute, options,
+                                                   info->flags, binary);
+   if (compiled != VK_SUCCESS)
+      return compiled;
 
    auto *pipeline = terakan_object_new<terakan_pipeline>(allocator ? allocator : &device->vk.alloc,
                                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!pipeline)
       return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    vk_object_base_init(&device->vk, &pipeline->base, VK_OBJECT_TYPE_PIPELINE);
-   if (!resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots) ||
-       !resolve_textures(binary, options.texture_bindings, layout, pipeline)) {
-      destroy_pipeline(device, pipeline, allocator);
+   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+   if (!terakan_resolve_slots(binary, options.buffer_bindings, layout, pipeline->slots) ||
+       !terakan_resolve_textures(binary, options.texture_bindings, layout, pipeline->textures,
+                                 pipeline->unnormalized)) {
+      terakan_destroy_pipeline(device, pipeline, allocator);
       return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
                        "terakan: the program uses a buffer slot its pipeline layout does not "
                        "provide (a stale pipeline cache entry?)");
    }
 
-   std::string error;
-   int error_number = 0;
-   pipeline->code_bo = terakan::winsys::RadeonBo::create(*device->radeon, binary.code.size() * 4,
-                                                         256, device->code_placement, error,
-                                                         error_number);
-   void *map = pipeline->code_bo ? pipeline->code_bo->map() : nullptr;
-   if (!map) {
-      destroy_pipeline(device, pipeline, allocator);
-      return terakan_bo_error(device, error_number ? error_number : ENOMEM,
-                              error.empty() ? "cannot map the shader code buffer" : error);
+   const VkResult uploaded = terakan_upload_code(device, binary.code, pipeline->code_bo);
+   if (uploaded != VK_SUCCESS) {
+      terakan_destroy_pipeline(device, pipeline, allocator);
+      return uploaded;
    }
-   std::memcpy(map, binary.code.data(), binary.code.size() * 4);
-   pipeline->code_bo->unmap();
 
    /* The program's patch sites by key bit; only elements reached at constant indices. */
    std::vector<std::vector<uint32_t>> sites;
@@ -424,7 +476,7 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
          pipeline->code_store = new terakan_code_store(device);
          pipeline->variants = new terakan::ShaderVariants(*pipeline->code_store, binary.code, sites);
       } catch (const std::bad_alloc &) {
-         destroy_pipeline(device, pipeline, allocator);
+         terakan_destroy_pipeline(device, pipeline, allocator);
          return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
       }
    }
@@ -457,23 +509,11 @@ terakan_CreateComputePipelines(VkDevice _device, VkPipelineCache pipelineCache, 
    return result;
 }
 
-extern "C" VKAPI_ATTR VkResult VKAPI_CALL
-terakan_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache, uint32_t count,
-                                const VkGraphicsPipelineCreateInfo *, const VkAllocationCallbacks *,
-                                VkPipeline *pPipelines)
-{
-   VK_FROM_HANDLE(terakan_device, device, _device);
-   for (uint32_t i = 0; i < count; i++)
-      pPipelines[i] = VK_NULL_HANDLE;
-   return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                    "terakan: graphics pipelines are not implemented yet");
-}
-
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_DestroyPipeline(VkDevice _device, VkPipeline _pipeline, const VkAllocationCallbacks *pAllocator)
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
    VK_FROM_HANDLE(terakan_pipeline, pipeline, _pipeline);
    if (pipeline)
-      destroy_pipeline(device, pipeline, pAllocator);
+      terakan_destroy_pipeline(device, pipeline, pAllocator);
 }

@@ -12,6 +12,7 @@
 #include "vk_command_buffer.h"
 #include "vk_command_pool.h"
 #include "vk_descriptor_set_layout.h"
+#include "vk_graphics_state.h"
 #include "vk_device.h"
 #include "vk_image.h"
 #include "vk_pipeline_cache.h"
@@ -160,6 +161,7 @@ struct terakan_format {
    std::array<terakan::hw::Select, 4> swizzle; /* texel components to x, y, z, w */
    unsigned bytes;                             /* per texel */
    bool filterable;
+   bool depth = false; /* a depth format: an attachment and a copy source/destination only */
 };
 
 /* nullptr: the format cannot be used for images. */
@@ -219,6 +221,28 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer_view, base, VkBufferView, VK_OBJEC
 
 /* Whether a format can be a uniform texel buffer: what the fetch unit converts. */
 bool terakan_format_is_texel_buffer(const terakan_format *format);
+VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling);
+
+/* ---- attachment and vertex formats (terakan_attachment_formats.cpp) ---- */
+
+/* A colour attachment format as the CB takes it (CB_COLORn_INFO fields). */
+struct terakan_colour_target {
+   terakan::hw::TextureFormat format;
+   uint32_t number_type;
+   uint32_t comp_swap;
+   bool blendable, integer, normalized;
+};
+bool terakan_colour_target_format(VkFormat format, terakan_colour_target &out);
+/* DB_Z_INFO.FORMAT of a depth format; 0 if it cannot be a depth attachment. */
+uint32_t terakan_depth_z_format(VkFormat format);
+
+/* A vertex attribute format as the fetch unit takes it (the fetch resource's fields). */
+struct terakan_vertex_fetch_format {
+   uint32_t data_format, num_format;
+   bool is_signed;
+   std::array<uint32_t, 4> dst_sel;
+};
+bool terakan_vertex_format(VkFormat format, terakan_vertex_fetch_format &out);
 
 /* ---- descriptors (terakan_descriptor.cpp) ---- */
 
@@ -296,8 +320,31 @@ struct terakan_unnormalized_source {
 
 class terakan_code_store;
 
+/* One stage of a graphics pipeline: its program and where its descriptors come from. */
+struct terakan_graphics_stage {
+   terakan::compiler::ShaderBinary binary;
+   terakan::winsys::RadeonBo *code_bo = nullptr;
+   std::vector<terakan_slot_source> slots;
+   std::vector<terakan_texture_source> textures;
+};
+
+/* What a graphics pipeline adds (terakan_graphics_pipeline.cpp): both stages and the
+ * pipeline's state, in the runtime's structures. `dynamic` holds the pipeline's static values
+ * of every state it does not leave dynamic; binding the pipeline copies them into the command
+ * buffer's dynamic state, so that a draw reads one place. */
+struct terakan_graphics_pipeline {
+   terakan_graphics_stage vertex, fragment;
+   struct vk_graphics_pipeline_all_state all;
+   struct vk_graphics_pipeline_state state;
+   struct vk_dynamic_graphics_state dynamic;
+   struct vk_vertex_input_state vertex_input;
+   struct vk_sample_locations_state sample_locations;
+};
+
 struct terakan_pipeline {
    struct vk_object_base base;
+   VkPipelineBindPoint bind_point;
+   terakan_graphics_pipeline *graphics; /* graphics pipelines only */
    terakan::compiler::ShaderBinary binary;
    terakan::winsys::RadeonBo *code_bo;
    std::vector<terakan_slot_source> slots;
@@ -309,11 +356,52 @@ struct terakan_pipeline {
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_pipeline, base, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 
+/* Shared by compute and graphics pipelines (terakan_pipeline.cpp). */
+std::vector<terakan::compiler::BufferBinding> terakan_buffer_bindings(const struct vk_pipeline_layout *layout);
+std::vector<terakan::compiler::TextureBinding> terakan_texture_bindings(const struct vk_pipeline_layout *layout);
+bool terakan_resolve_slots(const terakan::compiler::ShaderBinary &binary,
+                           const std::vector<terakan::compiler::BufferBinding> &bindings,
+                           const struct vk_pipeline_layout *layout, std::vector<terakan_slot_source> &slots);
+bool terakan_resolve_textures(const terakan::compiler::ShaderBinary &binary,
+                              const std::vector<terakan::compiler::TextureBinding> &bindings,
+                              const struct vk_pipeline_layout *layout,
+                              std::vector<terakan_texture_source> &textures,
+                              std::vector<terakan_unnormalized_source> &unnormalized);
+VkResult terakan_read_specialization(struct terakan_device *device, const VkSpecializationInfo *spec,
+                                     terakan::compiler::CompileOptions &options);
+VkResult terakan_obtain_binary(struct terakan_device *device, struct vk_pipeline_cache *cache,
+                               const struct vk_shader_module *module, const char *entry,
+                               terakan::compiler::ShaderStage stage,
+                               const terakan::compiler::CompileOptions &options, VkPipelineCreateFlags flags,
+                               terakan::compiler::ShaderBinary &binary);
+VkResult terakan_upload_code(struct terakan_device *device, const std::vector<uint32_t> &code,
+                             terakan::winsys::RadeonBo *&out);
+void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics);
+void terakan_destroy_pipeline(struct terakan_device *device, struct terakan_pipeline *pipeline,
+                              const VkAllocationCallbacks *allocator);
+
 /* ---- command buffers (terakan_cmd_buffer.cpp) ---- */
 
 struct terakan_bound_set {
    struct terakan_descriptor_set *set;
    std::array<uint32_t, 32> dynamic_offsets;
+};
+
+/* The attachments of the render pass instance being recorded (vkCmdBeginRendering). */
+struct terakan_rendering {
+   bool active;
+   VkRect2D area;
+   uint32_t layer_count;
+   uint32_t colour_count;
+   std::array<struct terakan_image_view *, 8> colour;
+   struct terakan_image_view *depth;
+   VkExtent2D extent; /* the smallest attachment: what the scissors keep drawing inside */
+};
+
+struct terakan_vertex_binding {
+   struct terakan_buffer *buffer;
+   VkDeviceSize offset;
+   VkDeviceSize size; /* bytes from offset */
 };
 
 struct terakan_cmd_buffer {
@@ -334,11 +422,32 @@ struct terakan_cmd_buffer {
    bool variant_dirty;
    terakan::winsys::RadeonBo *variant_code;
    uint32_t dynamic_unnormalized_mask;
+
+   /* Graphics (terakan_cmd_draw.cpp). */
+   struct terakan_pipeline *graphics_pipeline;
+   std::array<terakan_bound_set, 4> graphics_sets;
+   terakan_rendering rendering;
+   std::array<terakan_vertex_binding, 32> vertex_bindings;
+   struct terakan_buffer *index_buffer;
+   VkDeviceSize index_offset;
+   VkIndexType index_type;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
 
 extern const struct vk_command_buffer_ops terakan_cmd_buffer_ops;
+
+/* Shared by the compute and draw recording (terakan_cmd_buffer.cpp). */
+terakan::winsys::CommandStream &terakan_cmd_stream(terakan_cmd_buffer *cmd);
+uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment,
+                            terakan::winsys::RadeonBo *&bo, uint64_t &offset);
+void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t bytes,
+                      uint32_t pattern);
+/* The buffer descriptor of a slot with its dynamic offset; false if none was written. */
+bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
+                             terakan_descriptor &out);
+void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);
+void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
 
 /* ---- events (terakan_event.cpp) ---- */
 

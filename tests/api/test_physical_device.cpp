@@ -143,7 +143,7 @@ TEST_F(PhysicalDevice, MemoryHeapsComeFromTheKernel)
    EXPECT_TRUE(found_visible_vram);
 }
 
-TEST_F(PhysicalDevice, OneQueueFamilyWithoutGraphicsClaims)
+TEST_F(PhysicalDevice, OneQueueFamilyForGraphicsComputeAndTransfers)
 {
    uint32_t count = 0;
    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
@@ -151,9 +151,10 @@ TEST_F(PhysicalDevice, OneQueueFamilyWithoutGraphicsClaims)
    VkQueueFamilyProperties family;
    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, &family);
    EXPECT_EQ(family.queueCount, 1u);
-   EXPECT_TRUE(family.queueFlags & VK_QUEUE_COMPUTE_BIT);
-   /* No graphics pipeline exists yet, so graphics is not claimed. */
-   EXPECT_FALSE(family.queueFlags & VK_QUEUE_GRAPHICS_BIT);
+   /* The kernel's one GFX ring does everything. */
+   EXPECT_EQ(family.queueFlags, VkQueueFlags(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT));
+   /* No timestamp queries yet. */
+   EXPECT_EQ(family.timestampValidBits, 0u);
 }
 
 TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
@@ -166,20 +167,34 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
       EXPECT_EQ(flags[i], i == dynamic_indexing || i == robust ? VK_TRUE : VK_FALSE) << "feature #" << i;
 
-   /* Sampling, copies and uniform texel buffers only: no storage images or texel buffers,
-    * attachments or blits. */
+   /* Sampling, copies, uniform texel buffers, vertex buffers, colour and depth attachments:
+    * no storage images or texel buffers, no blits, no sampled depth. */
    VkFormatProperties format;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
    const VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
                                         VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                                         VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                         VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
-   EXPECT_EQ(format.optimalTilingFeatures, sampled);
-   EXPECT_EQ(format.linearTilingFeatures, sampled);
-   EXPECT_EQ(format.bufferFeatures, VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT));
+   const VkFormatFeatureFlags rendered = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+                                         VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+   EXPECT_EQ(format.optimalTilingFeatures, sampled | rendered);
+   EXPECT_EQ(format.linearTilingFeatures, sampled | rendered);
+   EXPECT_EQ(format.bufferFeatures,
+             VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT));
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB, &format);
    EXPECT_EQ(format.bufferFeatures, 0u);
+   EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
+   /* Integer and 32-bit float targets are written, not blended. */
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R32G32B32A32_SFLOAT, &format);
+   EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
+   EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+   /* Depth: attachments and copies of optimal images only. */
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D32_SFLOAT, &format);
+   EXPECT_EQ(format.optimalTilingFeatures,
+             VkFormatFeatureFlags(VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                  VK_FORMAT_FEATURE_TRANSFER_DST_BIT));
+   EXPECT_EQ(format.linearTilingFeatures, 0u);
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D24_UNORM_S8_UINT, &format);
    EXPECT_EQ(format.optimalTilingFeatures, 0u);
 
    VkImageFormatProperties image;

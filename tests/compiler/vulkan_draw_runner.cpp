@@ -44,7 +44,9 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
 {
    /* The validation layer where it is installed (the test runs without it too). */
    const bool validation = has_instance_layer("VK_LAYER_KHRONOS_validation");
-   std::vector<const char *> layers, extensions;
+   /* The KHR form of the 1.1 queries, for devices that report Vulkan 1.0 (Terakan today): the
+    * validation layer reads their format features through it. */
+   std::vector<const char *> layers, extensions = {VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME};
    if (validation) {
       layers.push_back("VK_LAYER_KHRONOS_validation");
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
@@ -76,15 +78,25 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
     * with the validation layer's message). */
    VkPhysicalDeviceShaderDrawParametersFeatures draw_parameters{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+   VkPhysicalDeviceProperties properties;
+   vkGetPhysicalDeviceProperties(physical_, &properties);
+   /* A Vulkan 1.0 device (Terakan today) is asked through the 1.0 commands only. */
+   const bool vulkan_1_1 = properties.apiVersion >= VK_API_VERSION_1_1;
    VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-   offered.pNext = &draw_parameters;
-   vkGetPhysicalDeviceFeatures2(physical_, &offered);
+   if (vulkan_1_1) {
+      offered.pNext = &draw_parameters;
+      vkGetPhysicalDeviceFeatures2(physical_, &offered);
+   } else {
+      vkGetPhysicalDeviceFeatures(physical_, &offered.features);
+   }
    VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
    enabled.features.largePoints = offered.features.largePoints;
    enabled.features.shaderClipDistance = offered.features.shaderClipDistance;
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
-   enabled.pNext = &draw_parameters; /* as offered */
-   if (create_device(physical_, *family, &enabled, nullptr, {}, device_) != VK_SUCCESS) {
+   enabled.features.logicOp = offered.features.logicOp;
+   enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
+   if (create_device(physical_, *family, vulkan_1_1 ? &enabled : nullptr, vulkan_1_1 ? nullptr : &enabled.features, {},
+                     device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
@@ -160,6 +172,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
 {
    /* Everything made here is destroyed at the end, whatever failed. */
    std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
+   Buffer index_buffer;
    std::vector<Image> targets(job.targets.size());
    Image depth;
    VkRenderPass render_pass = VK_NULL_HANDLE;
@@ -177,6 +190,19 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
             return false;
          }
          std::memcpy(vertex_buffers[a].map, attribute.data.data(), attribute.data.size());
+      }
+      if (!job.indices.empty()) {
+         const size_t bytes = job.indices.size() * (job.index_32bit ? 4 : 2);
+         if (!make_buffer(std::max<size_t>(bytes, 16), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, index_buffer)) {
+            error = "index buffer creation failed";
+            return false;
+         }
+         for (size_t i = 0; i < job.indices.size(); i++) {
+            if (job.index_32bit)
+               static_cast<uint32_t *>(index_buffer.map)[i] = job.indices[i];
+            else
+               static_cast<uint16_t *>(index_buffer.map)[i] = uint16_t(job.indices[i]);
+         }
       }
       std::vector<VkAttachmentDescription> attachments;
       std::vector<VkAttachmentReference> colour_refs;
@@ -211,8 +237,9 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          colour_refs.push_back({uint32_t(t), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
       }
       VkAttachmentReference depth_ref{uint32_t(job.targets.size()), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-      if (job.depth && !add_attachment(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                       VK_IMAGE_ASPECT_DEPTH_BIT, 4, depth, readbacks.back())) {
+      const unsigned depth_bytes = job.depth_format == VK_FORMAT_D16_UNORM ? 2 : 4;
+      if (job.depth && !add_attachment(job.depth_format, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                       VK_IMAGE_ASPECT_DEPTH_BIT, depth_bytes, depth, readbacks.back())) {
          error = "depth attachment creation failed";
          return false;
       }
@@ -287,8 +314,11 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       vertex_input.pVertexAttributeDescriptions = attribute_descriptions.data();
       VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
       assembly.topology = job.topology;
-      const VkViewport viewport{0, 0, float(job.width), float(job.height), 0, 1};
-      const VkRect2D scissor{{0, 0}, {job.width, job.height}};
+      assembly.primitiveRestartEnable = job.primitive_restart;
+      const VkViewport viewport =
+         job.custom_viewport ? job.viewport : VkViewport{0, 0, float(job.width), float(job.height), 0, 1};
+      const VkRect2D whole{{0, 0}, {job.width, job.height}};
+      const VkRect2D scissor = job.custom_scissor ? job.scissor : whole;
       VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
       viewport_state.viewportCount = 1;
       viewport_state.pViewports = &viewport;
@@ -296,19 +326,28 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       viewport_state.pScissors = &scissor;
       VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
       raster.polygonMode = VK_POLYGON_MODE_FILL;
-      raster.cullMode = VK_CULL_MODE_NONE;
-      raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+      raster.cullMode = job.cull_mode;
+      raster.frontFace = job.front_face;
       raster.lineWidth = 1.0f;
+      raster.depthBiasEnable = job.depth_bias;
+      raster.depthBiasConstantFactor = job.depth_bias_constant;
+      raster.depthBiasSlopeFactor = job.depth_bias_slope;
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
       multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
       VkPipelineDepthStencilStateCreateInfo depth_state{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
       depth_state.depthTestEnable = VK_TRUE;
-      depth_state.depthWriteEnable = VK_TRUE;
-      depth_state.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+      depth_state.depthWriteEnable = job.depth_write;
+      depth_state.depthCompareOp = job.depth_compare;
       std::vector<VkPipelineColorBlendAttachmentState> blend(job.targets.size());
-      for (auto &b : blend)
+      for (auto &b : blend) {
          b.colorWriteMask = 0xf;
+         if (job.blend)
+            b = job.blend_state;
+      }
       VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+      std::memcpy(blend_state.blendConstants, job.blend_constants, sizeof(job.blend_constants));
+      blend_state.logicOpEnable = job.logic_op;
+      blend_state.logicOp = job.logic;
       blend_state.attachmentCount = uint32_t(blend.size());
       blend_state.pAttachments = blend.data();
       VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
@@ -343,7 +382,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
       pass_begin.renderPass = render_pass;
       pass_begin.framebuffer = framebuffer;
-      pass_begin.renderArea = scissor;
+      pass_begin.renderArea = whole;
       pass_begin.clearValueCount = uint32_t(clears.size());
       pass_begin.pClearValues = clears.data();
       vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
@@ -352,7 +391,16 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          const VkDeviceSize offset = 0;
          vkCmdBindVertexBuffers(commands, uint32_t(a), 1, &vertex_buffers[a].buffer, &offset);
       }
-      vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
+      if (job.indices.empty()) {
+         vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
+      } else {
+         vkCmdBindIndexBuffer(commands, index_buffer.buffer, 0,
+                              job.index_32bit ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
+         vkCmdDrawIndexed(commands, uint32_t(job.indices.size()), job.instance_count, 0, int32_t(job.first_vertex),
+                          job.first_instance);
+      }
+      if (job.second_draw_vertex_count)
+         vkCmdDraw(commands, job.second_draw_vertex_count, 1, job.second_draw_first_vertex, 0);
       vkCmdEndRenderPass(commands);
       auto copy = [&](const Image &image, VkImageAspectFlags aspect, const Buffer &to) {
          VkBufferImageCopy region{};
@@ -386,7 +434,11 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          images.targets.emplace_back(bytes, bytes + size_t(job.width) * job.height * texel_bytes(job.targets[t].format));
       }
       images.depth.clear();
-      if (job.depth) {
+      if (job.depth && job.depth_format == VK_FORMAT_D16_UNORM) {
+         const auto *values = static_cast<const uint16_t *>(readbacks.back().map);
+         for (size_t p = 0; p < size_t(job.width) * job.height; p++)
+            images.depth.push_back(float(values[p]) / 65535.0f);
+      } else if (job.depth) {
          const auto *values = static_cast<const float *>(readbacks.back().map);
          images.depth.assign(values, values + size_t(job.width) * job.height);
       }
@@ -405,6 +457,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    destroy(depth);
    for (Buffer &buffer : vertex_buffers)
       destroy(buffer);
+   destroy(index_buffer);
    for (Buffer &buffer : readbacks)
       destroy(buffer);
    return ok;

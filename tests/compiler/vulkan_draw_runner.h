@@ -4,10 +4,11 @@
  * compiler-graphics test draws the same job on the simulator and compares the two images:
  * lavapipe is the oracle (design rule 4).
  *
- * What the job fixes: one render pass, colour attachments cleared to given values, an optional
- * D32_SFLOAT depth attachment (compare ALWAYS, writes on: the test reads what the shader put
- * there), the viewport over the whole target with depth range [0, 1], no culling, each vertex
- * attribute in its own binding, a non-indexed vkCmdDraw. */
+ * What the job fixes by default: one render pass, colour attachments cleared to given values,
+ * an optional D32_SFLOAT depth attachment (compare ALWAYS, writes on: the test reads what the
+ * shader put there), the viewport over the whole target with depth range [0, 1], no culling,
+ * each vertex attribute in its own binding, a non-indexed vkCmdDraw. The optional fields below
+ * change one of these at a time (the driver's API tests use them). */
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -38,6 +39,30 @@ struct DrawJob {
    uint32_t width = 16, height = 16;
    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
    uint32_t vertex_count = 0, instance_count = 1, first_vertex = 0, first_instance = 0;
+
+   /* Indexed: vkCmdDrawIndexed over all of `indices` (first_vertex is the vertex offset). */
+   std::vector<uint32_t> indices;
+   bool index_32bit = false, primitive_restart = false;
+   VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+   VkCompareOp depth_compare = VK_COMPARE_OP_ALWAYS;
+   bool depth_write = true;
+   bool depth_bias = false;
+   float depth_bias_constant = 0, depth_bias_slope = 0;
+   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
+   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+   /* Applied to every colour attachment (blendEnable and the equation; the write mask too). */
+   bool blend = false;
+   VkPipelineColorBlendAttachmentState blend_state{};
+   float blend_constants[4] = {0, 0, 0, 0};
+   bool logic_op = false;
+   VkLogicOp logic = VK_LOGIC_OP_COPY;
+   /* Replace the whole-target viewport and scissor. */
+   bool custom_viewport = false;
+   VkViewport viewport{};
+   bool custom_scissor = false;
+   VkRect2D scissor{};
+   /* A second draw with these vertex counts after the first, with the same pipeline. */
+   uint32_t second_draw_vertex_count = 0, second_draw_first_vertex = 0;
 };
 
 struct DrawImages {

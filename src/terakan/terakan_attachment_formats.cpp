@@ -1,0 +1,138 @@
+/* What the colour and depth blocks need to know about a Vulkan format, and the vertex fetch
+ * format of each vertex attribute format.
+ *
+ * Colour targets: the CB's FORMAT field uses the texture unit's FMT_* numbers (Mesa's
+ * evergreend.h V_028C70_COLOR_* and the kernel's one format table agree), NUMBER_TYPE and
+ * COMP_SWAP (components in memory order: STD keeps R first, ALT puts B first for BGRA) come
+ * from Mesa's evergreend.h. Pixel shaders export four 32-bit values per target
+ * (SOURCE_FORMAT EXPORT_4C_32BPC), which the CB converts; integer targets bypass blending and
+ * normalized ones clamp before it (BLEND_BYPASS, BLEND_CLAMP).
+ *
+ * Depth: DB_Z_INFO.FORMAT Z_16 (1) and Z_32_FLOAT (3). Stencil formats are not offered yet
+ * (docs/status.md). */
+#include "terakan_private.h"
+
+#include "hw/graphics_registers.h"
+
+namespace hw = terakan::hw;
+using hw::gfx::NumberType;
+
+namespace {
+
+struct ColourRow {
+   VkFormat vk;
+   hw::TextureFormat format;
+   NumberType number_type;
+   uint32_t comp_swap; /* 0 STD, 1 ALT */
+   bool blendable;
+};
+
+/* Blending is offered where the simulated CB's blender is known to match Vulkan's
+ * arithmetic through r600g's scenes: normalized 8/16-bit and 16-bit float targets. */
+constexpr ColourRow colour_rows[] = {
+   {VK_FORMAT_R8_UNORM, hw::Fmt8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8_UINT, hw::Fmt8, NumberType::Uint, 0, false},
+   {VK_FORMAT_R8_SINT, hw::Fmt8, NumberType::Sint, 0, false},
+   {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, NumberType::Uint, 0, false},
+   {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
+   {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},
+   {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 1, true},
+   {VK_FORMAT_R16_UNORM, hw::Fmt16, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumberType::Float, 0, true},
+   {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumberType::Float, 0, true},
+   {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, NumberType::Float, 0, true},
+   {VK_FORMAT_R32_SFLOAT, hw::Fmt32Float, NumberType::Float, 0, false},
+   {VK_FORMAT_R32_UINT, hw::Fmt32, NumberType::Uint, 0, false},
+   {VK_FORMAT_R32_SINT, hw::Fmt32, NumberType::Sint, 0, false},
+   {VK_FORMAT_R32G32_SFLOAT, hw::Fmt32_32Float, NumberType::Float, 0, false},
+   {VK_FORMAT_R32G32_UINT, hw::Fmt32_32, NumberType::Uint, 0, false},
+   {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumberType::Float, 0, false},
+   {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumberType::Uint, 0, false},
+   {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumberType::Sint, 0, false},
+};
+
+struct VertexRow {
+   VkFormat vk;
+   hw::TextureFormat format;
+   hw::NumFormat num_format;
+   bool is_signed;
+   unsigned components;
+   bool integer; /* read by the shader as integers (Vulkan: missing alpha is 1, not 1.0) */
+};
+
+/* The fetch unit's data formats for vertex attributes (the same FMT_* list; three-component
+ * 32-bit formats exist for vertices). NumFormat Norm turns UNORM/SNORM data into [0, 1] and
+ * [-1, 1], Int keeps the integers, Scaled converts them to floats. */
+constexpr VertexRow vertex_rows[] = {
+   {VK_FORMAT_R8_UNORM, hw::Fmt8, hw::NumFormat::Norm, false, 1, false},
+   {VK_FORMAT_R8_UINT, hw::Fmt8, hw::NumFormat::Int, false, 1, true},
+   {VK_FORMAT_R8_SINT, hw::Fmt8, hw::NumFormat::Int, true, 1, true},
+   {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, hw::NumFormat::Norm, false, 2, false},
+   {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false},
+   {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, true, 4, false},
+   {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, false, 4, true},
+   {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, true, 4, true},
+   {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, hw::NumFormat::Scaled, false, 1, false},
+   {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, hw::NumFormat::Scaled, false, 2, false},
+   {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, hw::NumFormat::Scaled, false, 4, false},
+   {VK_FORMAT_R32_SFLOAT, hw::Fmt32Float, hw::NumFormat::Scaled, false, 1, false},
+   {VK_FORMAT_R32G32_SFLOAT, hw::Fmt32_32Float, hw::NumFormat::Scaled, false, 2, false},
+   {VK_FORMAT_R32G32B32_SFLOAT, hw::Fmt32_32_32Float, hw::NumFormat::Scaled, false, 3, false},
+   {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, hw::NumFormat::Scaled, false, 4, false},
+   {VK_FORMAT_R32_UINT, hw::Fmt32, hw::NumFormat::Int, false, 1, true},
+   {VK_FORMAT_R32_SINT, hw::Fmt32, hw::NumFormat::Int, true, 1, true},
+   {VK_FORMAT_R32G32_UINT, hw::Fmt32_32, hw::NumFormat::Int, false, 2, true},
+   {VK_FORMAT_R32G32_SINT, hw::Fmt32_32, hw::NumFormat::Int, true, 2, true},
+   {VK_FORMAT_R32G32B32_UINT, hw::Fmt32_32_32, hw::NumFormat::Int, false, 3, true},
+   {VK_FORMAT_R32G32B32_SINT, hw::Fmt32_32_32, hw::NumFormat::Int, true, 3, true},
+   {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, hw::NumFormat::Int, false, 4, true},
+   {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, hw::NumFormat::Int, true, 4, true},
+};
+
+} // namespace
+
+bool terakan_colour_target_format(VkFormat format, terakan_colour_target &out)
+{
+   for (const ColourRow &row : colour_rows) {
+      if (row.vk != format)
+         continue;
+      out.format = row.format;
+      out.number_type = uint32_t(row.number_type);
+      out.comp_swap = row.comp_swap;
+      out.blendable = row.blendable;
+      out.integer = row.number_type == NumberType::Uint || row.number_type == NumberType::Sint;
+      out.normalized = row.number_type == NumberType::Unorm || row.number_type == NumberType::Snorm;
+      return true;
+   }
+   return false;
+}
+
+uint32_t terakan_depth_z_format(VkFormat format)
+{
+   switch (format) {
+   case VK_FORMAT_D16_UNORM: return 1;  /* Z_16 */
+   case VK_FORMAT_D32_SFLOAT: return 3; /* Z_32_FLOAT */
+   default: return 0;
+   }
+}
+
+bool terakan_vertex_format(VkFormat format, terakan_vertex_fetch_format &out)
+{
+   for (const VertexRow &row : vertex_rows) {
+      if (row.vk != format)
+         continue;
+      out.data_format = row.format;
+      out.num_format = uint32_t(row.num_format);
+      out.is_signed = row.is_signed;
+      /* SQ_SEL X, Y, Z, W, then 4 (0) for missing components and 5 (1) for a missing
+       * alpha: Vulkan's (0, 0, 1) rule. The fetch unit's 1 is an integer 1 under NUM_FORMAT
+       * Int and 1.0 otherwise, which is what integer and float attributes need. */
+      for (unsigned c = 0; c < 4; c++)
+         out.dst_sel[c] = c < row.components ? c : c == 3 ? 5 : 4;
+      return true;
+   }
+   return false;
+}

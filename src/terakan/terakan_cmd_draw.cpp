@@ -1,0 +1,722 @@
+/* Rendering and draws: vkCmdBeginRendering (and render passes, through the runtime's
+ * implementation over it), vertex and index buffers, vkCmdDraw and vkCmdDrawIndexed.
+ *
+ * Like a dispatch, every draw writes all the state it relies on: the programs and their
+ * interface registers (from the compiler's GraphicsInterface), constants, fetch resources,
+ * textures, the viewport, scissors, rasterizer, depth and colour blocks, then the draw packet.
+ * The kernel validates each submission alone and a long command buffer is split into several,
+ * so nothing may be assumed to survive from an earlier packet. Register fields are facts from
+ * Mesa's evergreend.h (cited in src/hw/graphics_registers.h where they are named); the values
+ * each Vulkan state maps to are written next to the code.
+ *
+ * Load-op clears are CP DMA fills of the attachment's whole level (only when the render area
+ * covers it and the clear value repeats every 32 bits); other clears are refused with a
+ * message until the clear shaders exist (docs/status.md). */
+#include "terakan_private.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "hw/graphics_registers.h"
+#include "hw/pm4.h"
+#include "hw/registers.h"
+#include "util/format/u_format.h"
+#include "vk_format.h"
+
+namespace pm4 = terakan::hw::pm4;
+namespace reg = terakan::hw::reg;
+namespace gfx = terakan::hw::gfx;
+namespace hw = terakan::hw;
+using terakan::compiler::GraphicsInterface;
+using terakan::compiler::ShaderBinary;
+using terakan::winsys::CommandStream;
+using terakan::winsys::RadeonBo;
+
+void terakan_reset_graphics_state(terakan_cmd_buffer *cmd)
+{
+   cmd->graphics_pipeline = nullptr;
+   cmd->graphics_sets = {};
+   cmd->rendering = {};
+   cmd->vertex_bindings = {};
+   cmd->index_buffer = nullptr;
+   cmd->index_offset = 0;
+   cmd->index_type = VK_INDEX_TYPE_UINT16;
+}
+
+static void fail(terakan_cmd_buffer *cmd, VkResult result, const char *message)
+{
+   vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, result, "terakan: %s", message));
+}
+
+static uint32_t float_bits(float value)
+{
+   uint32_t bits;
+   std::memcpy(&bits, &value, 4);
+   return bits;
+}
+
+/* SET_CONTEXT_REG of graphics state (the compute bit clear). */
+static void set_context(CommandStream &cs, uint32_t reg, const std::vector<uint32_t> &values)
+{
+   if (values.empty())
+      return;
+   cs.packet(pm4::SET_CONTEXT_REG, uint32_t(values.size()) + 1);
+   cs.emit((reg - pm4::context_window.start) >> 2);
+   for (uint32_t value : values)
+      cs.emit(value);
+}
+
+static void set_context(CommandStream &cs, uint32_t reg, uint32_t value)
+{
+   cs.context_registers(reg, {value}, false);
+}
+
+/* ---- attachments ---- */
+
+static uint64_t view_offset(const terakan_image_view *view)
+{
+   const terakan_image *image = view->image;
+   const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
+   return image->offset + level.offset + uint64_t(view->vk.base_array_layer) * level.slice_bytes;
+}
+
+static VkExtent2D view_extent(const terakan_image_view *view)
+{
+   return {view->vk.extent.width, view->vk.extent.height};
+}
+
+/* Fills an attachment's level (its first layer through the view's last) with a 32-bit value. */
+static void fill_view(terakan_cmd_buffer *cmd, const terakan_image_view *view, uint32_t pattern)
+{
+   const terakan_image *image = view->image;
+   const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
+   terakan_cmd_fill(cmd, *image->memory->bo, view_offset(view), level.slice_bytes * view->vk.layer_count, pattern);
+}
+
+/* The clear value as the attachment stores it, if it is one 32-bit value repeated. */
+static bool clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern)
+{
+   uint8_t bytes[16] = {};
+   const enum pipe_format pipe = vk_format_to_pipe_format(format);
+   const unsigned size = util_format_get_blocksize(pipe);
+   if (depth) {
+      if (format == VK_FORMAT_D16_UNORM) {
+         const uint16_t z = uint16_t(std::lround(std::clamp(value.depthStencil.depth, 0.0f, 1.0f) * 65535.0f));
+         std::memcpy(bytes, &z, 2);
+      } else {
+         std::memcpy(bytes, &value.depthStencil.depth, 4);
+      }
+   } else if (vk_format_is_int(format)) {
+      if (vk_format_is_sint(format))
+         util_format_pack_rgba(pipe, bytes, value.color.int32, 1);
+      else
+         util_format_pack_rgba(pipe, bytes, value.color.uint32, 1);
+   } else {
+      util_format_pack_rgba(pipe, bytes, value.color.float32, 1);
+   }
+   if (size == 0 || size > 16)
+      return false;
+   for (unsigned b = 0; b < 4; b++)
+      bytes[b] = bytes[b % size];
+   for (unsigned b = 4; b < size; b++)
+      if (bytes[b] != bytes[b % 4])
+         return false;
+   std::memcpy(&pattern, bytes, 4);
+   return true;
+}
+
+static bool covers_view(const VkRect2D &area, const terakan_image_view *view)
+{
+   const VkExtent2D extent = view_extent(view);
+   return area.offset.x == 0 && area.offset.y == 0 && area.extent.width >= extent.width &&
+          area.extent.height >= extent.height;
+}
+
+static void load_clear(terakan_cmd_buffer *cmd, const terakan_image_view *view, VkFormat format,
+                       const VkClearValue &value, bool depth)
+{
+   uint32_t pattern;
+   if (!covers_view(cmd->rendering.area, view))
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                  "a clear of part of an attachment (render area smaller than the attachment) is not supported yet");
+   if (!clear_pattern(format, value, depth, pattern))
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                  "a clear value that does not repeat every 32 bits on a 64- or 128-bit attachment is not "
+                  "supported yet");
+   fill_view(cmd, view, pattern);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   terakan_rendering &r = cmd->rendering;
+   r = {};
+   r.active = true;
+   r.area = info->renderArea;
+   r.layer_count = info->layerCount;
+   r.extent = {16384, 16384};
+   if (info->viewMask)
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "multiview rendering is not supported");
+   if (info->pStencilAttachment && info->pStencilAttachment->imageView)
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil attachments are not supported yet");
+   if (info->colorAttachmentCount > r.colour.size())
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "more than 8 colour attachments");
+   auto shrink = [&](const terakan_image_view *view) {
+      const VkExtent2D e = view_extent(view);
+      r.extent.width = std::min(r.extent.width, e.width);
+      r.extent.height = std::min(r.extent.height, e.height);
+   };
+
+   bool cleared = false;
+   r.colour_count = info->colorAttachmentCount;
+   for (uint32_t i = 0; i < info->colorAttachmentCount; i++) {
+      const VkRenderingAttachmentInfo &a = info->pColorAttachments[i];
+      VK_FROM_HANDLE(terakan_image_view, view, a.imageView);
+      r.colour[i] = view;
+      if (!view)
+         continue;
+      if (a.resolveMode != VK_RESOLVE_MODE_NONE)
+         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "resolve attachments are not supported yet");
+      shrink(view);
+      if (a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+         if (!cleared)
+            terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+         cleared = true;
+         load_clear(cmd, view, view->vk.format, a.clearValue, false);
+      }
+   }
+   if (info->pDepthAttachment && info->pDepthAttachment->imageView) {
+      const VkRenderingAttachmentInfo &a = *info->pDepthAttachment;
+      VK_FROM_HANDLE(terakan_image_view, view, a.imageView);
+      r.depth = view;
+      shrink(view);
+      if (a.resolveMode != VK_RESOLVE_MODE_NONE)
+         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "depth resolve is not supported yet");
+      if (a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+         if (!cleared)
+            terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+         cleared = true;
+         load_clear(cmd, view, view->vk.format, a.clearValue, true);
+      }
+   }
+   /* The fills must land before the first draw's CB and DB read or write the memory. */
+   if (cleared)
+      terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   /* Store ops: the CB and DB caches are flushed to memory, so later transfers and sampling
+    * see the pixels (the barrier the application records may not name the CB at all when the
+    * next use is a copy in the same submission). */
+   terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   cmd->rendering = {};
+}
+
+/* ---- vertex and index buffers ---- */
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBindVertexBuffers2(VkCommandBuffer commandBuffer, uint32_t firstBinding, uint32_t bindingCount,
+                              const VkBuffer *pBuffers, const VkDeviceSize *pOffsets, const VkDeviceSize *pSizes,
+                              const VkDeviceSize *pStrides)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   for (uint32_t i = 0; i < bindingCount && firstBinding + i < cmd->vertex_bindings.size(); i++) {
+      VK_FROM_HANDLE(terakan_buffer, buffer, pBuffers[i]);
+      terakan_vertex_binding &b = cmd->vertex_bindings[firstBinding + i];
+      b.buffer = buffer;
+      b.offset = pOffsets[i];
+      b.size = buffer ? vk_buffer_range(&buffer->vk, pOffsets[i], pSizes ? pSizes[i] : VK_WHOLE_SIZE) : 0;
+   }
+   if (pStrides)
+      vk_cmd_set_vertex_binding_strides(&cmd->vk, firstBinding, bindingCount, pStrides);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBindIndexBuffer(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                           VkIndexType indexType)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   cmd->index_buffer = terakan_buffer_from_handle(buffer);
+   cmd->index_offset = offset;
+   cmd->index_type = indexType;
+}
+
+/* ---- state ---- */
+
+/* VGT_PRIMITIVE_TYPE (DI_PT_*) of a Vulkan topology; 0 if the hardware has none. */
+static uint32_t primitive_type(VkPrimitiveTopology topology)
+{
+   switch (topology) {
+   case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return gfx::PointList;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: return gfx::LineList;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: return gfx::LineStrip;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return gfx::TriangleList;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP: return gfx::TriangleStrip;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return gfx::TriangleFan;
+   default: return 0; /* adjacency: the simulator does not draw it yet; patches: no tessellation */
+   }
+}
+
+/* Vulkan's blend factors as CB_BLENDn_CONTROL's (V_028780_BLEND_*). */
+static uint32_t blend_factor(VkBlendFactor factor)
+{
+   switch (factor) {
+   case VK_BLEND_FACTOR_ZERO: return 0;
+   case VK_BLEND_FACTOR_ONE: return 1;
+   case VK_BLEND_FACTOR_SRC_COLOR: return 2;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 3;
+   case VK_BLEND_FACTOR_SRC_ALPHA: return 4;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 5;
+   case VK_BLEND_FACTOR_DST_ALPHA: return 6;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 7;
+   case VK_BLEND_FACTOR_DST_COLOR: return 8;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 9;
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return 10;
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: return 13;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 14;
+   case VK_BLEND_FACTOR_SRC1_COLOR: return 15;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 16;
+   case VK_BLEND_FACTOR_SRC1_ALPHA: return 17;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 18;
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: return 19;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 20;
+   default: return 1;
+   }
+}
+
+/* COMB_FCN: DST_PLUS_SRC 0, SRC_MINUS_DST 1, MIN 2, MAX 3, DST_MINUS_SRC 4. Vulkan's
+ * SUBTRACT is source minus destination. */
+static uint32_t blend_op(VkBlendOp op)
+{
+   switch (op) {
+   case VK_BLEND_OP_ADD: return 0;
+   case VK_BLEND_OP_SUBTRACT: return 1;
+   case VK_BLEND_OP_MIN: return 2;
+   case VK_BLEND_OP_MAX: return 3;
+   case VK_BLEND_OP_REVERSE_SUBTRACT: return 4;
+   default: return 0;
+   }
+}
+
+/* CB_COLOR_CONTROL.ROP3 of a logic op: the operation's truth table over the source (0xCC)
+ * and destination (0xAA) patterns. */
+static uint32_t rop3(VkLogicOp op)
+{
+   static const uint8_t table[] = {0x00, 0x88, 0x44, 0xCC, 0x22, 0xAA, 0x66, 0xEE,
+                                   0x11, 0x99, 0x55, 0xDD, 0x33, 0xBB, 0x77, 0xFF};
+   return op < 16 ? table[op] : 0xCC;
+}
+
+/* The registers of the colour targets; returns CB_TARGET_MASK. */
+static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
+                                    const struct vk_dynamic_graphics_state &dyn, const GraphicsInterface &ps)
+{
+   const terakan_rendering &r = cmd->rendering;
+   uint32_t target_mask = 0;
+   for (uint32_t i = 0; i < 8; i++) {
+      const uint32_t cb = reg::CB_COLOR0_BASE + i * reg::CB_COLOR_STRIDE;
+      terakan_image_view *view = i < r.colour_count ? r.colour[i] : nullptr;
+      terakan_colour_target target;
+      if (!view || !view->image->memory || !terakan_colour_target_format(view->vk.format, target)) {
+         set_context(cs, cb + reg::Info, 0); /* FORMAT 0: no target */
+         continue;
+      }
+      const terakan_image *image = view->image;
+      const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
+      const uint32_t info = (uint32_t(target.format) << 2) | (uint32_t(level.mode) << 8) |
+                            (target.number_type << 12) | (target.comp_swap << 15) |
+                            (uint32_t(target.normalized) << 19) /* BLEND_CLAMP */ |
+                            (uint32_t(target.integer) << 20) /* BLEND_BYPASS */;
+      uint32_t attrib = 0;
+      if (level.mode == hw::ArrayMode::Tiled2DThin1) {
+         hw::TextureResource codes;
+         hw::fill_texture_resource_tiling(image->layout, codes);
+         attrib = (codes.tile_split << 5) | (codes.num_banks << 10) | (codes.bank_width << 13) |
+                  (codes.bank_height << 16) | (codes.macro_tile_aspect << 19);
+      }
+      cs.context_registers(cb + reg::Base,
+                           {uint32_t(view_offset(view) >> 8), level.pitch / 8 - 1,
+                            uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0, info, attrib},
+                           false);
+      cs.relocation(*image->memory->bo); /* BASE */
+      cs.relocation(*image->memory->bo); /* ATTRIB */
+
+      uint32_t write_mask = 0;
+      uint32_t blend = 0;
+      if (i < dyn.cb.attachment_count) {
+         const vk_color_blend_attachment_state &a = dyn.cb.attachments[i];
+         write_mask = a.write_mask & 0xf;
+         if (a.blend_enable && target.blendable && !(dyn.cb.logic_op_enable && !target.integer)) {
+            blend = blend_factor(VkBlendFactor(a.src_color_blend_factor)) |
+                    (blend_op(VkBlendOp(a.color_blend_op)) << 5) |
+                    (blend_factor(VkBlendFactor(a.dst_color_blend_factor)) << 8) |
+                    (blend_factor(VkBlendFactor(a.src_alpha_blend_factor)) << 16) |
+                    (blend_op(VkBlendOp(a.alpha_blend_op)) << 21) |
+                    (blend_factor(VkBlendFactor(a.dst_alpha_blend_factor)) << 24) | (1u << 29) /* SEPARATE_ALPHA */ |
+                    (1u << 30) /* ENABLE */;
+         }
+      }
+      if (!(dyn.cb.color_write_enables & (1u << i)))
+         write_mask = 0;
+      set_context(cs, gfx::CB_BLEND0_CONTROL + 4 * i, blend);
+      target_mask |= write_mask << (4 * i);
+   }
+   set_context(cs, gfx::CB_BLEND_RED,
+               {float_bits(dyn.cb.blend_constants[0]), float_bits(dyn.cb.blend_constants[1]),
+                float_bits(dyn.cb.blend_constants[2]), float_bits(dyn.cb.blend_constants[3])});
+   /* MODE 1 (normal), ROP3: copy, or the logic op (integer and normalized targets alike;
+    * Vulkan applies logic ops to every non-float attachment). */
+   const uint32_t rop = dyn.cb.logic_op_enable ? rop3(VkLogicOp(dyn.cb.logic_op)) : 0xCC;
+   set_context(cs, gfx::CB_COLOR_CONTROL, (1u << 4) | (rop << 16));
+   set_context(cs, reg::CB_SHADER_MASK, ps.cb_shader_mask);
+   return target_mask;
+}
+
+/* DB_DEPTH_CONTROL and the depth buffer. */
+static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
+{
+   terakan_image_view *view = cmd->rendering.depth;
+   const uint32_t z_format = view && view->image->memory ? terakan_depth_z_format(view->vk.format) : 0;
+   if (!z_format) {
+      set_context(cs, reg::DB_DEPTH_CONTROL, 0);
+      set_context(cs, reg::DB_Z_INFO, 0);
+      set_context(cs, reg::DB_STENCIL_INFO, 0);
+      return;
+   }
+   const terakan_image *image = view->image;
+   const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
+   RadeonBo &bo = *image->memory->bo;
+   const uint32_t base = uint32_t(view_offset(view) >> 8);
+   set_context(cs, reg::DB_Z_INFO, z_format | (uint32_t(level.mode) << 4));
+   set_context(cs, reg::DB_STENCIL_INFO, 0);
+   set_context(cs, gfx::DB_Z_READ_BASE, base);
+   cs.relocation(bo);
+   set_context(cs, gfx::DB_Z_WRITE_BASE, base);
+   cs.relocation(bo);
+   set_context(cs, gfx::DB_DEPTH_SIZE, {(level.pitch / 8 - 1) | ((level.aligned_height / 8 - 1) << 11),
+                                        uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)});
+   set_context(cs, gfx::DB_DEPTH_VIEW, 0);
+   /* Z_ENABLE, Z_WRITE_ENABLE (only while testing: Vulkan writes nothing when the test is
+    * off), ZFUNC: Vulkan's compare ops have the hardware's numbers (NEVER 0 .. ALWAYS 7). */
+   const bool test = dyn.ds.depth.test_enable;
+   const uint32_t control = (uint32_t(test) << 1) | (uint32_t(test && dyn.ds.depth.write_enable) << 2) |
+                            (uint32_t(dyn.ds.depth.compare_op & 7) << 4);
+   set_context(cs, reg::DB_DEPTH_CONTROL, control);
+   set_context(cs, gfx::DB_RENDER_CONTROL, 0);
+}
+
+static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs,
+                                      const struct vk_dynamic_graphics_state &dyn)
+{
+   const VkViewport vp = dyn.vp.viewport_count ? dyn.vp.viewports[0] : VkViewport{0, 0, 1, 1, 0, 1};
+   set_context(cs, gfx::PA_CL_VPORT_XSCALE_0,
+               {float_bits(vp.width / 2), float_bits(vp.x + vp.width / 2), float_bits(vp.height / 2),
+                float_bits(vp.y + vp.height / 2), float_bits(vp.maxDepth - vp.minDepth), float_bits(vp.minDepth)});
+   set_context(cs, gfx::PA_SC_VPORT_ZMIN_0,
+               {float_bits(std::min(vp.minDepth, vp.maxDepth)), float_bits(std::max(vp.minDepth, vp.maxDepth))});
+   /* Every scale and offset enabled; x, y, z divided by w. */
+   set_context(cs, gfx::PA_CL_VTE_CNTL, 0x3f);
+
+   /* The application's scissor, kept inside the attachments (the simulator, like the DB and
+    * CB, must never see a pixel outside them). */
+   const VkExtent2D extent = cmd->rendering.extent;
+   int32_t x0 = 0, y0 = 0, x1 = int32_t(extent.width), y1 = int32_t(extent.height);
+   if (dyn.vp.scissor_count) {
+      const VkRect2D &s = dyn.vp.scissors[0];
+      x0 = std::max(x0, s.offset.x);
+      y0 = std::max(y0, s.offset.y);
+      x1 = std::min<int64_t>(x1, int64_t(s.offset.x) + s.extent.width);
+      y1 = std::min<int64_t>(y1, int64_t(s.offset.y) + s.extent.height);
+   }
+   x1 = std::max(x1, x0);
+   y1 = std::max(y1, y0);
+   const uint32_t window_offset_disable = 1u << 31;
+   const uint32_t whole_br = extent.width | (extent.height << 16);
+   set_context(cs, gfx::PA_SC_SCREEN_SCISSOR_TL, {0, whole_br});
+   set_context(cs, gfx::PA_SC_WINDOW_OFFSET, 0);
+   set_context(cs, gfx::PA_SC_WINDOW_SCISSOR_TL, {window_offset_disable, whole_br});
+   set_context(cs, gfx::PA_SC_GENERIC_SCISSOR_TL, {window_offset_disable, whole_br});
+   set_context(cs, gfx::PA_SC_VPORT_SCISSOR_0_TL,
+               {window_offset_disable | uint32_t(x0) | (uint32_t(y0) << 16), uint32_t(x1) | (uint32_t(y1) << 16)});
+   set_context(cs, gfx::PA_SC_MODE_CNTL_0, 1u << 1); /* VPORT_SCISSOR_ENABLE */
+}
+
+static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
+{
+   /* PA_SU_SC_MODE_CNTL: CULL_FRONT [0], CULL_BACK [1], FACE [2] (1: clockwise is front, in
+    * the y-down window space both APIs' viewports produce here), PROVOKING_VTX_LAST [19]. */
+   const uint32_t mode = (uint32_t((dyn.rs.cull_mode & VK_CULL_MODE_FRONT_BIT) != 0) << 0) |
+                         (uint32_t((dyn.rs.cull_mode & VK_CULL_MODE_BACK_BIT) != 0) << 1) |
+                         (uint32_t(dyn.rs.front_face == VK_FRONT_FACE_CLOCKWISE) << 2) |
+                         (uint32_t(dyn.rs.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT) << 19);
+   /* POLY_OFFSET_FRONT_ENABLE [11], POLY_OFFSET_BACK_ENABLE [12]: Vulkan biases polygons
+    * only, as GL does. */
+   const bool bias = dyn.rs.depth_bias.enable;
+   set_context(cs, gfx::PA_SU_SC_MODE_CNTL, mode | (uint32_t(bias) << 11) | (uint32_t(bias) << 12));
+   if (bias) {
+      /* The units the hardware takes, as r600g derives them from GL's identical definition
+       * (Mesa evergreen_emit_polygon_offset): the slope factor times 16; the constant factor
+       * times 4 for 16-bit depth (POLY_OFFSET_NEG_NUM_DB_BITS -16), unchanged for float depth
+       * (-23 and DB_IS_FLOAT_FMT). */
+      const bool d16 = cmd->rendering.depth && cmd->rendering.depth->vk.format == VK_FORMAT_D16_UNORM;
+      const float units = dyn.rs.depth_bias.constant * (d16 ? 4.0f : 1.0f);
+      const float scale = dyn.rs.depth_bias.slope * 16.0f;
+      set_context(cs, gfx::PA_SU_POLY_OFFSET_DB_FMT_CNTL, d16 ? 0xF0u : (0xE9u | (1u << 8)));
+      set_context(cs, gfx::PA_SU_POLY_OFFSET_CLAMP, float_bits(dyn.rs.depth_bias.clamp));
+      set_context(cs, gfx::PA_SU_POLY_OFFSET_FRONT_SCALE,
+                  {float_bits(scale), float_bits(units), float_bits(scale), float_bits(units)});
+   }
+   /* DX_CLIP_SPACE_DEF: z in [0, w]; DX_RASTERIZATION_KILL for rasterizer discard. */
+   set_context(cs, gfx::PA_CL_CLIP_CNTL, (1u << 19) | (uint32_t(dyn.rs.rasterizer_discard_enable) << 22));
+   /* PIX_CENTER 1 (pixel centres at .5), QUANT_MODE 5 (1/256 pixel), as subPixelPrecisionBits
+    * reports. */
+   const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
+   set_context(cs, cayman ? gfx::CM_PA_SU_VTX_CNTL : gfx::PA_SU_VTX_CNTL, 1 | (5u << 3));
+   /* Points of one pixel unless the shader writes PointSize; lines of the dynamic width (12.4
+    * fixed point, half sizes). */
+   set_context(cs, gfx::PA_SU_POINT_SIZE, (8u << 16) | 8u);
+   set_context(cs, gfx::PA_SU_POINT_MINMAX, 0xffffu << 16);
+   const float line = std::clamp(dyn.rs.line.width, 0.0f, 4095.0f);
+   set_context(cs, gfx::PA_SU_LINE_CNTL, uint32_t(std::lround(line * 8.0f)) & 0xffff);
+}
+
+/* SET_RESOURCE of a buffer fetch in a graphics stage's window. */
+static void emit_buffer_resource(CommandStream &cs, unsigned slot, RadeonBo &bo, const std::array<uint32_t, 8> &words)
+{
+   cs.packet(pm4::SET_RESOURCE, 9);
+   cs.emit(slot * 8);
+   for (uint32_t word : words)
+      cs.emit(word);
+   cs.relocation(bo);
+}
+
+/* The descriptors one stage reads: uniform buffers, uniform texel buffers, images, samplers,
+ * and the push constants when indexed at run time. */
+static void emit_stage_descriptors(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_graphics_stage &stage,
+                                   unsigned resource_base, unsigned sampler_base, RadeonBo &push_bo,
+                                   uint64_t push_offset)
+{
+   for (const terakan_slot_source &slot : stage.slots) {
+      terakan_descriptor d;
+      if (!slot.fetch || !terakan_slot_descriptor(cmd->graphics_sets, slot, d))
+         continue;
+      emit_buffer_resource(cs, resource_base + slot.slot, *d.bo,
+                           reg::buffer_fetch_resource(d.offset, uint32_t(std::min<uint64_t>(d.range, UINT32_MAX)), 1));
+   }
+   for (const terakan_texture_source &source : stage.textures) {
+      const terakan_bound_set &bound = cmd->graphics_sets[source.set];
+      if (!bound.set || source.descriptor >= bound.set->descriptors.size())
+         continue;
+      const terakan_descriptor &d = bound.set->descriptors[source.descriptor];
+      if (source.sampler) {
+         if (!d.sampler)
+            continue;
+         cs.packet(pm4::SET_SAMPLER, 4);
+         cs.emit((sampler_base + source.slot) * 3);
+         for (uint32_t word : d.sampler->words)
+            cs.emit(word);
+         continue;
+      }
+      if (d.texel_format && d.bo) {
+         const terakan_format &f = *d.texel_format;
+         std::array<uint32_t, 4> swizzle;
+         for (unsigned c = 0; c < 4; c++)
+            swizzle[c] = uint32_t(f.swizzle[c]);
+         emit_buffer_resource(cs, resource_base + source.slot, *d.bo,
+                              reg::texel_buffer_fetch_resource(d.offset, uint32_t(std::min<uint64_t>(d.range, UINT32_MAX)),
+                                                               f.bytes, f.hw, uint32_t(f.num_format), f.is_signed,
+                                                               swizzle));
+         continue;
+      }
+      if (!d.image_view || !d.image_view->image->memory)
+         continue;
+      RadeonBo &bo = *d.image_view->image->memory->bo;
+      cs.packet(pm4::SET_RESOURCE, 9);
+      cs.emit((resource_base + source.slot) * 8);
+      for (uint32_t word : d.image_view->resource_words)
+         cs.emit(word);
+      cs.relocation(bo); /* BASE_ADDRESS */
+      cs.relocation(bo); /* MIP_ADDRESS */
+   }
+   if (stage.binary.push_constants_fetched)
+      emit_buffer_resource(cs, resource_base + terakan::compiler::push_constant_fetch_resource, push_bo,
+                           reg::buffer_fetch_resource(push_offset, 256, 1));
+}
+
+/* One fetch resource per vertex input the program reads (compiler.h: VS buffer id
+ * vertex_input_first_resource + location): the binding's buffer from the attribute's offset,
+ * the binding's stride, the attribute's format. */
+static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_graphics_pipeline &g,
+                               const struct vk_dynamic_graphics_state &dyn)
+{
+   const struct vk_vertex_input_state *vi = g.state.vi;
+   for (unsigned location : g.vertex.binary.graphics.vertex_inputs) {
+      if (!vi || !(vi->attributes_valid & (1u << location))) {
+         fail(cmd, VK_ERROR_UNKNOWN, "the vertex shader reads an input the pipeline's vertex input state lacks");
+         return false;
+      }
+      const uint32_t binding = vi->attributes[location].binding;
+      const terakan_vertex_binding &vb = cmd->vertex_bindings[binding];
+      terakan_vertex_fetch_format format;
+      if (!vb.buffer || !vb.buffer->memory || !terakan_vertex_format(vi->attributes[location].format, format))
+         continue;
+      const uint32_t stride = dyn.vi_binding_strides[binding];
+      if (stride > 2047) {
+         /* SQ_VTX_CONSTANT_WORD2.STRIDE has 11 bits. */
+         fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "vertex binding strides above 2047 bytes are not supported yet");
+         return false;
+      }
+      const uint64_t start = vb.offset + vi->attributes[location].offset;
+      const uint64_t available = vb.offset + vb.size > start ? vb.offset + vb.size - start : 0;
+      emit_buffer_resource(cs, gfx::vs_resource_base + terakan::compiler::vertex_input_first_resource + location,
+                           *vb.buffer->memory->bo,
+                           reg::texel_buffer_fetch_resource(vb.buffer->offset + start,
+                                                            uint32_t(std::clamp<uint64_t>(available, 1, UINT32_MAX)),
+                                                            stride, format.data_format, format.num_format,
+                                                            format.is_signed, format.dst_sel));
+   }
+   return true;
+}
+
+/* Everything a draw relies on, then VGT state; false if the draw must not be emitted. */
+static bool emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, uint32_t first_vertex_or_offset,
+                            uint32_t first_instance, bool indexed)
+{
+   terakan_pipeline *pipeline = cmd->graphics_pipeline;
+   if (!pipeline || !pipeline->graphics) {
+      fail(cmd, VK_ERROR_UNKNOWN, "a draw without a graphics pipeline");
+      return false;
+   }
+   if (!cmd->rendering.active) {
+      fail(cmd, VK_ERROR_UNKNOWN, "a draw outside vkCmdBeginRendering");
+      return false;
+   }
+   const terakan_graphics_pipeline &g = *pipeline->graphics;
+   const struct vk_dynamic_graphics_state &dyn = cmd->vk.dynamic_graphics_state;
+   const GraphicsInterface &vs = g.vertex.binary.graphics, &ps = g.fragment.binary.graphics;
+
+   const uint32_t topology = primitive_type(VkPrimitiveTopology(dyn.ia.primitive_topology));
+   if (!topology) {
+      fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "adjacency and patch topologies are not supported");
+      return false;
+   }
+
+   /* Constants: push constants (constant buffer 0, both stages) and the vertex stage's
+    * driver constants (constant buffer 1: base vertex, base instance, draw index). */
+   RadeonBo *bo = nullptr;
+   uint64_t offset = 0;
+   uint8_t *constants = terakan_cmd_upload(cmd, 512, 256, bo, offset);
+   if (!constants)
+      return false;
+   std::memcpy(constants, cmd->push_constants.data(), 256);
+   std::memset(constants + 256, 0, 256);
+   const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, 0};
+   std::memcpy(constants + 256 + 4 * terakan::compiler::base_vertex_constant, draw_constants, sizeof(draw_constants));
+   const uint32_t push_address = uint32_t(offset >> 8), driver_address = uint32_t((offset + 256) >> 8);
+   cs.context_registers(gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0, {1, 1}, false); /* 256 bytes each */
+   cs.context_registers(gfx::SQ_ALU_CONST_CACHE_VS_0, {push_address, driver_address}, false);
+   cs.relocation(*bo);
+   cs.relocation(*bo);
+   set_context(cs, gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0, 1);
+   set_context(cs, gfx::SQ_ALU_CONST_CACHE_PS_0, push_address);
+   cs.relocation(*bo);
+
+   /* Programs. */
+   set_context(cs, gfx::SQ_PGM_START_VS, 0);
+   cs.relocation(*g.vertex.code_bo);
+   set_context(cs, gfx::SQ_PGM_RESOURCES_VS, g.vertex.binary.gprs | (g.vertex.binary.stack_entries << 8));
+   set_context(cs, gfx::SQ_PGM_START_PS, 0);
+   cs.relocation(*g.fragment.code_bo);
+   set_context(cs, gfx::SQ_PGM_RESOURCES_PS, g.fragment.binary.gprs | (g.fragment.binary.stack_entries << 8));
+   set_context(cs, gfx::SQ_PGM_EXPORTS_PS, ps.sq_pgm_exports_ps);
+   set_context(cs, reg::VGT_SHADER_STAGES_EN, 0); /* VS and PS only */
+
+   /* The parameters the vertex shader exports and the pixel shader's inputs. */
+   std::vector<uint32_t> out_ids(10, 0);
+   for (size_t p = 0; p < vs.param_semantics.size() && p / 4 < out_ids.size(); p++)
+      out_ids[p / 4] |= uint32_t(vs.param_semantics[p]) << (8 * (p % 4));
+   set_context(cs, gfx::SPI_VS_OUT_ID_0, out_ids);
+   set_context(cs, gfx::SPI_VS_OUT_CONFIG, vs.spi_vs_out_config);
+   set_context(cs, gfx::PA_CL_VS_OUT_CNTL, vs.pa_cl_vs_out_cntl);
+   set_context(cs, gfx::SPI_PS_INPUT_CNTL_0, ps.spi_ps_input_cntl);
+   set_context(cs, gfx::SPI_PS_IN_CONTROL_0, {ps.spi_ps_in_control_0, ps.spi_ps_in_control_1});
+   set_context(cs, gfx::SPI_INTERP_CONTROL_0, ps.spi_interp_control_0);
+   set_context(cs, gfx::SPI_INPUT_Z, ps.spi_input_z);
+   set_context(cs, gfx::SPI_BARYC_CNTL, ps.spi_baryc_cntl);
+   set_context(cs, gfx::DB_SHADER_CONTROL, ps.db_shader_control);
+
+   emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset);
+   emit_stage_descriptors(cmd, cs, g.fragment, gfx::ps_resource_base, hw::ps_sampler_base, *bo, offset);
+   if (!emit_vertex_inputs(cmd, cs, g, dyn))
+      return false;
+
+   emit_viewport_and_scissor(cmd, cs, dyn);
+   emit_rasterizer(cmd, cs, dyn);
+   emit_depth(cmd, cs, dyn);
+   set_context(cs, reg::CB_TARGET_MASK, emit_colour_targets(cmd, cs, dyn, ps));
+
+   /* VGT: the topology, restart, the index offset (firstVertex or vertexOffset) and the first
+    * instance, which the vertex shader's VertexIndex and InstanceIndex include. */
+   cs.config_registers(reg::VGT_PRIMITIVE_TYPE, {topology});
+   const bool restart = indexed && dyn.ia.primitive_restart_enable;
+   set_context(cs, gfx::VGT_MULTI_PRIM_IB_RESET_EN, restart ? 1 : 0);
+   set_context(cs, gfx::VGT_MULTI_PRIM_IB_RESET_INDX, cmd->index_type == VK_INDEX_TYPE_UINT32 ? 0xffffffffu : 0xffffu);
+   set_context(cs, gfx::VGT_MAX_VTX_INDX, {0xffffffffu, 0, first_vertex_or_offset});
+   cs.packet(pm4::SET_CTL_CONST, 2);
+   cs.emit((gfx::SQ_VTX_START_INST_LOC - pm4::ctl_const_window.start) >> 2);
+   cs.emit(first_instance);
+   return true;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex,
+                uint32_t firstInstance)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
+      return;
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   if (!emit_draw_state(cmd, cs, firstVertex, firstInstance, false))
+      return;
+   cs.packet(pm4::NUM_INSTANCES, 1);
+   cs.emit(instanceCount);
+   /* VGT_DRAW_INITIATOR: SOURCE_SELECT 2 (auto index). */
+   cs.packet(pm4::DRAW_INDEX_AUTO, 2);
+   cs.emit(vertexCount);
+   cs.emit(2);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint32_t instanceCount,
+                       uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !indexCount || !instanceCount)
+      return;
+   if (!cmd->index_buffer || !cmd->index_buffer->memory)
+      return fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexed without an index buffer");
+   if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   if (!emit_draw_state(cmd, cs, uint32_t(vertexOffset), firstInstance, true))
+      return;
+   const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
+   const uint64_t address = cmd->index_buffer->offset + cmd->index_offset + uint64_t(firstIndex) * (wide ? 4 : 2);
+   cs.packet(pm4::INDEX_TYPE, 1);
+   cs.emit(wide ? 1 : 0);
+   cs.packet(pm4::NUM_INSTANCES, 1);
+   cs.emit(instanceCount);
+   /* DRAW_INDEX: the indices' address (the kernel adds the buffer's), count, initiator
+    * SOURCE_SELECT 0 (memory). */
+   cs.packet(pm4::DRAW_INDEX, 4);
+   cs.emit(uint32_t(address));
+   cs.emit(uint32_t(address >> 32) & 0xff);
+   cs.emit(indexCount);
+   cs.emit(0);
+   cs.relocation(*cmd->index_buffer->memory->bo);
+}

@@ -1,0 +1,221 @@
+/* Graphics pipelines: a vertex and a fragment stage through Terakan's compiler (the same
+ * pipeline cache path as compute), and the pipeline's fixed-function state read by the
+ * runtime (vk_graphics_pipeline_state_fill) into the structures the draw reads. Nothing here
+ * is turned into registers yet: a draw emits the registers from the bound pipeline and the
+ * command buffer's dynamic state together (terakan_cmd_draw.cpp), so a state the application
+ * makes dynamic costs no recompilation.
+ *
+ * What is refused, each with a message: stages other than vertex and fragment, a pipeline
+ * without a fragment stage, polygon modes other than fill, multisampling, storage buffers and
+ * storage images in graphics stages (their RATs would share CB_COLOR0-7 with the colour
+ * targets), vertex attribute formats the fetch unit cannot read. */
+#include "terakan_private.h"
+
+#include <cstring>
+
+#include "vk_shader_module.h"
+
+using terakan::compiler::CompileOptions;
+using terakan::compiler::ShaderStage;
+
+static const VkPipelineShaderStageCreateInfo *find_stage(const VkGraphicsPipelineCreateInfo *info,
+                                                         VkShaderStageFlagBits stage)
+{
+   for (uint32_t i = 0; i < info->stageCount; i++)
+      if (info->pStages[i].stage == stage)
+         return &info->pStages[i];
+   return nullptr;
+}
+
+void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics)
+{
+   delete graphics->vertex.code_bo;
+   delete graphics->fragment.code_bo;
+   delete graphics;
+}
+
+/* Compiles (or finds in the cache) one stage and resolves where its descriptors come from. */
+static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *cache,
+                            const VkGraphicsPipelineCreateInfo *info,
+                            const VkPipelineShaderStageCreateInfo *stage_info, ShaderStage stage,
+                            const struct vk_vertex_input_state *vertex_input, terakan_graphics_stage &out)
+{
+   VK_FROM_HANDLE(vk_shader_module, module, stage_info->module);
+   VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
+   const char *name = stage == ShaderStage::Vertex ? "vertex" : "fragment";
+   if (!module || module->nir)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: the %s stage needs a SPIR-V VkShaderModule", name);
+
+   CompileOptions options;
+   options.family = device->physical->pci->family;
+   options.debug = terakan::compiler::debug_options_from_environment();
+   options.buffer_bindings = terakan_buffer_bindings(layout);
+   options.texture_bindings = terakan_texture_bindings(layout);
+   options.sampler_forces_unnormalized =
+      terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
+   options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
+   if (stage == ShaderStage::Vertex && vertex_input) {
+      u_foreach_bit(location, vertex_input->attributes_valid) {
+         const uint32_t binding = vertex_input->attributes[location].binding;
+         if (vertex_input->bindings[binding].input_rate == VK_VERTEX_INPUT_RATE_INSTANCE) {
+            if (vertex_input->bindings[binding].divisor != 1)
+               return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                                     "terakan: vertex binding %u: instance divisors other than 1 are not supported",
+                                     binding);
+            options.vertex_inputs.push_back({location, terakan::compiler::VertexInputRate::Instance});
+         }
+      }
+   }
+   VkResult result = terakan_read_specialization(device, stage_info->pSpecializationInfo, options);
+   if (result != VK_SUCCESS)
+      return result;
+   result = terakan_obtain_binary(device, cache, module, stage_info->pName, stage, options, info->flags, out.binary);
+   if (result != VK_SUCCESS)
+      return result;
+
+   if (!out.binary.rat_slots.empty())
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: the %s stage writes storage buffers, which graphics stages cannot do yet "
+                            "(vertexPipelineStoresAndAtomics and fragmentStoresAndAtomics are off)",
+                            name);
+   std::vector<terakan_unnormalized_source> unnormalized;
+   if (!terakan_resolve_slots(out.binary, options.buffer_bindings, layout, out.slots) ||
+       !terakan_resolve_textures(out.binary, options.texture_bindings, layout, out.textures, unnormalized))
+      return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
+                            "terakan: the %s stage uses a slot its pipeline layout does not provide "
+                            "(a stale pipeline cache entry?)",
+                            name);
+   /* Program variants for unnormalized samplers (seed 004) exist for compute only so far;
+    * chips whose sampler words carry the coordinate type need none. */
+   if (!unnormalized.empty())
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: the %s stage samples through samplers chosen at bind time; on this chip "
+                            "graphics stages need the unnormalized-coordinate variants, which are not built yet",
+                            name);
+   return terakan_upload_code(device, out.binary.code, out.code_bo);
+}
+
+/* Fixed-function choices this driver cannot draw yet, refused when the pipeline fixes them. */
+static VkResult check_state(terakan_device *device, const terakan_graphics_pipeline &g)
+{
+   const vk_graphics_pipeline_state &s = g.state;
+   if (s.rs && !BITSET_TEST(s.dynamic, MESA_VK_DYNAMIC_RS_POLYGON_MODE) &&
+       s.rs->polygon_mode != VK_POLYGON_MODE_FILL)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: polygon mode %d is not supported (fillModeNonSolid is off)", s.rs->polygon_mode);
+   if (s.ms && s.ms->rasterization_samples > VK_SAMPLE_COUNT_1_BIT)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: multisampled rendering is not supported yet");
+   if (s.ms && (s.ms->alpha_to_coverage_enable || s.ms->alpha_to_one_enable))
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: alpha to coverage and alpha to one are not supported yet");
+   if (s.rs && s.rs->depth_clamp_enable)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: depth clamp is not supported yet");
+   if (s.rs && s.rs->line.mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: line rasterization modes are not supported");
+   if (s.vi) {
+      u_foreach_bit(location, s.vi->attributes_valid) {
+         terakan_vertex_fetch_format format;
+         if (!terakan_vertex_format(s.vi->attributes[location].format, format))
+            return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                                  "terakan: vertex attribute %u: format %d cannot be fetched", location,
+                                  s.vi->attributes[location].format);
+      }
+   }
+   if (s.rp) {
+      for (uint32_t i = 0; i < s.rp->color_attachment_count; i++) {
+         terakan_colour_target target;
+         const VkFormat format = s.rp->color_attachment_formats[i];
+         if (format != VK_FORMAT_UNDEFINED && !terakan_colour_target_format(format, target))
+            return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                                  "terakan: colour attachment %u: format %d cannot be rendered to", i, format);
+      }
+      if (s.rp->stencil_attachment_format != VK_FORMAT_UNDEFINED)
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: stencil attachments are not supported yet");
+   }
+   return VK_SUCCESS;
+}
+
+static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipeline_cache *cache,
+                                         const VkGraphicsPipelineCreateInfo *info,
+                                         const VkAllocationCallbacks *allocator, VkPipeline *out)
+{
+   for (uint32_t i = 0; i < info->stageCount; i++) {
+      const VkShaderStageFlagBits stage = info->pStages[i].stage;
+      if (stage != VK_SHADER_STAGE_VERTEX_BIT && stage != VK_SHADER_STAGE_FRAGMENT_BIT)
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: shader stage 0x%x is not supported (vertex and fragment only)", stage);
+   }
+   const VkPipelineShaderStageCreateInfo *vertex = find_stage(info, VK_SHADER_STAGE_VERTEX_BIT);
+   const VkPipelineShaderStageCreateInfo *fragment = find_stage(info, VK_SHADER_STAGE_FRAGMENT_BIT);
+   if (!vertex)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: a graphics pipeline needs a vertex stage");
+   if (!fragment)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: graphics pipelines without a fragment stage are not supported yet");
+
+   auto *graphics = new (std::nothrow) terakan_graphics_pipeline();
+   if (!graphics)
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   auto fail = [&](VkResult result) {
+      terakan_graphics_pipeline_destroy(graphics);
+      return result;
+   };
+   VkResult result = vk_graphics_pipeline_state_fill(&device->vk, &graphics->state, info, nullptr, &graphics->all,
+                                                     nullptr, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, nullptr);
+   if (result != VK_SUCCESS)
+      return fail(result);
+   result = check_state(device, *graphics);
+   if (result != VK_SUCCESS)
+      return fail(result);
+   vk_dynamic_graphics_state_init(&graphics->dynamic);
+   vk_dynamic_graphics_state_fill(&graphics->dynamic, &graphics->state);
+
+   result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi, graphics->vertex);
+   if (result == VK_SUCCESS)
+      result = build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, graphics->fragment);
+   if (result != VK_SUCCESS)
+      return fail(result);
+
+   auto *pipeline = terakan_object_new<terakan_pipeline>(allocator ? allocator : &device->vk.alloc,
+                                                         VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pipeline)
+      return fail(vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY));
+   vk_object_base_init(&device->vk, &pipeline->base, VK_OBJECT_TYPE_PIPELINE);
+   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+   pipeline->graphics = graphics;
+   *out = terakan_pipeline_to_handle(pipeline);
+   return VK_SUCCESS;
+}
+
+extern "C" VKAPI_ATTR VkResult VKAPI_CALL
+terakan_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache pipelineCache, uint32_t count,
+                                const VkGraphicsPipelineCreateInfo *pCreateInfos,
+                                const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VK_FROM_HANDLE(vk_pipeline_cache, cache, pipelineCache);
+   VkResult result = VK_SUCCESS;
+   uint32_t i = 0;
+   for (; i < count; i++) {
+      pPipelines[i] = VK_NULL_HANDLE;
+      VkResult one;
+      try {
+         one = create_graphics_pipeline(device, cache, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+      } catch (const std::bad_alloc &) {
+         one = vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+      if (one != VK_SUCCESS) {
+         result = one;
+         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT_EXT)
+            break;
+      }
+   }
+   for (i++; i < count; i++)
+      pPipelines[i] = VK_NULL_HANDLE;
+   return result;
+}
+

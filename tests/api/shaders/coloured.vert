@@ -1,0 +1,10 @@
+#version 450
+// A position and a colour per vertex, the colour interpolated (the driver's draw scenes).
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 colour;
+layout(location = 0) out vec4 v_colour;
+void main()
+{
+    gl_Position = position;
+    v_colour = colour;
+}
