@@ -11,6 +11,7 @@
 #include "backend_ir_print.h"
 #include "emit.h"
 #include "nir_frontend.h"
+#include "nir_shaders.h"
 #include "select.h"
 #include "util/u_debug.h"
 
@@ -34,17 +35,26 @@ DebugOptions debug_options_from_environment()
 
 namespace {
 
+/* From NIR ready for selection (the shader is released) to the binary. */
+bool compile_nir(nir_shader *shader, std::chrono::steady_clock::time_point start, SelectedProgram &selected,
+                 const CompileOptions &options, ShaderBinary &binary, std::string &error);
+
 bool compile_stage(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
                    const CompileOptions &options, ShaderBinary &binary, std::string &error)
 {
    const auto start = std::chrono::steady_clock::now();
    binary = {};
-   const hw::IsaClass isa = hw::family_info(options.family).isa_class;
-
    SelectedProgram selected;
    nir_shader *shader = spirv_to_terakan_nir(spirv, stage, entry, options, selected.sampler_records, error);
    if (!shader)
       return false;
+   return compile_nir(shader, start, selected, options, binary, error);
+}
+
+bool compile_nir(nir_shader *shader, std::chrono::steady_clock::time_point start, SelectedProgram &selected,
+                 const CompileOptions &options, ShaderBinary &binary, std::string &error)
+{
+   const hw::IsaClass isa = hw::family_info(options.family).isa_class;
 
    bool ok = select_program(shader, isa, options, selected, error);
    for (unsigned c = 0; c < 3; c++)
@@ -100,6 +110,29 @@ bool compile_graphics(std::span<const uint32_t> spirv, ShaderStage stage, const 
       return false;
    }
    return compile_stage(spirv, stage, entry, options, binary, error);
+}
+
+nir_builder begin_graphics_nir(ShaderStage stage, const char *name)
+{
+   glsl_type_singleton_init_or_ref();
+   return nir_builder_init_simple_shader(stage == ShaderStage::Vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT,
+                                         &compiler_nir_options(), "%s", name);
+}
+
+bool compile_graphics_nir(nir_shader *shader, ShaderStage stage, const CompileOptions &options,
+                          ShaderBinary &binary, std::string &error)
+{
+   const auto start = std::chrono::steady_clock::now();
+   binary = {};
+   if (stage == ShaderStage::Compute) {
+      error = "compile_graphics_nir takes vertex and fragment shaders";
+      release_nir(shader);
+      return false;
+   }
+   SelectedProgram selected;
+   if (!finish_terakan_nir(shader, stage, options, selected.sampler_records, error))
+      return false;
+   return compile_nir(shader, start, selected, options, binary, error);
 }
 
 std::string disassemble_binary(const ShaderBinary &binary)

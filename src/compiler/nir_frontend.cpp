@@ -172,6 +172,11 @@ bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
 
 } // namespace
 
+const nir_shader_compiler_options &compiler_nir_options()
+{
+   return terakan_nir_options();
+}
+
 nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage stage, const char *entry,
                                  const CompileOptions &options,
                                  std::vector<SamplerRecord> &sampler_records, std::string &error)
@@ -244,6 +249,16 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
       return nullptr;
    }
    dump("from SPIR-V", shader, debug.dump_nir);
+   if (!finish_terakan_nir(shader, stage, options, sampler_records, error))
+      return nullptr;
+   return shader;
+}
+
+bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOptions &options,
+                        std::vector<SamplerRecord> &sampler_records, std::string &error)
+{
+   const bool graphics = stage != ShaderStage::Compute;
+   const DebugOptions &debug = options.debug;
 
    NIR_PASS_V(shader, nir_lower_variable_initializers, nir_var_function_temp);
    NIR_PASS_V(shader, nir_lower_returns);
@@ -290,7 +305,7 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);
    if (!error.empty()) {
       release_nir(shader);
-      return nullptr;
+      return false;
    }
    NIR_PASS_V(shader, nir_opt_dce);
    /* The branches it made merge whole sample results; the backend keeps scalar registers. */
@@ -311,7 +326,7 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    NIR_PASS_V(shader, nir_convert_from_ssa, true);
    nir_shader_gather_info(shader, nir_shader_get_entrypoint(shader));
    dump("after the Terakan pipeline", shader, debug.dump_nir);
-   return shader;
+   return true;
 }
 
 nir_intrinsic_instr *system_value_deref_load(nir_instr *instr, gl_system_value value)

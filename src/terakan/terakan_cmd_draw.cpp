@@ -133,18 +133,17 @@ static bool covers_view(const VkRect2D &area, const terakan_image_view *view)
           area.extent.height >= extent.height;
 }
 
-static void load_clear(terakan_cmd_buffer *cmd, const terakan_image_view *view, VkFormat format,
-                       const VkClearValue &value, bool depth)
+/* A load-op clear: a CP DMA fill when it covers the whole attachment with a value that
+ * repeats every 32 bits (no draw state needed, every layer at once); false when it must be
+ * drawn instead. */
+static bool clear_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *view, const VkClearValue &value,
+                          bool depth)
 {
    uint32_t pattern;
-   if (!covers_view(cmd->rendering.area, view))
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                  "a clear of part of an attachment (render area smaller than the attachment) is not supported yet");
-   if (!clear_pattern(format, value, depth, pattern))
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                  "a clear value that does not repeat every 32 bits on a 64- or 128-bit attachment is not "
-                  "supported yet");
+   if (!covers_view(cmd->rendering.area, view) || !clear_pattern(view->vk.format, value, depth, pattern))
+      return false;
    fill_view(cmd, view, pattern);
+   return true;
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -169,7 +168,6 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       r.extent.height = std::min(r.extent.height, e.height);
    };
 
-   bool cleared = false;
    r.colour_count = info->colorAttachmentCount;
    for (uint32_t i = 0; i < info->colorAttachmentCount; i++) {
       const VkRenderingAttachmentInfo &a = info->pColorAttachments[i];
@@ -180,30 +178,52 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       if (a.resolveMode != VK_RESOLVE_MODE_NONE)
          return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "resolve attachments are not supported yet");
       shrink(view);
-      if (a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-         if (!cleared)
-            terakan_emit_full_barrier(terakan_cmd_stream(cmd));
-         cleared = true;
-         load_clear(cmd, view, view->vk.format, a.clearValue, false);
-      }
    }
-   if (info->pDepthAttachment && info->pDepthAttachment->imageView) {
-      const VkRenderingAttachmentInfo &a = *info->pDepthAttachment;
-      VK_FROM_HANDLE(terakan_image_view, view, a.imageView);
+   const VkRenderingAttachmentInfo *depth = info->pDepthAttachment;
+   if (depth && depth->imageView) {
+      VK_FROM_HANDLE(terakan_image_view, view, depth->imageView);
       r.depth = view;
       shrink(view);
-      if (a.resolveMode != VK_RESOLVE_MODE_NONE)
+      if (depth->resolveMode != VK_RESOLVE_MODE_NONE)
          return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "depth resolve is not supported yet");
-      if (a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-         if (!cleared)
-            terakan_emit_full_barrier(terakan_cmd_stream(cmd));
-         cleared = true;
-         load_clear(cmd, view, view->vk.format, a.clearValue, true);
+   }
+
+   /* Load-op clears: whole attachments by fills, the rest by one clear draw over the render
+    * area (which draws into the first layer only: layered rendering does not exist yet). */
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   bool filled = false;
+   uint32_t drawn_mask = 0;
+   VkClearColorValue values[8] = {};
+   bool draw_depth = false;
+   for (uint32_t i = 0; i < r.colour_count; i++) {
+      const VkRenderingAttachmentInfo &a = info->pColorAttachments[i];
+      if (!r.colour[i] || a.loadOp != VK_ATTACHMENT_LOAD_OP_CLEAR)
+         continue;
+      if (!filled)
+         terakan_emit_full_barrier(cs);
+      if (clear_by_fill(cmd, r.colour[i], a.clearValue, false)) {
+         filled = true;
+         continue;
       }
+      filled = true;
+      drawn_mask |= 1u << i;
+      values[i] = a.clearValue.color;
+   }
+   if (r.depth && depth->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+      if (!filled)
+         terakan_emit_full_barrier(cs);
+      filled = true;
+      draw_depth = !clear_by_fill(cmd, r.depth, depth->clearValue, true);
    }
    /* The fills must land before the first draw's CB and DB read or write the memory. */
-   if (cleared)
-      terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   if (filled)
+      terakan_emit_full_barrier(cs);
+   if ((drawn_mask || draw_depth) && r.layer_count > 1)
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                  "a load-op clear of part of a layered attachment is not supported yet");
+   if (drawn_mask || draw_depth)
+      terakan_meta_clear(cmd, r.area, drawn_mask, values, draw_depth,
+                         depth ? depth->clearValue.depthStencil.depth : 0.0f);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -583,24 +603,23 @@ static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const
    return true;
 }
 
-/* Everything a draw relies on, then VGT state; false if the draw must not be emitted. */
-static bool emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, uint32_t first_vertex_or_offset,
-                            uint32_t first_instance, bool indexed)
+/* Everything a draw relies on, then VGT state; false if the draw must not be emitted. The
+ * pipeline, dynamic state and push constants are the application's for its draws, and the
+ * driver's own for meta draws (terakan_meta_clear.cpp), which also choose the primitive type
+ * (a RECTLIST). */
+bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_draw_setup &setup,
+                             uint32_t first_vertex_or_offset, uint32_t first_instance, bool indexed)
 {
-   terakan_pipeline *pipeline = cmd->graphics_pipeline;
-   if (!pipeline || !pipeline->graphics) {
-      fail(cmd, VK_ERROR_UNKNOWN, "a draw without a graphics pipeline");
-      return false;
-   }
    if (!cmd->rendering.active) {
       fail(cmd, VK_ERROR_UNKNOWN, "a draw outside vkCmdBeginRendering");
       return false;
    }
-   const terakan_graphics_pipeline &g = *pipeline->graphics;
-   const struct vk_dynamic_graphics_state &dyn = cmd->vk.dynamic_graphics_state;
+   const terakan_graphics_pipeline &g = *setup.pipeline;
+   const struct vk_dynamic_graphics_state &dyn = *setup.dynamic;
    const GraphicsInterface &vs = g.vertex.binary.graphics, &ps = g.fragment.binary.graphics;
 
-   const uint32_t topology = primitive_type(VkPrimitiveTopology(dyn.ia.primitive_topology));
+   const uint32_t topology =
+      setup.primitive_type ? setup.primitive_type : primitive_type(VkPrimitiveTopology(dyn.ia.primitive_topology));
    if (!topology) {
       fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "adjacency and patch topologies are not supported");
       return false;
@@ -613,7 +632,7 @@ static bool emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, uint32_t
    uint8_t *constants = terakan_cmd_upload(cmd, 512, 256, bo, offset);
    if (!constants)
       return false;
-   std::memcpy(constants, cmd->push_constants.data(), 256);
+   std::memcpy(constants, setup.push_constants, 256);
    std::memset(constants + 256, 0, 256);
    const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, 0};
    std::memcpy(constants + 256 + 4 * terakan::compiler::base_vertex_constant, draw_constants, sizeof(draw_constants));
@@ -673,6 +692,20 @@ static bool emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, uint32_t
    return true;
 }
 
+/* The application's pipeline, dynamic state and push constants. */
+static bool application_draw(terakan_cmd_buffer *cmd, terakan_draw_setup &setup)
+{
+   terakan_pipeline *pipeline = cmd->graphics_pipeline;
+   if (!pipeline || !pipeline->graphics) {
+      fail(cmd, VK_ERROR_UNKNOWN, "a draw without a graphics pipeline");
+      return false;
+   }
+   setup.pipeline = pipeline->graphics;
+   setup.dynamic = &cmd->vk.dynamic_graphics_state;
+   setup.push_constants = cmd->push_constants.data();
+   return true;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex,
                 uint32_t firstInstance)
@@ -681,7 +714,8 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
       return;
    CommandStream &cs = terakan_cmd_stream(cmd);
-   if (!emit_draw_state(cmd, cs, firstVertex, firstInstance, false))
+   terakan_draw_setup setup;
+   if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, firstVertex, firstInstance, false))
       return;
    cs.packet(pm4::NUM_INSTANCES, 1);
    cs.emit(instanceCount);
@@ -703,7 +737,8 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
    if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
       return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
    CommandStream &cs = terakan_cmd_stream(cmd);
-   if (!emit_draw_state(cmd, cs, uint32_t(vertexOffset), firstInstance, true))
+   terakan_draw_setup setup;
+   if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
       return;
    const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
    const uint64_t address = cmd->index_buffer->offset + cmd->index_offset + uint64_t(firstIndex) * (wide ? 4 : 2);

@@ -133,7 +133,8 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
          device->code_placement = terakan::winsys::BoPlacement::VramVisible;
    struct vk_pipeline_cache_create_info cache_info = {};
    device->internal_cache = vk_pipeline_cache_create(&device->vk, &cache_info, nullptr);
-   if (!device->submit_lock || !device->internal_cache)
+   device->meta = terakan_meta_create();
+   if (!device->submit_lock || !device->internal_cache || !device->meta)
       result = vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
 
    for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
@@ -167,6 +168,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
          finish_queue(&queues[q]);
       if (device->internal_cache)
          vk_pipeline_cache_destroy(device->internal_cache, nullptr);
+      terakan_meta_destroy(device->meta);
       delete device->submit_lock;
       vk_device_finish(&device->vk);
       vk_free2(&pdev->vk.instance->alloc, pAllocator, device);
@@ -186,6 +188,7 @@ terakan_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
    for (uint32_t q = 0; q < device->queue_count; q++)
       finish_queue(&device->queues[q]);
    vk_pipeline_cache_destroy(device->internal_cache, nullptr);
+   terakan_meta_destroy(device->meta);
    delete device->submit_lock;
    vk_device_finish(&device->vk);
    vk_free(&device->vk.alloc, device);

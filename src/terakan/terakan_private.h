@@ -98,7 +98,12 @@ struct terakan_device {
    struct vk_pipeline_cache *internal_cache;
    /* Where shader code goes: CPU-visible VRAM if the board has it, else GTT. */
    terakan::winsys::BoPlacement code_placement;
+   /* The driver's own shaders (clears), made on first use (terakan_meta_clear.cpp). */
+   struct terakan_meta *meta;
 };
+
+struct terakan_meta *terakan_meta_create();
+void terakan_meta_destroy(struct terakan_meta *meta);
 
 VK_DEFINE_HANDLE_CASTS(terakan_device, vk.base, VkDevice, VK_OBJECT_TYPE_DEVICE)
 
@@ -447,6 +452,21 @@ void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, ui
 bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
                              terakan_descriptor &out);
 void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);
+
+/* What a draw is made of (terakan_cmd_draw.cpp). */
+struct terakan_draw_setup {
+   const terakan_graphics_pipeline *pipeline = nullptr;
+   const struct vk_dynamic_graphics_state *dynamic = nullptr;
+   const uint8_t *push_constants = nullptr; /* 256 bytes */
+   uint32_t primitive_type = 0;             /* VGT_PRIMITIVE_TYPE; 0: from the dynamic state */
+};
+bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
+                             const terakan_draw_setup &setup, uint32_t first_vertex_or_offset,
+                             uint32_t first_instance, bool indexed);
+/* Clears `rect` of the rendering's colour attachments in `colour_mask` (to values[i]) and of
+ * its depth attachment, with a draw (terakan_meta_clear.cpp). */
+bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
+                        const VkClearColorValue *values, bool clear_depth, float depth);
 void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
 
 /* ---- events (terakan_event.cpp) ---- */

@@ -383,4 +383,35 @@ TEST_F(Draws, DepthBiasOnFloatDepth)
    EXPECT_GT(biased.depth[5 * size + 5], plain.depth[5 * size + 5]) << "the bias moved nothing";
 }
 
+TEST_F(Draws, ClearAttachmentsInsideRendering)
+{
+   /* Rectangles of colour and depth cleared after a draw (clear draws with the driver's own
+    * shaders), then a second draw whose depth test shows the cleared depth. */
+   const std::vector<Vertex> vertices = triangle(0, 0, 32, 0, 0, 32, 0.5f, {1, 0, 0, 1}) +
+                                        triangle(32, 0, 32, 32, 0, 32, 0.5f, {0, 1, 0, 1}) +
+                                        triangle(0, 0, 32, 0, 0, 32, 0.4f, {1, 1, 1, 1}) +
+                                        triangle(32, 0, 32, 32, 0, 32, 0.4f, {1, 1, 1, 1});
+   for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM}) {
+      SCOPED_TRACE(format);
+      DrawJob job = coloured(vertices);
+      job.vertex_count = 6;
+      job.depth = true;
+      job.depth_format = format;
+      job.depth_compare = VK_COMPARE_OP_LESS;
+      job.clear_rects = {{{3, 5}, {10, 7}}, {{20, 1}, {4, 30}}, {{0, 28}, {32, 4}}};
+      job.clear_rect_colour = true;
+      job.clear_rect_value.float32[0] = 0.25f;
+      job.clear_rect_value.float32[1] = 0.5f;
+      job.clear_rect_value.float32[2] = 0.75f;
+      job.clear_rect_value.float32[3] = 1.0f;
+      job.clear_rect_depth = true;
+      job.clear_rect_depth_value = 0.3f; /* in front of the white second draw there */
+      job.second_draw_vertex_count = 6;
+      job.second_draw_first_vertex = 6;
+      const DrawImages images = expect_same(job, 0);
+      EXPECT_EQ(texel(images, 4, 6), (std::array<uint8_t, 4>{64, 128, 191, 255}));
+      EXPECT_EQ(texel(images, 16, 16), (std::array<uint8_t, 4>{255, 255, 255, 255}));
+   }
+}
+
 } // namespace

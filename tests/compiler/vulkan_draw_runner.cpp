@@ -399,6 +399,18 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          vkCmdDrawIndexed(commands, uint32_t(job.indices.size()), job.instance_count, 0, int32_t(job.first_vertex),
                           job.first_instance);
       }
+      if (!job.clear_rects.empty()) {
+         std::vector<VkClearAttachment> clears;
+         if (job.clear_rect_colour)
+            clears.push_back({VK_IMAGE_ASPECT_COLOR_BIT, 0, VkClearValue{.color = job.clear_rect_value}});
+         if (job.clear_rect_depth)
+            clears.push_back({VK_IMAGE_ASPECT_DEPTH_BIT, 0,
+                              VkClearValue{.depthStencil = {job.clear_rect_depth_value, 0}}});
+         std::vector<VkClearRect> rects;
+         for (const VkRect2D &rect : job.clear_rects)
+            rects.push_back({rect, 0, 1});
+         vkCmdClearAttachments(commands, uint32_t(clears.size()), clears.data(), uint32_t(rects.size()), rects.data());
+      }
       if (job.second_draw_vertex_count)
          vkCmdDraw(commands, job.second_draw_vertex_count, 1, job.second_draw_first_vertex, 0);
       vkCmdEndRenderPass(commands);

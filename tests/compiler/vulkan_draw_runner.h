@@ -61,6 +61,12 @@ struct DrawJob {
    VkViewport viewport{};
    bool custom_scissor = false;
    VkRect2D scissor{};
+   /* After the draws: vkCmdClearAttachments of these rectangles, colour attachment 0 (when
+    * clear_rect_colour) and depth (when clear_rect_depth). */
+   std::vector<VkRect2D> clear_rects;
+   bool clear_rect_colour = true, clear_rect_depth = false;
+   VkClearColorValue clear_rect_value{};
+   float clear_rect_depth_value = 0;
    /* A second draw with these vertex counts after the first, with the same pipeline. */
    uint32_t second_draw_vertex_count = 0, second_draw_first_vertex = 0;
 };

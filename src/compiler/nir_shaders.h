@@ -1,0 +1,24 @@
+/* Shaders the driver builds itself with nir_builder (clears and other meta operations: the
+ * meta rule of the design, no hand-assembled microcode), compiled by the same pipeline as
+ * SPIR-V from the point where translation ends. */
+#pragma once
+
+#include <string>
+
+#include "compiler.h"
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+
+namespace terakan::compiler {
+
+/* A builder over a new, empty vertex or fragment shader with the compiler's NIR options. The
+ * shader holds a reference on Mesa's GLSL type singleton (for its variables' types) until
+ * compile_graphics_nir releases it. Build it as spirv_to_nir would: inputs and outputs as
+ * variables with locations, stores through derefs. */
+nir_builder begin_graphics_nir(ShaderStage stage, const char *name);
+
+/* Compiles and releases the shader. Same results and errors as compile_graphics. */
+bool compile_graphics_nir(nir_shader *shader, ShaderStage stage, const CompileOptions &options,
+                          ShaderBinary &binary, std::string &error);
+
+} // namespace terakan::compiler

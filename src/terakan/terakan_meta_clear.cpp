@@ -1,0 +1,215 @@
+/* Clears as draws (the meta rule of the design: the driver's own shaders are built with
+ * nir_builder and compiled by Terakan's compiler, never hand-assembled): a RECTLIST over the
+ * cleared rectangle, a vertex shader that places its three corners from the push constants,
+ * and a pixel shader that exports each cleared attachment's value from the push constants.
+ * Depth is cleared by the rectangle's own depth with the test ALWAYS and writes on.
+ *
+ * Push constants of a clear: bytes 16 i .. 16 i + 15 the value of colour attachment i (its
+ * 32-bit channels as the attachment's numeric type, which the CB converts), bytes 128 .. 175
+ * the three corners (clip-space x, y, z, w).
+ *
+ * vkCmdClearAttachments and load-op clears that do not cover whole attachments come here;
+ * whole-attachment load-op clears stay CP DMA fills (terakan_cmd_draw.cpp), which need no
+ * draw state at all. */
+#include "terakan_private.h"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "compiler/nir_shaders.h"
+#include "hw/graphics_registers.h"
+#include "vk_format.h"
+
+using terakan::compiler::ShaderStage;
+
+/* Per attachment, how the pixel shader declares its output: not cleared, float, uint, sint. */
+enum class ClearKind : uint32_t { None = 0, Float = 1, Uint = 2, Sint = 3 };
+
+struct terakan_meta {
+   std::mutex lock;
+   std::map<uint32_t, terakan_graphics_pipeline *> clears; /* by the 2-bit kinds of targets 0-7 */
+};
+
+terakan_meta *terakan_meta_create()
+{
+   return new (std::nothrow) terakan_meta();
+}
+
+void terakan_meta_destroy(terakan_meta *meta)
+{
+   if (!meta)
+      return;
+   for (auto &[key, pipeline] : meta->clears)
+      terakan_graphics_pipeline_destroy(pipeline);
+   delete meta;
+}
+
+static constexpr unsigned corner_bytes = 128;
+
+static nir_shader *clear_vertex_shader()
+{
+   nir_builder b = terakan::compiler::begin_graphics_nir(ShaderStage::Vertex, "terakan clear vertex shader");
+   nir_ssa_def *offset = nir_imul_imm(&b, nir_load_vertex_id(&b), 16);
+   nir_ssa_def *corner = nir_load_push_constant(&b, 4, 32, offset, int(corner_bytes), 48u); /* base, range */
+   nir_variable *position = nir_variable_create(b.shader, nir_var_shader_out, glsl_vec4_type(), "position");
+   position->data.location = VARYING_SLOT_POS;
+   nir_store_var(&b, position, corner, 0xf);
+   return b.shader;
+}
+
+static nir_shader *clear_pixel_shader(uint32_t key)
+{
+   nir_builder b = terakan::compiler::begin_graphics_nir(ShaderStage::Fragment, "terakan clear pixel shader");
+   for (unsigned i = 0; i < 8; i++) {
+      const ClearKind kind = ClearKind((key >> (2 * i)) & 3);
+      if (kind == ClearKind::None)
+         continue;
+      const glsl_type *type = kind == ClearKind::Float ? glsl_vec4_type()
+                              : kind == ClearKind::Uint ? glsl_uvec4_type()
+                                                        : glsl_ivec4_type();
+      nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out, type, "colour");
+      out->data.location = FRAG_RESULT_DATA0 + i;
+      nir_ssa_def *value = nir_load_push_constant(&b, 4, 32, nir_imm_int(&b, 0), int(16 * i), 16u);
+      nir_store_var(&b, out, value, 0xf);
+   }
+   return b.shader;
+}
+
+static VkResult build_stage(terakan_device *device, nir_shader *shader, ShaderStage stage,
+                            terakan_graphics_stage &out)
+{
+   terakan::compiler::CompileOptions options;
+   options.family = device->physical->pci->family;
+   options.debug = terakan::compiler::debug_options_from_environment();
+   std::string error;
+   if (!terakan::compiler::compile_graphics_nir(shader, stage, options, out.binary, error))
+      return terakan_errorf(device, VK_ERROR_UNKNOWN, "terakan: the clear shaders do not compile: %s", error.c_str());
+   return terakan_upload_code(device, out.binary.code, out.code_bo);
+}
+
+/* The clear program pair for `key`, made on first use and kept for the device's lifetime. */
+static terakan_graphics_pipeline *clear_pipeline(terakan_device *device, uint32_t key, VkResult &result)
+{
+   std::lock_guard<std::mutex> guard(device->meta->lock);
+   auto found = device->meta->clears.find(key);
+   if (found != device->meta->clears.end())
+      return found->second;
+   auto *pipeline = new (std::nothrow) terakan_graphics_pipeline();
+   if (!pipeline) {
+      result = VK_ERROR_OUT_OF_HOST_MEMORY;
+      return nullptr;
+   }
+   result = build_stage(device, clear_vertex_shader(), ShaderStage::Vertex, pipeline->vertex);
+   if (result == VK_SUCCESS)
+      result = build_stage(device, clear_pixel_shader(key), ShaderStage::Fragment, pipeline->fragment);
+   if (result != VK_SUCCESS) {
+      terakan_graphics_pipeline_destroy(pipeline);
+      return nullptr;
+   }
+   device->meta->clears[key] = pipeline;
+   return pipeline;
+}
+
+static ClearKind kind_of(VkFormat format)
+{
+   return vk_format_is_int(format) ? (vk_format_is_sint(format) ? ClearKind::Sint : ClearKind::Uint)
+                                   : ClearKind::Float;
+}
+
+bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
+                        const VkClearColorValue *values, bool clear_depth, float depth)
+{
+   const terakan_rendering &r = cmd->rendering;
+   uint32_t key = 0;
+   for (uint32_t i = 0; i < r.colour_count; i++)
+      if ((colour_mask & (1u << i)) && r.colour[i])
+         key |= uint32_t(kind_of(r.colour[i]->vk.format)) << (2 * i);
+   clear_depth = clear_depth && r.depth;
+   if (!key && !clear_depth)
+      return true;
+   VkResult result = VK_SUCCESS;
+   const terakan_graphics_pipeline *pipeline = clear_pipeline(cmd->device, key, result);
+   if (!pipeline) {
+      vk_command_buffer_set_error(&cmd->vk, result);
+      return false;
+   }
+
+   /* The rectangle in clip space over a viewport that is the whole attachment area. */
+   const float width = float(r.extent.width), height = float(r.extent.height);
+   auto clip_x = [&](float x) { return 2.0f * x / width - 1.0f; };
+   auto clip_y = [&](float y) { return 2.0f * y / height - 1.0f; };
+   const float x0 = clip_x(float(rect.offset.x)), x1 = clip_x(float(rect.offset.x) + float(rect.extent.width));
+   const float y0 = clip_y(float(rect.offset.y)), y1 = clip_y(float(rect.offset.y) + float(rect.extent.height));
+   uint8_t push[256] = {};
+   for (uint32_t i = 0; i < 8; i++)
+      if (key >> (2 * i) & 3)
+         std::memcpy(push + 16 * i, &values[i], 16);
+   const float corners[12] = {x0, y0, depth, 1.0f, x1, y0, depth, 1.0f, x0, y1, depth, 1.0f};
+   std::memcpy(push + corner_bytes, corners, sizeof(corners));
+
+   struct vk_dynamic_graphics_state dynamic;
+   vk_dynamic_graphics_state_init(&dynamic);
+   dynamic.vp.viewport_count = dynamic.vp.scissor_count = 1;
+   dynamic.vp.viewports[0] = {0, 0, width, height, 0, 1};
+   dynamic.vp.scissors[0] = rect;
+   dynamic.rs.cull_mode = VK_CULL_MODE_NONE;
+   dynamic.rs.line.width = 1.0f;
+   dynamic.ds.depth.test_enable = clear_depth;
+   dynamic.ds.depth.write_enable = clear_depth;
+   dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
+   dynamic.cb.attachment_count = 8;
+   dynamic.cb.color_write_enables = 0xff;
+   for (uint32_t i = 0; i < 8; i++)
+      dynamic.cb.attachments[i].write_mask = (key >> (2 * i) & 3) ? 0xf : 0;
+
+   terakan_draw_setup setup;
+   setup.pipeline = pipeline;
+   setup.dynamic = &dynamic;
+   setup.push_constants = push;
+   setup.primitive_type = terakan::hw::gfx::RectList;
+   terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
+   if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
+      return false;
+   cs.packet(terakan::hw::pm4::NUM_INSTANCES, 1);
+   cs.emit(1);
+   cs.packet(terakan::hw::pm4::DRAW_INDEX_AUTO, 2);
+   cs.emit(3);
+   cs.emit(2); /* SOURCE_SELECT: auto index */
+   return true;
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCount,
+                            const VkClearAttachment *pAttachments, uint32_t rectCount, const VkClearRect *pRects)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   uint32_t mask = 0;
+   VkClearColorValue values[8] = {};
+   bool depth = false;
+   float depth_value = 0;
+   for (uint32_t a = 0; a < attachmentCount; a++) {
+      const VkClearAttachment &attachment = pAttachments[a];
+      if (attachment.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
+         if (attachment.colorAttachment < 8) {
+            mask |= 1u << attachment.colorAttachment;
+            values[attachment.colorAttachment] = attachment.clearValue.color;
+         }
+      }
+      if (attachment.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) {
+         depth = true;
+         depth_value = attachment.clearValue.depthStencil.depth;
+      }
+   }
+   for (uint32_t i = 0; i < rectCount; i++) {
+      const VkClearRect &rect = pRects[i];
+      if (rect.baseArrayLayer != 0 || rect.layerCount != 1) {
+         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                                              "terakan: clears of layers other than the first "
+                                                              "are not supported yet"));
+         return;
+      }
+      if (!terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value))
+         return;
+   }
+}
