@@ -214,10 +214,13 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
 
 } // namespace
 
-bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
+bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
                   const SelectedProgram &selected, ShaderBinary &binary, std::string &error)
 {
    const hw::IsaClass isa = scheduled.isa;
+   /* A copy: breaking a cycle of reads and writes in a group that must be split adds values
+    * in scratch places (below). */
+   Allocation allocation = allocated;
    binary.isa = isa;
    std::vector<SamplerRecord> records = selected.sampler_records;
 
@@ -227,77 +230,139 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
       std::vector<uint32_t> literals;
    };
    std::vector<std::vector<EncodedGroup>> alu_clauses(scheduled.clauses.size());
+   /* Scratch places for cycle breaking: channels of GPRs 2 and up that no value of the program
+    * occupies (R0 and R1 are written by the hardware), then channels of new GPRs. A scratch
+    * value lives only from its MOV to the pieces of the group it was made for, so the list
+    * starts over with each scheduled group. */
+   std::vector<Location> scratch_places;
+   {
+      std::vector<std::array<bool, 4>> used(allocation.gprs, {false, false, false, false});
+      for (const Location &l : allocation.location)
+         if (l.gpr < used.size())
+            used[l.gpr][l.chan % 4] = true;
+      for (unsigned g = 2; g < allocation.gprs; g++)
+         for (unsigned ch = 0; ch < 4; ch++)
+            if (!used[g][ch])
+               scratch_places.push_back({g, ch});
+   }
    for (size_t c = 0; c < scheduled.clauses.size(); c++) {
       Clause &clause = scheduled.clauses[c];
       if (clause.kind != ClauseKind::Alu)
          continue;
-      std::vector<ScheduledGroup> pending(clause.groups.rbegin(), clause.groups.rend());
-      while (!pending.empty()) {
-         ScheduledGroup group = std::move(pending.back());
-         pending.pop_back();
-         std::vector<AluInstruction> instructions = build_group(group, allocation, isa);
-         if (!choose_swizzles(instructions, group.literals, isa)) {
-            if (group.ops.size() < 2) {
-               error = "internal: no bank swizzle fits a single instruction";
-               return false;
-            }
-            /* Split: the operations moved to the second half must not read a place that an
-             * operation left in the first half writes (a group reads before it writes, so
-             * the register allocator may have let them share it). Writers follow their
-             * readers into the second half; try each operation as the seed. */
-            auto writes_place = [&](const ScheduledAlu &op, const Operand &o) {
-               if (!o.is_value() || op.op.dst == no_value)
+      for (const ScheduledGroup &scheduled_group : clause.groups) {
+         std::vector<ScheduledGroup> pending{scheduled_group};
+         size_t scratch_used = 0;
+         while (!pending.empty()) {
+            ScheduledGroup group = std::move(pending.back());
+            pending.pop_back();
+            std::vector<AluInstruction> instructions = build_group(group, allocation, isa);
+            if (!choose_swizzles(instructions, group.literals, isa)) {
+               if (group.ops.size() < 2) {
+                  error = "internal: no bank swizzle fits a single instruction";
                   return false;
-               const Location a = allocation.location[o.value], b = allocation.location[op.op.dst];
-               return a.gpr == b.gpr && a.chan == b.chan;
-            };
-            std::vector<bool> moved;
-            bool found = false;
-            for (size_t seed = group.ops.size(); seed-- > 0 && !found;) {
-               moved.assign(group.ops.size(), false);
-               moved[seed] = true;
-               for (bool grew = true; grew;) {
-                  grew = false;
-                  for (size_t r = 0; r < group.ops.size(); r++) {
-                     if (!moved[r])
-                        continue;
-                     for (size_t w = 0; w < group.ops.size(); w++)
-                        for (const Operand &o : group.ops[r].op.src)
-                           if (!moved[w] && writes_place(group.ops[w], o))
-                              moved[w] = grew = true;
-                  }
                }
-               found = std::count(moved.begin(), moved.end(), true) < long(group.ops.size());
+               /* Split: the operations moved to the second half must not read a place that an
+                * operation left in the first half writes (a group reads before it writes, so
+                * the register allocator may have let them share it). Writers follow their
+                * readers into the second half; try each operation as the seed. */
+               auto writes_place = [&](const ScheduledAlu &op, const Operand &o) {
+                  if (!o.is_value() || op.op.dst == no_value)
+                     return false;
+                  const Location a = allocation.location[o.value], b = allocation.location[op.op.dst];
+                  return a.gpr == b.gpr && a.chan == b.chan;
+               };
+               std::vector<bool> moved;
+               bool found = false;
+               for (size_t seed = group.ops.size(); seed-- > 0 && !found;) {
+                  moved.assign(group.ops.size(), false);
+                  moved[seed] = true;
+                  for (bool grew = true; grew;) {
+                     grew = false;
+                     for (size_t r = 0; r < group.ops.size(); r++) {
+                        if (!moved[r])
+                           continue;
+                        for (size_t w = 0; w < group.ops.size(); w++)
+                           for (const Operand &o : group.ops[r].op.src)
+                              if (!moved[w] && writes_place(group.ops[w], o))
+                                 moved[w] = grew = true;
+                     }
+                  }
+                  found = std::count(moved.begin(), moved.end(), true) < long(group.ops.size());
+               }
+               /* No split exists when the operations' reads and writes of shared places form
+                * a cycle (A reads what B writes and B reads what A writes: values swapped
+                * through places the allocator handed on within the group, or NIR registers).
+                * The cycle is broken by copying, one group earlier, the places the last
+                * operation reads and the others write into scratch places: it then reads
+                * the copies and can go alone into the second half. */
+               std::vector<ScheduledGroup> copies;
+               if (!found) {
+                  const size_t seed = group.ops.size() - 1;
+                  for (Operand &o : group.ops[seed].op.src) {
+                     bool overwritten = false;
+                     for (size_t w = 0; w < seed; w++)
+                        overwritten = overwritten || writes_place(group.ops[w], o);
+                     if (!overwritten)
+                        continue;
+                     if (scratch_used == scratch_places.size()) {
+                        const unsigned g = std::max(allocation.gprs, scratch_places.empty() ? 0u : scratch_places.back().gpr + 1);
+                        for (unsigned ch = 0; ch < 4; ch++)
+                           scratch_places.push_back({g, ch});
+                     }
+                     const Location place = scratch_places[scratch_used++];
+                     allocation.gprs = std::max(allocation.gprs, place.gpr + 1);
+                     const unsigned copy = unsigned(allocation.location.size());
+                     allocation.location.push_back(place);
+                     ScheduledAlu mov;
+                     mov.op.op = isa::find_alu_op("MOV");
+                     mov.op.dst = copy;
+                     mov.op.src[0] = Operand::of_value(o.value);
+                     mov.slot = int(place.chan);
+                     /* The copies share a group where their slots differ. */
+                     const bool slot_taken = !copies.empty() &&
+                        std::any_of(copies.back().ops.begin(), copies.back().ops.end(),
+                                    [&](const ScheduledAlu &other) { return other.slot == mov.slot; });
+                     if (copies.empty() || slot_taken)
+                        copies.emplace_back();
+                     copies.back().ops.push_back(mov);
+                     o.value = copy; /* keeps neg/abs */
+                  }
+                  moved.assign(group.ops.size(), false);
+                  moved[seed] = true;
+                  found = !copies.empty();
+               }
+               if (!found) {
+                  error = "internal: a group with no legal bank swizzle cannot be split";
+                  return false;
+               }
+               ScheduledGroup tail;
+               std::vector<ScheduledAlu> kept;
+               for (size_t k = 0; k < group.ops.size(); k++)
+                  (moved[k] ? tail.ops : kept).push_back(group.ops[k]);
+               group.ops = std::move(kept);
+               /* Each half keeps only the literals it reads. */
+               auto literals_of = [](const ScheduledGroup &g) {
+                  std::vector<uint32_t> literals;
+                  for (const ScheduledAlu &op : g.ops)
+                     for (const Operand &o : op.op.src)
+                        if (o.kind == OperandKind::Literal &&
+                            std::find(literals.begin(), literals.end(), o.value) == literals.end())
+                           literals.push_back(o.value);
+                  return literals;
+               };
+               group.literals = literals_of(group);
+               tail.literals = literals_of(tail);
+               pending.push_back(std::move(tail));
+               pending.push_back(std::move(group));
+               for (ScheduledGroup &move : copies)
+                  pending.push_back(std::move(move));
+               continue;
             }
-            if (!found) {
-               error = "internal: a group with no legal bank swizzle cannot be split";
-               return false;
-            }
-            ScheduledGroup tail;
-            std::vector<ScheduledAlu> kept;
-            for (size_t k = 0; k < group.ops.size(); k++)
-               (moved[k] ? tail.ops : kept).push_back(group.ops[k]);
-            group.ops = std::move(kept);
-            /* Each half keeps only the literals it reads. */
-            auto literals_of = [](const ScheduledGroup &g) {
-               std::vector<uint32_t> literals;
-               for (const ScheduledAlu &op : g.ops)
-                  for (const Operand &o : op.op.src)
-                     if (o.kind == OperandKind::Literal &&
-                         std::find(literals.begin(), literals.end(), o.value) == literals.end())
-                        literals.push_back(o.value);
-               return literals;
-            };
-            group.literals = literals_of(group);
-            tail.literals = literals_of(tail);
-            pending.push_back(std::move(tail));
-            pending.push_back(std::move(group));
-            continue;
+            std::vector<uint32_t> literals = group.literals;
+            if (literals.size() % 2)
+               literals.push_back(0);
+            alu_clauses[c].push_back({std::move(instructions), std::move(literals)});
          }
-         std::vector<uint32_t> literals = group.literals;
-         if (literals.size() % 2)
-            literals.push_back(0);
-         alu_clauses[c].push_back({std::move(instructions), std::move(literals)});
       }
    }
 
@@ -548,7 +613,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocation,
                const FetchInstruction instruction = encode_texture(fetch.texture, allocation, isa);
                const TextureFetch &t = fetch.texture;
                const bool samples = (t.op->flags & FetchFlag::Sample) != 0;
-               binary.fetches.push_back({dword, t.resource, samples ? int(t.sampler) : -1});
+               /* GET_GRADIENTS_H/V read no resource: nothing for the driver to bind. */
+               if (!t.op->name.starts_with("GET_GRADIENTS"))
+                  binary.fetches.push_back({dword, t.resource, samples ? int(t.sampler) : -1});
                if (t.record >= 0)
                   records[t.record].tex_dword_offsets.push_back(dword);
                put(dword, instruction.words);

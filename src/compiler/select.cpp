@@ -4,6 +4,7 @@
 #include "select_graphics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -58,6 +59,10 @@ const isa::AluOpInfo &op_named(const char *name)
       std::abort(); /* a typo in this file's tables, caught by every test */
    return *op;
 }
+
+/* Workgroups per dispatch dimension at most: the driver's maxComputeWorkGroupCount (the Vulkan
+ * minimum, 65535), so workgroup ids are below it. Used only to bound address arithmetic. */
+constexpr uint64_t max_workgroup_count = 65535;
 
 /* NIR ALU operations that map to one TeraScale instruction. `swap`: operands reversed (the
  * hardware only has greater-than comparisons). */
@@ -742,8 +747,16 @@ private:
       case nir_texop_txs:
       case nir_texop_query_levels: name = "GET_TEXTURE_RESINFO"; break;
       case nir_texop_tex:
-         return fail("sampling with an implicit level of detail needs derivatives, which a "
-                     "compute shader does not have");
+      case nir_texop_txb:
+         /* Implicit level of detail: the texture unit takes it from the quad's coordinates. */
+         if (shader->info.stage != MESA_SHADER_FRAGMENT)
+            return fail("sampling with an implicit level of detail needs derivatives, which only "
+                        "pixel shaders have");
+         name = tex->op == nir_texop_tex ? "SAMPLE" : "SAMPLE_LB";
+         break;
+      case nir_texop_txd:
+         return fail("sampling with explicit gradients (textureGrad, SAMPLE_G) is not supported by "
+                     "the compiler yet");
       default:
          return fail("texture operation " + std::to_string(tex->op) +
                      " (nir_texop) is not supported by the compiler yet; compute shaders may "
@@ -758,7 +771,8 @@ private:
          if (tex->is_array)
             return fail("cube arrays are not supported (imageCubeArray is not offered)");
          if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels)
-            return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images");
+            return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images "
+                        "(implicit-LOD sampling of cubes is not yet)");
          break;
       case GLSL_SAMPLER_DIM_BUF:
          if (tex->op != nir_texop_txf)
@@ -773,7 +787,8 @@ private:
       for (unsigned i = 0; i < tex->num_srcs; i++) {
          switch (tex->src[i].src_type) {
          case nir_tex_src_coord: coord = int(i); break;
-         case nir_tex_src_lod: lod = int(i); break;
+         case nir_tex_src_lod:
+         case nir_tex_src_bias: lod = int(i); break;
          case nir_tex_src_backend1:
             if (!nir_src_is_const(tex->src[i].src))
                return fail("internal: a run-time coordinate choice");
@@ -795,7 +810,7 @@ private:
       fetch.op = isa::find_fetch_op(name);
       fetch.resource = tex->texture_index;
       fetch.sampler = tex->sampler_index;
-      const bool sample = tex->op == nir_texop_txl;
+      const bool sample = tex->op == nir_texop_txl || tex->op == nir_texop_tex || tex->op == nir_texop_txb;
       const unsigned sources_group = out.gpr_groups++;
       auto put = [&](unsigned channel, Operand value) {
          const unsigned v = emit("MOV", {value}, int(channel));
@@ -1112,10 +1127,14 @@ private:
       case nir_op_fddy_coarse:
       case nir_op_fddx_fine:
       case nir_op_fddy_fine:
-         /* TeraScale has no derivative ALU operation: they need TEX GET_GRADIENTS_H/V over
-          * quads of pixels, which the simulator does not run yet. */
-         return fail(std::string("derivatives (") + nir_op_infos[alu->op].name +
-                     ") are not supported by the compiler yet");
+         /* TeraScale has no derivative ALU operation: pixel shaders use TEX GET_GRADIENTS_H/V
+          * (select_graphics.cpp); other stages have no quads. */
+         if (!graphics || shader->info.stage != MESA_SHADER_FRAGMENT)
+            return fail(std::string("derivatives (") + nir_op_infos[alu->op].name +
+                        ") exist only in pixel shaders");
+         if (!graphics->select_derivative(alu->op, a, v))
+            return false;
+         break;
       default:
          return fail(std::string("the NIR operation ") + nir_op_infos[alu->op].name +
                      " is not supported by the compiler yet");
@@ -1438,6 +1457,81 @@ private:
       out.rat_slots.push_back(slot);
    }
 
+   /* The largest value component `component` of `src` can hold as an unsigned 32-bit integer,
+    * from what is known without running the program (2^32 - 1 when nothing is). Values that
+    * live in NIR registers (after leaving SSA) count as unknown. */
+   uint64_t unsigned_upper_bound(const nir_src &src, unsigned component, unsigned depth = 0)
+   {
+      constexpr uint64_t unknown = 0xffffffffu;
+      if (!src.is_ssa || src.ssa->bit_size != 32 || depth > 24)
+         return unknown;
+      if (nir_src_is_const(src))
+         return nir_src_comp_as_uint(src, component);
+      const nir_instr *instr = src.ssa->parent_instr;
+      if (instr->type == nir_instr_type_intrinsic) {
+         const nir_intrinsic_instr *intrinsic = nir_instr_as_intrinsic(instr);
+         const bool compute = shader->info.stage == MESA_SHADER_COMPUTE && !shader->info.workgroup_size_variable;
+         const auto &size = shader->info.workgroup_size;
+         switch (intrinsic->intrinsic) {
+         case nir_intrinsic_load_local_invocation_id:
+            return compute ? uint64_t(std::max<unsigned>(size[component], 1) - 1) : unknown;
+         case nir_intrinsic_load_local_invocation_index:
+            return compute ? uint64_t(std::max<unsigned>(size[0] * size[1] * size[2], 1) - 1) : unknown;
+         case nir_intrinsic_load_workgroup_id:
+            return max_workgroup_count - 1;
+         case nir_intrinsic_load_num_workgroups:
+            return max_workgroup_count;
+         default:
+            return unknown;
+         }
+      }
+      if (instr->type != nir_instr_type_alu)
+         return unknown;
+      const nir_alu_instr *alu = nir_instr_as_alu(instr);
+      auto bound = [&](unsigned s) {
+         return unsigned_upper_bound(alu->src[s].src, alu->src[s].swizzle[component], depth + 1);
+      };
+      auto known = [&](unsigned s, uint64_t &value) {
+         if (!nir_src_is_const(alu->src[s].src))
+            return false;
+         value = nir_src_comp_as_uint(alu->src[s].src, alu->src[s].swizzle[component]);
+         return true;
+      };
+      auto fits = [&](uint64_t value) { return value <= unknown ? value : unknown; };
+      uint64_t constant = 0;
+      switch (alu->op) {
+      case nir_op_mov:
+         return bound(0);
+      case nir_op_iadd:
+         return fits(bound(0) + bound(1));
+      case nir_op_imul:
+      case nir_op_umul24:
+      case nir_op_imul24:
+         return fits(bound(0) * bound(1));
+      case nir_op_ishl:
+         return known(1, constant) ? fits(bound(0) << (constant & 31)) : unknown;
+      case nir_op_ushr:
+         return known(1, constant) ? bound(0) >> (constant & 31) : bound(0);
+      case nir_op_iand:
+      case nir_op_umin:
+         return std::min(bound(0), bound(1));
+      case nir_op_umax:
+      case nir_op_bcsel:
+         return alu->op == nir_op_bcsel ? std::max(bound(1), bound(2)) : std::max(bound(0), bound(1));
+      case nir_op_ior:
+      case nir_op_ixor: {
+         const uint64_t larger = std::max(bound(0), bound(1));
+         return larger ? fits((uint64_t(1) << std::bit_width(larger)) - 1) : 0;
+      }
+      case nir_op_udiv:
+         return known(1, constant) && constant ? bound(0) / constant : bound(0);
+      case nir_op_umod:
+         return known(1, constant) && constant ? std::min(bound(0), constant - 1) : bound(0);
+      default:
+         return unknown;
+      }
+   }
+
    bool select_load_ssbo(nir_intrinsic_instr *intrinsic)
    {
       unsigned binding;
@@ -1448,13 +1542,24 @@ private:
       const nir_src *offset_src = &intrinsic->src[1];
       unsigned offset_component = 0;
       /* offset = x + constant (+ the descriptor's offset, always 0 here): the constant goes to
-       * the fetch's OFFSET field; the adds are left to dead-code elimination. */
+       * the fetch's OFFSET field; the adds are left to dead-code elimination. NIR's offset
+       * arithmetic wraps around 2^32: b[31u - i] is (-4i) + 124 after NIR reassociates it, and
+       * -4i is a huge unsigned address. Whether the fetch unit wraps index * stride + OFFSET
+       * is documented nowhere we know (the documents give index * stride + OFFSET and a
+       * bounds check); the simulator does not wrap (docs/sim-semantics.md, "Memory"). LLVM's
+       * R600 backend folds such constants too, but its addresses include the buffer's
+       * base pointer, so they are rarely near 2^32. Code that is right either way: a
+       * constant is only taken out of the sum when x + constant provably stays below 2^32
+       * (unsigned_upper_bound). */
       auto is_descriptor_offset = [](const nir_src &src, unsigned component) {
          if (!src.is_ssa || src.ssa->parent_instr->type != nir_instr_type_intrinsic || component != 1)
             return false;
          const nir_intrinsic_op op = nir_instr_as_intrinsic(src.ssa->parent_instr)->intrinsic;
          return op == nir_intrinsic_load_vulkan_descriptor || op == nir_intrinsic_vulkan_resource_index;
       };
+      const unsigned count = dest_components(intrinsic);
+      const uint64_t last_component = 4 * uint64_t(count - 1);
+      uint64_t sum = 0; /* the constants passed so far */
       for (unsigned depth = 0; depth < 4; depth++) {
          if (!offset_src->is_ssa || offset_src->ssa->parent_instr->type != nir_instr_type_alu)
             break;
@@ -1462,33 +1567,41 @@ private:
          if (add->op != nir_op_iadd)
             break;
          int other = -1;
+         uint64_t value = 0;
          for (unsigned k = 0; k < 2 && other < 0; k++) {
             const nir_alu_src &side = add->src[k];
             if (nir_src_is_const(side.src)) {
-               const uint32_t value = nir_src_comp_as_uint(side.src, side.swizzle[offset_component]);
-               if (constant_offset + value <= 0xf000) {
-                  constant_offset += value;
-                  other = int(1 - k);
-               }
+               value = nir_src_comp_as_uint(side.src, side.swizzle[offset_component]);
+               other = int(1 - k);
             } else if (is_descriptor_offset(side.src, side.swizzle[offset_component])) {
+               value = 0;
                other = int(1 - k);
             }
          }
-         if (other < 0)
+         if (other < 0 || sum + value > 0xf000)
             break;
-         const unsigned next_component = add->src[other].swizzle[offset_component];
-         offset_src = &add->src[other].src;
-         offset_component = next_component;
+         const nir_src &rest = add->src[other].src;
+         const unsigned rest_component = add->src[other].swizzle[offset_component];
+         const uint64_t rest_bound = nir_src_is_const(rest) || is_descriptor_offset(rest, rest_component)
+                                        ? 0 : unsigned_upper_bound(rest, rest_component);
+         if (rest_bound + sum + value + last_component > 0xffffffffu)
+            break;
+         sum += value;
+         offset_src = &rest;
+         offset_component = rest_component;
       }
+      constant_offset = uint32_t(sum);
       if (nir_src_is_const(*offset_src) || is_descriptor_offset(*offset_src, offset_component)) {
-         if (nir_src_is_const(*offset_src))
-            constant_offset += nir_src_comp_as_uint(*offset_src, offset_component);
-         address = emit("MOV", {Operand::literal(0)});
+         /* A constant offset: in OFFSET when it fits beside the components, else in the
+          * address. */
+         const uint64_t whole = sum + (nir_src_is_const(*offset_src) ? nir_src_comp_as_uint(*offset_src, offset_component) : 0);
+         const bool in_field = whole + last_component <= 0xffff;
+         constant_offset = in_field ? uint32_t(whole) : 0;
+         address = emit("MOV", {Operand::literal(in_field ? 0 : uint32_t(whole))});
       } else if (!value_operand(*offset_src, offset_component, address)) {
          return false;
       }
-      return emit_fetches(address, binding, constant_offset, dest_components(intrinsic),
-                          defs[result_key]);
+      return emit_fetches(address, binding, constant_offset, count, defs[result_key]);
    }
 
    /* One 32-bit VFETCH per component, at byte `address` + `offset` + 4 * component. */

@@ -668,4 +668,37 @@ void GraphicsSelector::fill_pixel_interface()
          g.cb_shader_mask |= 0xfu << (4 * n);
 }
 
+/* dFdx/dFdy: TeraScale computes derivatives in the texture unit. GET_GRADIENTS_H gives each
+ * pixel of a 2x2 quad the difference right minus left of its source, GET_GRADIENTS_V bottom
+ * minus top; INST_MOD 1 (the _FINE forms) takes the pixel's own row or column, 0 one row or
+ * column for the whole quad (Mesa r600 emits DDX/DDY the same way; docs/sim-semantics.md has
+ * which pixels the simulator uses). dFdx and dFdy without a suffix are the coarse forms, as in
+ * r600g. The source is moved into a GPR of its own (a fetch reads a GPR); the resource and
+ * sampler fields are unused (0). One component per instruction: NIR is scalar here. */
+bool GraphicsSelector::select_derivative(nir_op op, const Operand &value, unsigned &result)
+{
+   if (vertex())
+      return fail("derivatives exist only in pixel shaders");
+   const bool horizontal = op == nir_op_fddx || op == nir_op_fddx_coarse || op == nir_op_fddx_fine;
+   const bool fine = op == nir_op_fddx_fine || op == nir_op_fddy_fine;
+   const char *name = horizontal ? (fine ? "GET_GRADIENTS_H_FINE" : "GET_GRADIENTS_H")
+                                 : (fine ? "GET_GRADIENTS_V_FINE" : "GET_GRADIENTS_V");
+   const isa::FetchOpInfo *fetch_op = isa::find_fetch_op(name);
+   if (!fetch_op)
+      return fail(std::string("internal: no fetch operation ") + name);
+   const unsigned sources = out.gpr_groups++;
+   const unsigned source = context.context_emit("MOV", {value}, 0);
+   out.values[source].gpr_group = int(sources);
+   const unsigned results = out.gpr_groups++;
+   result = out.new_value(0);
+   out.values[result].gpr_group = int(results);
+   Node node;
+   node.kind = NodeKind::Fetch;
+   node.fetch.texture.op = fetch_op;
+   node.fetch.texture.coords[0] = source;
+   node.fetch.texture.results[0] = result;
+   context.context_add_node(node);
+   return true;
+}
+
 } // namespace terakan::compiler

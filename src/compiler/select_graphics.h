@@ -44,6 +44,9 @@ public:
    bool select(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result, bool &handled);
    /* After the body: the exports and the registers the driver programs. */
    bool finish();
+   /* Pixel shaders: the derivative `op` (nir_op_fddx/fddy and their coarse and fine forms) of
+    * `value`, as a TEX GET_GRADIENTS_H/V; the result in `result`. */
+   bool select_derivative(nir_op op, const Operand &value, unsigned &result);
 
 private:
    bool vertex() const { return shader->info.stage == MESA_SHADER_VERTEX; }

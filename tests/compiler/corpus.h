@@ -26,7 +26,11 @@ struct CorpusShader {
    std::array<uint32_t, 3> groups{4, 1, 1};
    double tolerance = 0;
    std::string refused; /* non-empty: the expected refusal */
+   /* The push constants' first four dwords (`// push: A B C D`; push_constants otherwise). */
+   std::array<uint32_t, 4> push{};
 };
+
+inline constexpr std::array<uint32_t, 4> push_constants = {7, 0x40490fdbu, 0xfffffff0u, 3};
 
 inline const char *source_dir() { return std::getenv("TERAKAN_CORPUS_SOURCE"); }
 inline const char *spirv_dir() { return std::getenv("TERAKAN_CORPUS_SPIRV"); }
@@ -52,6 +56,7 @@ inline std::vector<CorpusShader> load_corpus()
    std::sort(sources.begin(), sources.end());
    for (const fs::path &source : sources) {
       CorpusShader shader;
+      shader.push = push_constants;
       shader.name = source.stem().string();
       const char *suffix = std::getenv("TERAKAN_CORPUS_SPIRV_SUFFIX");
       shader.spirv = read_words(fs::path(spirv_dir()) / (shader.name + (suffix ? suffix : ".spv")));
@@ -66,6 +71,9 @@ inline std::vector<CorpusShader> load_corpus()
             }
          } else if (key == "tolerance:") {
             words >> shader.tolerance;
+         } else if (key == "push:") {
+            for (unsigned i = 0; i < 4 && words >> shader.push[i]; i++) {
+            }
          } else if (key == "refused:") {
             std::getline(words >> std::ws, shader.refused);
          }
@@ -109,8 +117,6 @@ inline std::vector<std::vector<uint32_t>> initial_buffers()
    }
    return {integers, zeros, floats, uniform};
 }
-
-inline constexpr std::array<uint32_t, 4> push_constants = {7, 0x40490fdbu, 0xfffffff0u, 3};
 
 /* Compares `got` with the oracle's `expected`, within the shader's tolerance; returns the
  * number of differing dwords and describes the first few in `report`. */

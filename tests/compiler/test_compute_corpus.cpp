@@ -8,6 +8,7 @@
  *   // groups: X [Y [Z]]          workgroups to dispatch (default 4)
  *   // tolerance: T reason...     float results may differ by T (absolute, or relative above 1)
  *   // refused: text              the compiler must refuse the shader with a message holding text
+ *   // push: A B C D              the push constants' first four dwords (default below)
  *
  * Buffers (the corpus ABI): binding 0 = 1024 integers (edge values first, then random),
  * binding 1 = 1024 zeros (the output), binding 2 = 1024 floats in [-10, 10), binding 3 = a
@@ -55,7 +56,7 @@ const std::vector<std::vector<uint32_t>> *oracle(const CorpusShader &shader, std
    job.spirv = shader.spirv;
    job.buffers = initial_buffers();
    job.uniform = {false, false, false, true};
-   job.push_constants = push_constants;
+   job.push_constants = shader.push;
    job.groups = shader.groups;
    std::vector<std::vector<uint32_t>> out;
    if (!lavapipe().run(job, out, error))
@@ -83,7 +84,7 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
    sim::HostMemory memory;
    memory.add(code_address, run.binary.code.size() * 4);
    auto &push = memory.add(push_address, 256);
-   std::memcpy(push.bytes.data(), push_constants.data(), sizeof(push_constants));
+   std::memcpy(push.bytes.data(), shader.push.data(), sizeof(shader.push));
    auto &driver = memory.add(driver_address, 256);
    std::memcpy(driver.bytes.data(), shader.groups.data(), 12);
    const auto initial = initial_buffers();

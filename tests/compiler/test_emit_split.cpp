@@ -1,9 +1,16 @@
 /* The encoder's group split: a VLIW group whose operands cannot be read in three cycles (one GPR
  * per channel per cycle) is split, and an operation moved to the second group must not read a
  * place that an operation left in the first group writes (the register allocator lets a value
- * take a channel in the group of its previous holder's last read). Built by hand, since the
- * corpus does not reach this path. */
+ * take a channel in the group of its previous holder's last read). Built by hand, and by a
+ * generator of random groups (RandomGroups.*), which also runs what the encoder made. */
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
 
 #include "backend_ir.h"
 #include "compiler/isa/bundle_rules.h"
@@ -117,6 +124,263 @@ TEST(EmitSplit, ReaderStaysAheadOfWriter)
    ASSERT_GE(reader, 0);
    EXPECT_LE(reader, writer) << "R2.x is read after the group that overwrites it";
    EXPECT_GT(groups.size(), 1u);
+}
+
+
+/* ---- Random groups ----
+ * Groups of integer operations over a few GPRs, as the register allocator may leave them: each
+ * vector slot writes its channel, no place is written twice, and any operation may read a
+ * place another one of the group writes (the group reads first). Few GPRs and three-source
+ * CNDE_INTs make groups that no bank swizzle fits and reads that form cycles. Each group is
+ * encoded, decoded, checked against the bundle rules and run by a small interpreter of the
+ * decoded groups; the places must end as one parallel step of the original group leaves them.
+ * TERAKAN_RANDOM_GROUPS=N runs N groups instead of the CI's count (TERAKAN_RANDOM_SEED=S
+ * another seed): the larger run. */
+
+struct RandomOp {
+   const char *name;
+   unsigned dst_gpr, dst_chan;
+   int slot;
+   std::vector<std::pair<bool, uint32_t>> sources; /* (is a literal, literal or gpr * 4 + chan) */
+};
+
+uint32_t evaluate(const std::string &name, const uint32_t *s)
+{
+   if (name == "ADD_INT")
+      return s[0] + s[1];
+   if (name == "SUB_INT")
+      return s[0] - s[1];
+   if (name == "XOR_INT")
+      return s[0] ^ s[1];
+   if (name == "CNDE_INT")
+      return s[0] == 0 ? s[1] : s[2];
+   if (name == "MOV")
+      return s[0];
+   ADD_FAILURE() << "the interpreter does not know " << name;
+   return 0;
+}
+
+std::string describe(const std::vector<RandomOp> &ops)
+{
+   std::ostringstream text;
+   for (const RandomOp &op : ops) {
+      text << "  slot " << op.slot << " " << op.name << " R" << op.dst_gpr << "." << "xyzw"[op.dst_chan] << " <-";
+      for (const auto &[literal, v] : op.sources) {
+         if (literal)
+            text << " 0x" << std::hex << v << std::dec;
+         else
+            text << " R" << v / 4 << "." << "xyzw"[v % 4];
+      }
+      text << "\n";
+   }
+   return text.str();
+}
+
+std::vector<RandomOp> random_group(std::mt19937 &random, hw::IsaClass isa)
+{
+   const unsigned gprs = 2 + random() % 5; /* R2 .. R(1 + gprs) */
+   std::vector<int> slots = {0, 1, 2, 3};
+   if (isa == hw::IsaClass::Evergreen)
+      slots.push_back(4);
+   std::shuffle(slots.begin(), slots.end(), random);
+   const unsigned count = 2 + random() % (slots.size() - 1);
+   const uint32_t literal_pool[] = {0, 7, 0x80000000u};
+   static const char *const names[] = {"ADD_INT", "SUB_INT", "XOR_INT", "CNDE_INT", "CNDE_INT"};
+   std::vector<RandomOp> ops(count);
+   std::set<unsigned> written;
+   for (unsigned k = 0; k < count; k++) {
+      RandomOp &op = ops[k];
+      op.slot = slots[k];
+      op.name = names[random() % 5];
+      op.dst_chan = op.slot < 4 ? unsigned(op.slot) : random() % 4;
+      op.dst_gpr = 2 + random() % gprs;
+      if (written.count(op.dst_gpr * 4 + op.dst_chan))
+         op.dst_gpr = 2 + gprs + k; /* a GPR of its own */
+      written.insert(op.dst_gpr * 4 + op.dst_chan);
+   }
+   /* Sources: often a place another operation of the group writes (the allocator's reuse).
+    * The t slot reads two constants at most (the scheduler keeps to that). */
+   for (RandomOp &op : ops) {
+      const unsigned sources = std::string(op.name) == "CNDE_INT" ? 3 : 2;
+      unsigned constants = 0;
+      for (unsigned s = 0; s < sources; s++) {
+         const unsigned roll = random() % 16;
+         if (roll < 2 && (op.slot != 4 || constants < 2)) {
+            constants++;
+            op.sources.push_back({true, literal_pool[random() % 3]});
+         } else if (roll < 7) {
+            const RandomOp &other = ops[random() % count];
+            op.sources.push_back({false, other.dst_gpr * 4 + other.dst_chan});
+         } else {
+            op.sources.push_back({false, (2 + random() % gprs) * 4 + random() % 4});
+         }
+      }
+   }
+   return ops;
+}
+
+struct RandomGroupCounts {
+   unsigned split = 0;  /* encoded as more than one group */
+   unsigned copied = 0; /* with a cycle broken through a scratch copy (a MOV) */
+};
+
+std::string run_random_group(const std::vector<RandomOp> &ops, hw::IsaClass isa, std::mt19937 &random,
+                             RandomGroupCounts &counts)
+{
+   Builder b;
+   std::map<unsigned, unsigned> value_at; /* place -> the value read there */
+   std::set<unsigned> places;
+   ScheduledGroup group;
+   for (const RandomOp &op : ops) {
+      ScheduledAlu alu;
+      alu.op.op = isa::find_alu_op(op.name);
+      alu.slot = op.slot;
+      for (size_t s = 0; s < op.sources.size(); s++) {
+         const auto &[literal, v] = op.sources[s];
+         if (literal) {
+            alu.op.src[s] = Operand::literal(v); /* inline constants where one exists */
+            if (alu.op.src[s].kind == OperandKind::Literal &&
+                std::find(group.literals.begin(), group.literals.end(), v) == group.literals.end())
+               group.literals.push_back(v);
+            continue;
+         }
+         if (!value_at.count(v))
+            value_at[v] = b.value(v / 4, v % 4);
+         alu.op.src[s] = Operand::of_value(value_at[v]);
+         places.insert(v);
+      }
+      group.ops.push_back(alu);
+   }
+   for (size_t k = 0; k < ops.size(); k++) {
+      group.ops[k].op.dst = b.value(ops[k].dst_gpr, ops[k].dst_chan);
+      places.insert(ops[k].dst_gpr * 4 + ops[k].dst_chan);
+   }
+
+   ScheduledProgram scheduled;
+   scheduled.isa = isa;
+   b.selected.isa = isa;
+   Clause clause;
+   clause.groups.push_back(group);
+   scheduled.clauses.push_back(clause);
+   ShaderBinary binary;
+   std::string error;
+   if (!emit_program(scheduled, b.allocation, b.selected, binary, error))
+      return "emit_program: " + error;
+   isa::Program program;
+   isa::DecodeError decode_error;
+   if (!isa::decode_program(binary.code, isa, program, decode_error))
+      return "decode: " + decode_error.message;
+   const auto violations = isa::check_program(program);
+   if (!violations.empty())
+      return std::to_string(violations.size()) + " bundle-rule violations";
+   if (program.alu_clauses.empty())
+      return "no ALU clause";
+   size_t groups = 0;
+   bool copied = false;
+   for (const isa::AluClause &alu_clause : program.alu_clauses)
+      for (const isa::AluGroup &encoded : alu_clause.groups) {
+         groups++;
+         for (const isa::AluInstruction &instruction : encoded.instructions)
+            copied = copied || std::string(instruction.op->name) == "MOV";
+      }
+   counts.split += groups > 1;
+   counts.copied += copied;
+
+   std::vector<uint32_t> initial(128 * 4);
+   for (uint32_t &v : initial)
+      v = random() % 4 == 0 ? 0 : uint32_t(random());
+   /* One parallel step of the original group. */
+   std::vector<uint32_t> expected = initial;
+   for (const RandomOp &op : ops) {
+      uint32_t s[3] = {};
+      for (size_t k = 0; k < op.sources.size(); k++)
+         s[k] = op.sources[k].first ? op.sources[k].second : initial[op.sources[k].second];
+      expected[op.dst_gpr * 4 + op.dst_chan] = evaluate(op.name, s);
+   }
+   /* The encoded groups, each reading all its operands before writing. */
+   std::vector<uint32_t> file = initial;
+   for (const isa::AluClause &alu_clause : program.alu_clauses) {
+      for (const isa::AluGroup &encoded : alu_clause.groups) {
+         std::vector<std::pair<unsigned, uint32_t>> writes;
+         for (const isa::AluInstruction &instruction : encoded.instructions) {
+            uint32_t s[3] = {};
+            for (unsigned k = 0; k < instruction.source_count(); k++) {
+               const isa::AluSource source = isa::alu_source(instruction, k);
+               if (source.sel < isa::src_sel::gpr_count)
+                  s[k] = file[source.sel * 4 + source.chan];
+               else if (source.sel == isa::src_sel::literal)
+                  s[k] = encoded.literals.at(source.chan);
+               else if (source.sel == isa::src_sel::zero)
+                  s[k] = 0;
+               else if (source.sel == isa::src_sel::one_int)
+                  s[k] = 1;
+               else if (source.sel == isa::src_sel::minus_one_int)
+                  s[k] = ~0u;
+               else
+                  return "an operand the interpreter does not read (sel " + std::to_string(source.sel) + ")";
+            }
+            const bool writes_gpr = instruction.is_op3() || instruction.get(isa::alu::write_mask);
+            if (writes_gpr)
+               writes.push_back({instruction.get(isa::alu::dst_gpr) * 4 + instruction.get(isa::alu::dst_chan),
+                                 evaluate(std::string(instruction.op->name), s)});
+         }
+         for (const auto &[place, v] : writes)
+            file[place] = v;
+      }
+   }
+   for (unsigned place : places)
+      if (file[place] != expected[place])
+         return "R" + std::to_string(place / 4) + "." + "xyzw"[place % 4] + " differs after the encoded groups";
+   return "";
+}
+
+/* Two CNDE_INTs that read each other's destinations (R2.x <- R3.z ..., R3.z <- R2.x ...) and
+ * five GPRs in channel x: no swizzle fits and neither can go first. The cycle is broken
+ * by copying a source to a scratch place one group earlier (the shape local float arrays
+ * indexed at run time produced). */
+TEST(EmitSplit, CycleOfReadsIsBrokenByACopy)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      const std::vector<RandomOp> ops = {
+         {"CNDE_INT", 2, 0, 0, {{false, 3 * 4 + 2}, {false, 4 * 4}, {false, 5 * 4}}},
+         {"CNDE_INT", 3, 2, 2, {{false, 2 * 4}, {false, 6 * 4}, {false, 7 * 4}}},
+      };
+      std::mt19937 random(1);
+      RandomGroupCounts counts;
+      EXPECT_EQ(run_random_group(ops, isa, random, counts), "");
+      EXPECT_EQ(counts.copied, 1u);
+   }
+}
+
+unsigned environment_number(const char *name, unsigned fallback)
+{
+   const char *text = std::getenv(name);
+   return text && *text ? unsigned(std::strtoul(text, nullptr, 0)) : fallback;
+}
+
+/* Also counts the groups that needed a split and a cycle broken, so that the generator is seen
+ * to reach both. */
+TEST(RandomGroups, EncodeAndRunAsOneParallelStep)
+{
+   const unsigned count = environment_number("TERAKAN_RANDOM_GROUPS", 20000);
+   const unsigned seed = environment_number("TERAKAN_RANDOM_SEED", 13);
+   std::mt19937 random(seed);
+   unsigned failures = 0;
+   RandomGroupCounts counts;
+   for (unsigned n = 0; n < count; n++) {
+      const hw::IsaClass isa = n % 2 ? hw::IsaClass::Cayman : hw::IsaClass::Evergreen;
+      const std::vector<RandomOp> ops = random_group(random, isa);
+      const std::string problem = run_random_group(ops, isa, random, counts);
+      if (!problem.empty() && ++failures <= 5)
+         ADD_FAILURE() << "group " << n << " (seed " << seed << ", "
+                       << (isa == hw::IsaClass::Cayman ? "Cayman" : "Evergreen") << "): " << problem
+                       << "\n" << describe(ops);
+   }
+   EXPECT_EQ(failures, 0u) << "of " << count << " random groups";
+   std::printf("%u random groups (seed %u): %u split, %u with a cycle broken by a copy\n", count,
+               seed, counts.split, counts.copied);
+   EXPECT_GE(counts.split, count / 20) << "the generator hardly reaches the split";
+   EXPECT_GE(counts.copied, count / 2000) << "the generator hardly reaches a cycle";
 }
 
 } // namespace

@@ -823,6 +823,78 @@ void main()
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
+/* Implicit level of detail and derivatives in a pixel shader. A 256x256 texture whose nine
+ * levels are each one colour, NEAREST_MIPMAP_NEAREST, mapped whole onto squares of 32, 16 and
+ * 8 grid units: at 64x64 a texel step of 8, 16 and 32 per pixel (levels 3, 4 and 5), at
+ * 256x256 of 2, 4 and 8 (levels 1, 2, 3). A fourth 16-unit square samples with a bias of
+ * +1.0 (one level further). Powers of two keep every level of detail exact, so that no
+ * implementation's approximation of log2 or of the scale factor can differ. A fifth square
+ * shows dFdx and dFdy of its texture coordinate (r600g: GET_GRADIENTS_H/V). The squares' two
+ * triangles split quads along the diagonal, so helper pixels feed the differences. */
+void draw_texture_mipmaps(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.texture(GL_TEXTURE_2D);
+   for (int level = 0; level < 9; level++) {
+      const int n = 256 >> level;
+      const Rgba8 colour = {uint8_t(20 + 26 * level), uint8_t(235 - 26 * level), uint8_t(level % 2 ? 220 : 40), 255};
+      std::vector<Rgba8> texels(size_t(n) * n, colour);
+      glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, n, n, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+   }
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   const char *vertex_source = R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec2 a_texcoord;
+out vec2 v_texcoord;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_texcoord = a_texcoord;
+}
+)";
+   auto square = [&](float x, float y, float side) {
+      const float vertices[] = {
+         x, y, 0, 0,   x + side, y, 1, 0,   x + side, y + side, 1, 1,
+         x, y, 0, 0,   x + side, y + side, 1, 1,   x, y + side, 0, 1,
+      };
+      kit.vertex_array();
+      kit.buffer(GL_ARRAY_BUFFER, vertices, sizeof(vertices));
+      glEnableVertexAttribArray(0);
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+      glEnableVertexAttribArray(1);
+      glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void *>(2 * sizeof(float)));
+      glDrawArrays(GL_TRIANGLES, 0, 6);
+   };
+   kit.program(vertex_source, sampling_fragment_source);
+   square(0, 0, 32);
+   square(32, 0, 16);
+   square(48, 0, 8);
+   kit.program(vertex_source, R"(#version 300 es
+precision mediump float;
+uniform sampler2D u_texture;
+in vec2 v_texcoord;
+out vec4 colour;
+void main()
+{
+   colour = texture(u_texture, v_texcoord, 1.0);
+}
+)");
+   square(32, 32, 16);
+   kit.program(vertex_source, R"(#version 300 es
+precision highp float;
+in vec2 v_texcoord;
+out vec4 colour;
+void main()
+{
+   colour = vec4(0.5 + 4.0 * dFdx(v_texcoord.x), 0.5 + 4.0 * dFdy(v_texcoord.y),
+                 0.5 + 16.0 * dFdx(v_texcoord.y), 1.0);
+}
+)");
+   square(0, 40, 16);
+}
+
 void draw_points(SceneKit &kit)
 {
    SceneKit::clear_colour(night);
@@ -977,6 +1049,7 @@ const Scene scenes[] = {
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"blend_equations", "every blend equation, the DST_COLOR, ONE_MINUS_DST_COLOR and CONSTANT_COLOR factors, channel masks", draw_blend_equations},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
+   {"texture_mipmaps", "a mipmapped texture minified by 8, 16, 32 (and with a bias) with implicit LOD, and dFdx/dFdy", draw_texture_mipmaps},
    {"points", "GL_POINTS with gl_PointSize 4, one partly beyond the right edge", draw_points},
    {"lines", "GL_LINES of width 1: horizontal, vertical, diagonal, shallow and steep", draw_lines},
    {"point_sprite", "8-pixel points coloured by gl_PointCoord", draw_point_sprite},

@@ -571,7 +571,8 @@ uint32_t opcode_of(const std::string &op)
    if (op == "SAMPLE_LZ") return 0x13;
    if (op == "LD") return 0x03;
    if (op == "GET_TEXTURE_RESINFO") return 0x04;
-   return 0x12; /* SAMPLE_LB: not simulated */
+   if (op == "SAMPLE_LB") return 0x12;
+   return 0x14; /* SAMPLE_G: not simulated */
 }
 
 /* The program: a TEX clause of two VFETCHes (R2 = coordinates[thread], R4.x = thread * 4),
@@ -938,6 +939,24 @@ TEST(TexSample, LodSelectionWithMips)
    EXPECT_FLOAT_EQ(out[0][0], level_value(0));
 }
 
+/* SAMPLE_LB outside a pixel shader: no derivatives, so the level of detail is the w bias
+ * (plus the sampler's), as SAMPLE_L's would be. */
+TEST(TexSample, BiasWithoutDerivatives)
+{
+   TexRun run = mip_run();
+   run.options.op = "SAMPLE_LB";
+   run.sampler.mip_filter = MipFilter::Point;
+   auto out = run.sample({{0.5f, 0.5f, 0, 0.0f}, {0.5f, 0.5f, 0, 1.0f}, {0.5f, 0.5f, 0, 2.0f}});
+   ASSERT_EQ(run.error, "");
+   const int expected[] = {0, 1, 2};
+   for (unsigned i = 0; i < 3; i++)
+      EXPECT_FLOAT_EQ(out[i][0], level_value(expected[i])) << i;
+   run.options.op = "SAMPLE";
+   out = run.sample({{0.5f, 0.5f, 0, 2.0f}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], level_value(0)); /* SAMPLE ignores w */
+}
+
 TEST(TexSample, MagnificationVersusMinificationFilter)
 {
    TexRun run = rgba_run();
@@ -1185,9 +1204,9 @@ TEST(TexSample, ForceUnnormalizedOnCaymanAndChromaKeyElsewhere)
 TEST(TexSample, UnsimulatedAndUnboundAreStops)
 {
    TexRun run = rgba_run();
-   run.options.op = "SAMPLE_LB";
+   run.options.op = "SAMPLE_G";
    run.sample({{0.5f, 0.5f, 0, 0}});
-   EXPECT_NE(run.error.find("SAMPLE_LB is not simulated"), std::string::npos) << run.error;
+   EXPECT_NE(run.error.find("SAMPLE_G is not simulated"), std::string::npos) << run.error;
    TexRun msaa = rgba_run();
    msaa.resource.dim = TextureDim::Dim2DMsaa;
    msaa.sample({{0.5f, 0.5f, 0, 0}});

@@ -183,8 +183,12 @@ public:
       : ctx(context), lds(lds), width(context.dispatch.wave_size), id(0), group{0, 0, 0}
    {
       allocate_lane_state();
-      if (ctx.dispatch.stage == ShaderStage::Pixel)
+      if (ctx.dispatch.stage == ShaderStage::Pixel) {
          killed.assign(width, 0);
+         helper.assign(width, 0);
+         for (unsigned lane = 0; lane < setup.helper.size() && lane < width; lane++)
+            helper[lane] = setup.helper[lane];
+      }
       for (unsigned lane = 0; lane < setup.lanes && lane < width; lane++)
          state[lane] = Active;
       for (const auto &[where, values] : setup.gprs) {
@@ -274,8 +278,12 @@ private:
    std::vector<uint32_t> results;
    std::vector<uint32_t> zeros; /* the operands an instruction does not read */
    std::vector<uint8_t> fetch_written; /* run_fetch_clause's registers written so far */
+   std::vector<std::array<uint32_t, 4>> tex_sources; /* a TEX instruction's sources, per lane */
    std::vector<uint8_t> state, pred;
-   std::vector<uint8_t> killed; /* pixel lanes a KILL removed: never active again */
+   /* Pixel lanes a KILL removed, and helper lanes (quad pixels the primitive does not cover).
+    * Neither is a valid pixel: they write nothing, but they keep running while their quad has
+    * a valid pixel, so that the quad's derivatives stay defined (docs/sim-semantics.md). */
+   std::vector<uint8_t> killed, helper;
    /* The program being executed: the main one, or the fetch shader during CALL_FS. */
    const PreparedProgram *program_now = &ctx.program;
    bool in_fetch_shader = false;
@@ -318,6 +326,9 @@ private:
    }
 
    bool lane_active(unsigned lane) const { return state[lane] == Active; }
+   /* A pixel the wave may write for: not a helper, not killed (always true outside pixel
+    * shaders). */
+   bool lane_valid(unsigned lane) const { return killed.empty() || (!killed[lane] && !helper[lane]); }
    bool any_active() const
    {
       return std::any_of(state.begin(), state.end(), [](uint8_t s) { return s == Active; });
@@ -525,13 +536,20 @@ private:
       apply_kills();
    }
 
+   /* A quad without a valid pixel (all killed or helpers) stops for the rest of the program
+    * (derived: docs/sim-semantics.md). */
    void apply_kills()
    {
       if (killed.empty())
          return;
-      for (unsigned lane = 0; lane < width; lane++)
-         if (killed[lane])
-            state[lane] = Absent;
+      for (unsigned quad = 0; quad + 4 <= width; quad += 4) {
+         bool any_valid = false;
+         for (unsigned k = 0; k < 4; k++)
+            any_valid |= lane_valid(quad + k);
+         if (!any_valid)
+            for (unsigned k = 0; k < 4; k++)
+               state[quad + k] = Absent;
+      }
    }
 
    bool jump(uint32_t target)
@@ -751,12 +769,11 @@ private:
                if (!lane_executes[lane])
                   continue;
                const bool kill = alu.condition(a[lane], b[lane]);
-               if (kill) {
+               if (kill)
                   killed[lane] = 1;
-                  state[lane] = Absent;
-               }
                out[lane] = kill ? as_bits(1.0f) : as_bits(0.0f);
             }
+            apply_kills();
             break;
          case AluKind::PredSet:
             if (!alu.condition)
@@ -909,7 +926,7 @@ private:
          target.values.resize(width, {0, 0, 0, 0});
          target.written.resize(width, 0);
          for (unsigned lane = 0; lane < width; lane++) {
-            if (!lane_active(lane))
+            if (!lane_active(lane) || !lane_valid(lane))
                continue;
             target.written[lane] = 1;
             for (unsigned c = 0; c < 4; c++) {
@@ -1142,9 +1159,14 @@ private:
    void execute_tex(const FetchInstruction &instruction)
    {
       const std::string name(instruction.op->name);
+      if (name.starts_with("GET_GRADIENTS_")) {
+         execute_gradients(instruction, name);
+         return;
+      }
       TexRequest request;
       if (name == "SAMPLE") request.op = TexOp::Sample;
       else if (name == "SAMPLE_L") request.op = TexOp::SampleL;
+      else if (name == "SAMPLE_LB") request.op = TexOp::SampleLB;
       else if (name == "SAMPLE_LZ") request.op = TexOp::SampleLZ;
       else if (name == "LD") request.op = TexOp::Ld;
       else if (name == "GET_TEXTURE_RESINFO") request.op = TexOp::ResInfo;
@@ -1163,12 +1185,6 @@ private:
       const unsigned resource_id = instruction.get(tex::resource_id);
       const unsigned sampler_id = instruction.get(tex::sampler_id);
       const TextureView &view = texture_view(resource_id, name.c_str());
-      /* Pixel shaders compute SAMPLE's level of detail from the quad's derivatives, which the
-       * simulator does not model yet: only textures with a single level are honest there. */
-      if (ctx.dispatch.stage == ShaderStage::Pixel && request.op == TexOp::Sample &&
-          view.resource.last_level != view.resource.base_level)
-         stop("CF %u: SAMPLE with an implicit level of detail on a mipmapped texture in a pixel shader "
-              "(quad derivatives) is not simulated yet", pc);
       static const SamplerBinding unbound_sampler{};
       const SamplerBinding *sampler = &unbound_sampler;
       if (request.op != TexOp::Ld && request.op != TexOp::ResInfo) {
@@ -1178,7 +1194,6 @@ private:
                  hw::compute_sampler_count);
          sampler = &found->second;
       }
-      const Field src_sels[] = {tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w};
       const Field dst_sels[] = {tex::dst_sel_x, tex::dst_sel_y, tex::dst_sel_z, tex::dst_sel_w};
       const Field coord_types[] = {tex::coord_type_x, tex::coord_type_y, tex::coord_type_z, tex::coord_type_w};
       for (unsigned c = 0; c < 4; c++)
@@ -1193,27 +1208,110 @@ private:
          request.offset_halves[a] = raw & 0x10 ? raw - 32 : raw; /* 5-bit signed, half texels */
       }
       const unsigned src = instruction.get(tex::src_gpr), dst = instruction.get(tex::dst_gpr);
+      /* Every lane's sources first: an implicit level of detail reads the quad's neighbours,
+       * which must not see this instruction's results. */
+      std::vector<std::array<uint32_t, 4>> &sources = tex_sources;
+      sources.assign(width, {});
+      for (unsigned lane = 0; lane < width; lane++)
+         if (lane_active(lane) || !killed.empty())
+            sources[lane] = selected_sources(instruction, src, lane, name);
+      /* Pixel shaders: SAMPLE and SAMPLE_LB take the level of detail from the differences of
+       * the coordinates across the quad, one level for the quad: top-right minus top-left and
+       * bottom-left minus top-left (derived; docs/sim-semantics.md). */
+      const bool implicit_lod = (request.op == TexOp::Sample || request.op == TexOp::SampleLB) &&
+                                ctx.dispatch.stage == ShaderStage::Pixel && !killed.empty();
       for (unsigned lane = 0; lane < width; lane++) {
          if (!lane_active(lane))
             continue;
          ctx.statistics.fetches++;
-         for (unsigned c = 0; c < 4; c++) {
-            const unsigned sel = instruction.get(src_sels[c]);
-            if (sel < 4)
-               request.source[c] = gpr_at(src, sel, lane, "TEX reads");
-            /* 7 (SEL_MASK) supplies no value; r600g masks the coordinates an instruction does
-             * not need (the layer and LOD of a 2D LD) and expects them as 0 (derived). */
-            else if (sel == 4 || sel == 7)
-               request.source[c] = 0;
-            else if (sel == 5)
-               request.source[c] = as_bits(1.0f);
-            else
-               stop("CF %u: %s SRC_SEL %u is not defined", pc, name.c_str(), sel);
+         request.source = sources[lane];
+         if (implicit_lod) {
+            const unsigned top_left = lane & ~3u;
+            request.has_derivatives = true;
+            for (unsigned c = 0; c < 3; c++) {
+               const float origin = as_float(sources[top_left][c]);
+               request.derivatives[0][c] = as_float(sources[top_left + 1][c]) - origin;
+               request.derivatives[1][c] = as_float(sources[top_left + 2][c]) - origin;
+            }
          }
          std::array<uint32_t, 4> result{};
          std::string error;
          if (!texture_execute(view, sampler->sampler, sampler->border, request, result, error))
             stop("CF %u: %s from texture %u: %s", pc, name.c_str(), resource_id, error.c_str());
+         for (unsigned c = 0; c < 4; c++) {
+            const unsigned sel = instruction.get(dst_sels[c]);
+            if (sel == 7)
+               continue;
+            if (sel == 6)
+               stop("CF %u: %s DST_SEL 6 is not defined", pc, name.c_str());
+            gpr_at(dst, c, lane, "TEX writes") = sel < 4 ? result[sel] : sel == 4 ? 0u : as_bits(1.0f);
+         }
+      }
+   }
+
+   /* The four values a TEX instruction's SRC_SEL_X..W pick from R`src` in one lane. */
+   std::array<uint32_t, 4> selected_sources(const FetchInstruction &instruction, unsigned src, unsigned lane,
+                                            const std::string &name)
+   {
+      const Field src_sels[] = {tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w};
+      std::array<uint32_t, 4> values{};
+      for (unsigned c = 0; c < 4; c++) {
+         const unsigned sel = instruction.get(src_sels[c]);
+         if (sel < 4)
+            values[c] = gpr_at(src, sel, lane, "TEX reads");
+         /* 7 (SEL_MASK) supplies no value; r600g masks the coordinates an instruction does
+          * not need (the layer and LOD of a 2D LD) and expects them as 0 (derived). */
+         else if (sel == 4 || sel == 7)
+            values[c] = 0;
+         else if (sel == 5)
+            values[c] = as_bits(1.0f);
+         else
+            stop("CF %u: %s SRC_SEL %u is not defined", pc, name.c_str(), sel);
+      }
+      return values;
+   }
+
+   /* GET_GRADIENTS_H / GET_GRADIENTS_V (INST_MOD 1: _FINE): per quad, the difference of each
+    * selected source component between horizontally (H) or vertically (V) adjacent pixels:
+    * right minus left, bottom minus top (y grows down the screen). Fine: each pixel uses its
+    * own row (H) or column (V); coarse: every pixel of the quad gets the top row's (H) or the
+    * left column's (V) difference. Neighbours are read whatever their state (inactive,
+    * helper, killed). COORD_TYPE, the resource and the sampler play no part (r600g points
+    * them at slots that may hold nothing). Sources: Mesa r600 (r600_shader.c, sfn
+    * emit_tex_fdd: DDX/DDY are these instructions, INST_MOD 1 "per pixel" for the fine forms);
+    * which pixels a coarse difference uses and the sign of V are derived (docs/sim-semantics.md). */
+   void execute_gradients(const FetchInstruction &instruction, const std::string &name)
+   {
+      if (ctx.dispatch.stage != ShaderStage::Pixel || killed.empty())
+         stop("CF %u: %s outside a pixel shader (it needs the pixels of a quad)", pc, name.c_str());
+      if (instruction.get(tex::src_rel) || instruction.get(tex::dst_rel))
+         stop("CF %u: relative TEX registers are not simulated", pc);
+      const unsigned mode = instruction.get(tex::inst_mod);
+      if (mode > 1)
+         stop("CF %u: %s with INST_MOD %u is not defined", pc, name.c_str(), mode);
+      const bool vertical = name.starts_with("GET_GRADIENTS_V"), fine = mode == 1;
+      const unsigned src = instruction.get(tex::src_gpr), dst = instruction.get(tex::dst_gpr);
+      std::vector<std::array<uint32_t, 4>> &sources = tex_sources;
+      sources.assign(width, {});
+      for (unsigned lane = 0; lane < width; lane++)
+         sources[lane] = selected_sources(instruction, src, lane, name);
+      const Field dst_sels[] = {tex::dst_sel_x, tex::dst_sel_y, tex::dst_sel_z, tex::dst_sel_w};
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         ctx.statistics.fetches++;
+         const unsigned quad = lane & ~3u, x = lane & 1, y = (lane >> 1) & 1;
+         unsigned from, to;
+         if (vertical) {
+            from = quad + (fine ? x : 0);
+            to = from + 2;
+         } else {
+            from = quad + 2 * (fine ? y : 0);
+            to = from + 1;
+         }
+         std::array<uint32_t, 4> result;
+         for (unsigned c = 0; c < 4; c++)
+            result[c] = as_bits(as_float(sources[to][c]) - as_float(sources[from][c]));
          for (unsigned c = 0; c < 4; c++) {
             const unsigned sel = instruction.get(dst_sels[c]);
             if (sel == 7)
@@ -1352,7 +1450,9 @@ private:
       if (op->returns)
          stop("CF %u: RAT %s (returning) is not simulated yet", pc, std::string(op->name).c_str());
       for (unsigned lane = 0; lane < width; lane++) {
-         if (!lane_active(lane))
+         /* Helper and killed pixels never write memory (r600g sets VALID_PIXEL_MODE on its
+          * pixel shaders' memory writes; the simulator drops them whatever the bit says). */
+         if (!lane_active(lane) || !lane_valid(lane))
             continue;
          const uint64_t index = gpr_at(index_gpr, 0, lane, "RAT index");
          auto dword = [&](uint64_t element) -> uint8_t * {

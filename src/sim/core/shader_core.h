@@ -31,6 +31,11 @@ struct GraphicsWave {
     * P2 - P0 as four floats each (what the SPI writes to LDS for INTERP_* to read). */
    unsigned parameter_count = 0;
    std::vector<float> parameters; /* lanes * parameter_count * 12 */
+   /* Pixel stage: waves are made of 2x2 quads (lane 4q + x + 2y is pixel (x, y) of quad q);
+    * a helper lane is a quad pixel the primitive does not cover. It runs the program (its
+    * neighbours' derivatives read it) but its exports and memory writes are dropped. Empty
+    * means no helpers. */
+   std::vector<uint8_t> helper;
 };
 
 /* What a graphics wave leaves behind: its exports, and which lanes a KILL removed. */
@@ -42,7 +47,7 @@ struct WaveExports {
       std::vector<uint8_t> written;
    };
    std::map<std::pair<unsigned, unsigned>, Target> targets;
-   std::vector<uint8_t> killed;
+   std::vector<uint8_t> killed; /* lanes a KILL invalidated (they may still run as helpers) */
    /* MEM_STREAMn_BUFm writes, kept per vertex (lane) until the VGT places them per primitive
     * (gfx/streamout.cpp): (stream, buffer, dword within the vertex's record) -> per-lane
     * values, with the lanes that wrote. */

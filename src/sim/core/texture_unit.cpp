@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "hw/surface.h"
 #include "core/message.h"
@@ -495,6 +496,34 @@ void check_dim(const TextureResource &r)
       fault("BASE_ARRAY %u is above LAST_ARRAY %u", r.base_array, r.last_array);
 }
 
+/* The level of detail before biases and clamps, from the coordinates' differences across the
+ * quad: log2 of the larger of the lengths of d(u, v, w)/dx and d(u, v, w)/dy, measured in
+ * texels of the base level (normalized coordinates times the base level's size; unnormalized
+ * ones as they are; cube face coordinates in face texels). Vulkan's "Scale Factor Operation"
+ * with the exact lengths (the hardware's approximation is not documented to us, derived).
+ * A zero or NaN scale gives -infinity, which the clamps turn into MIN_LOD. */
+float implicit_lod(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   const TextureView::Level &base = view.levels[r.base_level];
+   const unsigned sizes[3] = {base.width, base.height, base.depth};
+   const unsigned spatial = r.dim == TextureDim::Dim3D ? 3
+                            : (r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray) ? 1 : 2;
+   double rho = 0.0;
+   for (unsigned d = 0; d < 2; d++) {
+      double sum = 0.0;
+      for (unsigned a = 0; a < spatial; a++) {
+         const bool normalized = q.normalized[a] && !(sampler.force_unnormalized && a < 2);
+         const double v = double(q.derivatives[d][a]) * (normalized ? double(sizes[a]) : 1.0);
+         sum += v * v;
+      }
+      rho = std::max(rho, std::sqrt(sum));
+   }
+   if (!(rho > 0.0))
+      return -std::numeric_limits<float>::infinity();
+   return float(std::log2(rho));
+}
+
 std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampler,
                                    const std::array<float, 4> &register_border, const TexRequest &q)
 {
@@ -507,9 +536,17 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    /* DEPTH_COMPARE_FUNCTION is used by the SAMPLE_C forms only (not simulated); r600g fills
     * it in for every sampler, so plain SAMPLE ignores it. */
 
-   /* LOD: no derivatives in compute, so SAMPLE uses LOD 0 like SAMPLE_LZ; SAMPLE_L takes it
-    * from the w source. The sampler's bias is added to all three, then min/max LOD clamp. */
-   float lod = q.op == TexOp::SampleL ? float_of(q.source[3]) : 0.0f;
+   /* LOD: SAMPLE_L takes it from the w source; SAMPLE and SAMPLE_LB compute it from the
+    * quad's derivatives in pixel shaders (0 without them: compute and vertex shaders), and
+    * SAMPLE_LB adds the w source as a bias. The sampler's bias is added to all, then min/max
+    * LOD clamp. */
+   float lod = 0.0f;
+   if (q.op == TexOp::SampleL)
+      lod = float_of(q.source[3]);
+   else if ((q.op == TexOp::Sample || q.op == TexOp::SampleLB) && q.has_derivatives)
+      lod = implicit_lod(view, sampler, q);
+   if (q.op == TexOp::SampleLB)
+      lod += float_of(q.source[3]);
    lod += sampler.lod_bias;
    lod = std::clamp(lod, sampler.min_lod, std::max(sampler.min_lod, sampler.max_lod));
    const TexFilter xy_filter = lod <= 0.0f ? sampler.mag_filter : sampler.min_filter;
@@ -809,6 +846,7 @@ bool texture_execute(const TextureView &view, const Sampler &sampler, const std:
       switch (request.op) {
       case TexOp::Sample:
       case TexOp::SampleL:
+      case TexOp::SampleLB:
       case TexOp::SampleLZ:
          result = run_sample(view, sampler, register_border, request);
          break;

@@ -45,7 +45,7 @@ struct TextureView {
 bool prepare_texture_view(const hw::TextureResource &resource, const hw::TilingConfig &tiling, GpuMemory &memory,
                           TextureView &view, std::string &error);
 
-enum class TexOp { Sample, SampleL, SampleLZ, Ld, ResInfo };
+enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo };
 
 struct TexRequest {
    TexOp op = TexOp::Sample;
@@ -55,6 +55,12 @@ struct TexRequest {
    /* Which of the four results the instruction's DST_SEL reads: a result with no defined value
     * (GET_TEXTURE_RESINFO's z on a cube) is refused only when it is read. */
    std::array<bool, 4> result_used{true, true, true, true};
+   /* Pixel shaders: the coordinates' differences across the quad, d/dx then d/dy, for x, y, z
+    * (in the coordinates' own units: the texture unit scales normalized ones by the base
+    * level's size). SAMPLE and SAMPLE_LB take their level of detail from them; without them
+    * (compute, vertex shaders) SAMPLE uses level of detail 0. */
+   bool has_derivatives = false;
+   std::array<std::array<float, 3>, 2> derivatives{};
 };
 
 /* The four values after the resource's DST_SEL (raw bits: floats, or integers for

@@ -739,6 +739,9 @@ private:
       float linear_i, linear_j;
       float inverse_w;
       bool front;
+      /* A quad pixel the primitive does not cover (coverage 0): shaded for its neighbours'
+       * derivatives, written nowhere. */
+      bool helper;
       float sprite_s, sprite_t; /* the point sprite coordinate (points only, else 0) */
       const WindowVertex *v[3];
       const Vertex *provoking;
@@ -871,61 +874,78 @@ private:
       };
       const SamplePattern &pattern = sample_pattern;
       const int64_t sample_unit = subpixels / 16;
-      for (int y = y0; y < y1; y++) {
-         for (int x = x0; x < x1; x++) {
-            const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
-            const unsigned quad = SamplePattern::quad_pixel(unsigned(x), unsigned(y));
-            uint16_t coverage = 0;
-            if (pattern.per_sample_coverage) {
-               for (unsigned s = 0; s < pattern.samples; s++) {
-                  const auto &offset = pattern.offsets[quad][s];
-                  if (inside(px + offset[0] * sample_unit, py + offset[1] * sample_unit))
-                     coverage |= uint16_t(1u << s);
-               }
-               coverage &= pattern.mask[quad];
-            } else if (inside(px, py)) {
-               coverage = pattern.samples > 1 ? uint16_t(pattern.all_samples() & pattern.mask[quad]) : 1;
+      /* Pixels go to the shader in 2x2 quads (aligned to even x and y), a quad whenever the
+       * primitive covers one of its pixels; the others are helpers (docs/sim-semantics.md). */
+      auto pixel_coverage = [&](int x, int y) -> uint16_t {
+         if (x < x0 || x >= x1 || y < y0 || y >= y1)
+            return 0;
+         const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
+         const unsigned quad = SamplePattern::quad_pixel(unsigned(x), unsigned(y));
+         uint16_t coverage = 0;
+         if (pattern.per_sample_coverage) {
+            for (unsigned s = 0; s < pattern.samples; s++) {
+               const auto &offset = pattern.offsets[quad][s];
+               if (inside(px + offset[0] * sample_unit, py + offset[1] * sample_unit))
+                  coverage |= uint16_t(1u << s);
             }
-            if (!coverage)
+            coverage &= pattern.mask[quad];
+         } else if (inside(px, py)) {
+            coverage = pattern.samples > 1 ? uint16_t(pattern.all_samples() & pattern.mask[quad]) : 1;
+         }
+         return coverage;
+      };
+      for (int quad_y = y0 & ~1; quad_y < y1; quad_y += 2) {
+         for (int quad_x = x0 & ~1; quad_x < x1; quad_x += 2) {
+            std::array<uint16_t, 4> quad_coverage;
+            for (unsigned k = 0; k < 4; k++)
+               quad_coverage[k] = pixel_coverage(quad_x + int(k & 1), quad_y + int(k >> 1));
+            if (!(quad_coverage[0] | quad_coverage[1] | quad_coverage[2] | quad_coverage[3]))
                continue;
-            double w1, w2;
-            weights(px, py, w1, w2);
-            const double w0 = 1.0 - w1 - w2;
-            Fragment f;
-            f.x = unsigned(x), f.y = unsigned(y);
-            f.coverage = coverage;
-            f.z = float(w0 * p0.z + w1 * p1.z + w2 * p2.z);
-            f.depth_offset = depth_offset;
-            const Weights at_centre = interpolation_weights(px, py);
-            f.linear_i = at_centre.linear_i, f.linear_j = at_centre.linear_j;
-            f.i = at_centre.i, f.j = at_centre.j;
-            f.inverse_w = at_centre.inverse_w;
-            Weights at_centroid = at_centre;
-            if (pattern.per_sample_coverage) {
-               for (unsigned s = 0; s < pattern.samples; s++) {
-                  const auto &offset = pattern.offsets[quad][s];
-                  double s1, s2;
-                  weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit, s1, s2);
-                  f.sample_z[s] = float((1.0 - s1 - s2) * p0.z + s1 * p1.z + s2 * p2.z);
+            for (unsigned k = 0; k < 4; k++) {
+               const int x = quad_x + int(k & 1), y = quad_y + int(k >> 1);
+               const int64_t px = int64_t(x) * subpixels + centre, py = int64_t(y) * subpixels + centre;
+               const unsigned quad = SamplePattern::quad_pixel(unsigned(x), unsigned(y));
+               const uint16_t coverage = quad_coverage[k];
+               double w1, w2;
+               weights(px, py, w1, w2);
+               const double w0 = 1.0 - w1 - w2;
+               Fragment f;
+               f.x = unsigned(x), f.y = unsigned(y);
+               f.coverage = coverage;
+               f.helper = coverage == 0;
+               f.z = float(w0 * p0.z + w1 * p1.z + w2 * p2.z);
+               f.depth_offset = depth_offset;
+               const Weights at_centre = interpolation_weights(px, py);
+               f.linear_i = at_centre.linear_i, f.linear_j = at_centre.linear_j;
+               f.i = at_centre.i, f.j = at_centre.j;
+               f.inverse_w = at_centre.inverse_w;
+               Weights at_centroid = at_centre;
+               if (pattern.per_sample_coverage) {
+                  for (unsigned s = 0; s < pattern.samples; s++) {
+                     const auto &offset = pattern.offsets[quad][s];
+                     double s1, s2;
+                     weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit, s1, s2);
+                     f.sample_z[s] = float((1.0 - s1 - s2) * p0.z + s1 * p1.z + s2 * p2.z);
+                  }
+                  if (coverage && coverage != pattern.all_samples()) {
+                     const unsigned s = unsigned(std::countr_zero(unsigned(coverage)));
+                     const auto &offset = pattern.offsets[quad][s];
+                     at_centroid = interpolation_weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit);
+                  }
                }
-               if (coverage != pattern.all_samples()) {
-                  const unsigned s = unsigned(std::countr_zero(unsigned(coverage)));
-                  const auto &offset = pattern.offsets[quad][s];
-                  at_centroid = interpolation_weights(px + offset[0] * sample_unit, py + offset[1] * sample_unit);
+               f.centroid_i = at_centroid.i, f.centroid_j = at_centroid.j;
+               f.centroid_linear_i = at_centroid.linear_i, f.centroid_linear_j = at_centroid.linear_j;
+               f.front = front;
+               f.sprite_s = f.sprite_t = 0.0f;
+               if (options.point) {
+                  const double sample_x = double(px) / double(subpixels), sample_y = double(py) / double(subpixels);
+                  f.sprite_s = float((sample_x - options.point->left) / options.point->width);
+                  f.sprite_t = float((sample_y - options.point->top) / options.point->height);
                }
+               f.v[0] = &p0, f.v[1] = &p1, f.v[2] = &p2;
+               f.provoking = &provoking;
+               pending.push_back(f);
             }
-            f.centroid_i = at_centroid.i, f.centroid_j = at_centroid.j;
-            f.centroid_linear_i = at_centroid.linear_i, f.centroid_linear_j = at_centroid.linear_j;
-            f.front = front;
-            f.sprite_s = f.sprite_t = 0.0f;
-            if (options.point) {
-               const double sample_x = double(px) / double(subpixels), sample_y = double(py) / double(subpixels);
-               f.sprite_s = float((sample_x - options.point->left) / options.point->width);
-               f.sprite_t = float((sample_y - options.point->top) / options.point->height);
-            }
-            f.v[0] = &p0, f.v[1] = &p1, f.v[2] = &p2;
-            f.provoking = &provoking;
-            pending.push_back(f);
          }
       }
       /* Pixels are shaded in primitive order; one primitive's pixels at a time keeps the
@@ -949,6 +969,9 @@ private:
    {
       GraphicsWave wave;
       wave.lanes = lanes;
+      wave.helper.resize(lanes);
+      for (unsigned lane = 0; lane < lanes; lane++)
+         wave.helper[lane] = fragments[lane].helper;
       const uint32_t in_control = state.get(SPI_PS_IN_CONTROL_0), in_control_1 = state.get(SPI_PS_IN_CONTROL_1);
       const uint32_t barycentric = state.get(SPI_BARYC_CNTL);
       /* The I/J pairs, in the SPI's order: perspective sample, center, centroid, then linear
@@ -1073,7 +1096,8 @@ private:
       std::string error;
       if (!ps->run(wave, exports, error))
          fault("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
-      statistics.pixels_shaded += lanes;
+      for (unsigned lane = 0; lane < lanes; lane++)
+         statistics.pixels_shaded += !fragments[lane].helper;
       /* Per fragment, in order: KILL, the alpha test on colour 0, the stencil and depth tests
        * (late Z: the result is the same as early Z for shaders without side effects), then
        * the colour writes. */
@@ -1093,7 +1117,7 @@ private:
               sample_pattern.samples);
       for (unsigned lane = 0; lane < lanes; lane++) {
          const Fragment &f = fragments[lane];
-         if (!exports.killed.empty() && exports.killed[lane])
+         if (f.helper || (!exports.killed.empty() && exports.killed[lane]))
             continue;
          if (depth_stencil.alpha_test && colour0 && colour0->written[lane] &&
              !alpha_test_passes(depth_stencil, as_float(colour0->values[lane][3])))
