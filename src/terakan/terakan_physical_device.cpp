@@ -36,6 +36,8 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
     * environment, which already allows them, and every buffer access is per dword. */
    .KHR_relaxed_block_layout = true,
+   /* BaseVertex, BaseInstance and DrawIndex: the vertex shader's driver constants. */
+   .KHR_shader_draw_parameters = true,
    /* Integer dot products: NIR lowers them to multiplies and adds (none is accelerated). */
    .KHR_shader_integer_dot_product = true,
    /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
@@ -242,6 +244,11 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * clamps storage-buffer write and atomic indices into the range (compiler.h). */
    pFeatures->features.robustBufferAccess = VK_TRUE;
    pFeatures->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+   /* Clip and cull distances: POS exports 61-62 and PA_CL_VS_OUT_CNTL (8 in all); point sizes
+    * from the vertex shader up to PA_SU_POINT_MINMAX's limit. */
+   pFeatures->features.shaderClipDistance = VK_TRUE;
+   pFeatures->features.shaderCullDistance = VK_TRUE;
+   pFeatures->features.largePoints = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
@@ -353,8 +360,16 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.timestampComputeAndGraphics = VK_FALSE;
    limits.timestampPeriod = 1.0f;
    limits.discreteQueuePriorities = 2;
+   /* PA_SU_POINT_MINMAX holds half sizes in 12.4 fixed point: up to 4095.9375, so sizes up
+    * to 8191.875 in steps of 1/8 pixel. */
    limits.pointSizeRange[0] = 1.0f;
-   limits.pointSizeRange[1] = 1.0f;
+   limits.pointSizeRange[1] = 8191.875f;
+   limits.pointSizeGranularity = 0.125f;
+   /* Two vectors of distances after the position (CLIP_DIST_ENA_0-7, CULL_DIST_ENA_0-7 share
+    * them): eight in all. */
+   limits.maxClipDistances = 8;
+   limits.maxCullDistances = 8;
+   limits.maxCombinedClipAndCullDistances = 8;
    limits.lineWidthRange[0] = 1.0f;
    limits.lineWidthRange[1] = 1.0f;
    limits.strictLines = VK_FALSE;

@@ -164,8 +164,14 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const auto *flags = reinterpret_cast<const VkBool32 *>(&features);
    const size_t dynamic_indexing = offsetof(VkPhysicalDeviceFeatures, shaderSampledImageArrayDynamicIndexing) / sizeof(VkBool32);
    const size_t robust = offsetof(VkPhysicalDeviceFeatures, robustBufferAccess) / sizeof(VkBool32);
-   for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++)
-      EXPECT_EQ(flags[i], i == dynamic_indexing || i == robust ? VK_TRUE : VK_FALSE) << "feature #" << i;
+   /* Each with its test: compiler-graphics-driver-* (ClipAndCullDistances, PointCoordOnPoints). */
+   const size_t clip = offsetof(VkPhysicalDeviceFeatures, shaderClipDistance) / sizeof(VkBool32);
+   const size_t cull = offsetof(VkPhysicalDeviceFeatures, shaderCullDistance) / sizeof(VkBool32);
+   const size_t large_points = offsetof(VkPhysicalDeviceFeatures, largePoints) / sizeof(VkBool32);
+   for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
+      const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points;
+      EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
+   }
 
    /* Sampling, copies, uniform texel buffers, vertex buffers, colour and depth attachments:
     * no storage images or texel buffers, no blits, no sampled depth. */

@@ -333,12 +333,26 @@ test::VulkanDrawRunner &lavapipe()
    return runner;
 }
 
-/* The scene drawn by lavapipe from the same SPIR-V. */
-bool draw_on_lavapipe(const Scene &scene, Images &images)
+/* Terakan's driver on the simulated chip TERAKAN_DRIVER_CHIP names (the compiler-graphics-
+ * driver-* tests: the same scenes through vkCreateGraphicsPipelines and vkCmdDraw, on the
+ * chip the simulator presents); nullptr in the plain compiler-graphics test. */
+const char *driver_chip()
 {
-   test::VulkanDrawRunner &runner = lavapipe();
+   return std::getenv("TERAKAN_DRIVER_CHIP");
+}
+
+test::VulkanDrawRunner &terakan_driver()
+{
+   static test::VulkanDrawRunner runner("Terakan");
+   return runner;
+}
+
+/* The scene drawn through the loader by `runner` (lavapipe, or Terakan's driver) from the same
+ * SPIR-V. */
+bool draw_on_device(test::VulkanDrawRunner &runner, const char *name, const Scene &scene, Images &images)
+{
    if (!runner.available()) {
-      ADD_FAILURE() << "lavapipe: " << runner.error();
+      ADD_FAILURE() << name << ": " << runner.error();
       return false;
    }
    test::DrawJob job;
@@ -371,11 +385,16 @@ bool draw_on_lavapipe(const Scene &scene, Images &images)
    const unsigned messages = runner.validation_messages();
    std::string error;
    if (!runner.run(job, images, error)) {
-      ADD_FAILURE() << "lavapipe: " << error;
+      ADD_FAILURE() << name << ": " << error;
       return false;
    }
-   EXPECT_EQ(runner.validation_messages(), messages) << "the validation layer reported the lavapipe draw";
+   EXPECT_EQ(runner.validation_messages(), messages) << "the validation layer reported the " << name << " draw";
    return true;
+}
+
+bool draw_on_lavapipe(const Scene &scene, Images &images)
+{
+   return draw_on_device(lavapipe(), "lavapipe", scene, images);
 }
 
 /* Every texel of every attachment: 8-bit unorm channels within `unorm_tolerance[t]` (1 where
@@ -464,8 +483,16 @@ protected:
       if (!error.empty())
          return nullptr;
       Images reference;
-      if (draw_on_lavapipe(scene, reference))
-         expect_same_images(scene, draw->images(), reference, unorm_tolerance);
+      if (!draw_on_lavapipe(scene, reference))
+         return draw;
+      expect_same_images(scene, draw->images(), reference, unorm_tolerance);
+      /* Through the driver as well, when this test runs on the simulated chip it names. */
+      if (driver_chip() && std::string(driver_chip()) == GetParam().name) {
+         SCOPED_TRACE("drawn through Terakan's driver");
+         Images through_driver;
+         if (draw_on_device(terakan_driver(), "Terakan", scene, through_driver))
+            expect_same_images(scene, through_driver, reference, unorm_tolerance);
+      }
       return draw;
    }
 };
@@ -749,6 +776,62 @@ TEST_P(Graphics, DiscardInBranch)
    });
 }
 
+/* dFdx/dFdy (fine, coarse, plain) and fwidth of a perspective-correct input, a noperspective
+ * one and gl_FragCoord products over the perspective triangle of the interpolation case: the
+ * triangle's edges cut quads, so helper pixels feed the differences. Against lavapipe within
+ * 1/255 (differences of interpolated values), and against the exact differences of the
+ * FragCoord products: d/dx of x y / 256 is (y + 0.5) / 256 in the pixel's own row (fine), and
+ * dFdx(FragCoord.x) = dFdy(FragCoord.y) = 1 (y grows down in Vulkan). */
+TEST_P(Graphics, DerivativesFineCoarseAndFwidth)
+{
+   const std::vector<float> positions = {-0.8984375f, -0.8515625f, 0.25f, 1.0f,
+                                         0.9453125f * 2.0f, -0.6015625f * 2.0f, 0.5f, 2.0f,
+                                         -0.3046875f * 4.0f, 0.8984375f * 4.0f, 1.0f, 4.0f};
+   const std::vector<std::array<uint8_t, 4>> colours = {{255, 0, 0, 255}, {0, 255, 0, 128}, {0, 0, 255, 0}};
+   Scene scene;
+   scene.vs = "interpolation.vert";
+   scene.ps = "derivatives.frag";
+   scene.attributes = {clip_positions(positions), {1, VK_FORMAT_R8G8B8A8_UNORM, 4, rgba8(colours)}};
+   scene.targets = {rgba8_unorm, rgba8_unorm, rgba8_unorm};
+   scene.count = 3;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps, {1, 1, 1});
+   ASSERT_TRUE(draw);
+   std::array<WindowVertex, 3> window;
+   for (unsigned k = 0; k < 3; k++)
+      window[k] = to_window({positions[4 * k], positions[4 * k + 1], positions[4 * k + 2], positions[4 * k + 3]});
+   unsigned covered = 0;
+   for (unsigned y = 0; y < size; y++) {
+      for (unsigned x = 0; x < size; x++) {
+         bool near_edge;
+         if (!barycentrics(window[0], window[1], window[2], x, y, near_edge) || near_edge)
+            continue;
+         covered++;
+         const auto fine = draw->pixel(0, x, y), coarse = draw->pixel(1, x, y), width = draw->pixel(2, x, y);
+         EXPECT_EQ(fine[2], unorm8(0.5 + 8 * (y + 0.5) / 256)) << "dFdxFine, pixel " << x << "," << y;
+         EXPECT_EQ(fine[3], unorm8(0.5 + 8 * (x + 0.5) / 256)) << "dFdyFine, pixel " << x << "," << y;
+         EXPECT_EQ(coarse[3], unorm8(0.75)) << "dFdx(FragCoord.x), dFdy(FragCoord.y), pixel " << x << "," << y;
+         EXPECT_EQ(width[3], unorm8(4 * (x + y + 1.0) / 256)) << "fwidthFine, pixel " << x << "," << y;
+      }
+   }
+   EXPECT_GT(covered, 40u);
+}
+
+/* Every other pixel discarded before the derivatives: the survivors' fine differences still
+ * read their discarded neighbours (exact values, and lavapipe's). */
+TEST_P(Graphics, DerivativesAfterDiscard)
+{
+   Scene scene = fullscreen_scene("derivatives_discard.frag");
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if ((x + y) % 2)
+         return std::nullopt;
+      return Rgba8{unorm8(0.5 + 8 * (y + 0.5) / 256), unorm8(0.5 + 8 * (x + 0.5) / 256), unorm8(0.5), 255};
+   });
+}
+
 TEST_P(Graphics, PointCoordOnPoints)
 {
    /* Three points 4 pixels wide centred on pixel corners (window (4, 4), (10, 6), (7, 12)):
@@ -882,7 +965,7 @@ TEST_P(Graphics, Refusals)
       {"refused_sample_mask.frag", ShaderStage::Fragment, "FRAG_RESULT_SAMPLE_MASK"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "dual-source blending"},
       {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
-      {"refused_derivative.frag", ShaderStage::Fragment, "derivatives"},
+      {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},
       {"fullscreen.vert", ShaderStage::Compute, "compute shaders go to compile_compute"},
    };

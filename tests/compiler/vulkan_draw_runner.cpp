@@ -95,8 +95,19 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
    enabled.features.logicOp = offered.features.logicOp;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
-   if (create_device(physical_, *family, vulkan_1_1 ? &enabled : nullptr, vulkan_1_1 ? nullptr : &enabled.features, {},
-                     device_) != VK_SUCCESS) {
+   /* On Vulkan 1.0 the draw parameters come from their extension, where offered. */
+   std::vector<const char *> device_extensions;
+   if (!vulkan_1_1) {
+      uint32_t count = 0;
+      vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
+      std::vector<VkExtensionProperties> offered_extensions(count);
+      vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, offered_extensions.data());
+      for (const VkExtensionProperties &e : offered_extensions)
+         if (std::string(e.extensionName) == VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME)
+            device_extensions.push_back(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
+   }
+   if (create_device(physical_, *family, vulkan_1_1 ? &enabled : nullptr, vulkan_1_1 ? nullptr : &enabled.features,
+                     device_extensions, device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
