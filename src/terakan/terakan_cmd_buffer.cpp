@@ -474,6 +474,15 @@ terakan_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t x, uint32_t y, uint3
 }
 
 static void emit_cp_dma(CommandStream &cs, RadeonBo *src, uint64_t src_offset, uint32_t fill,
+                        RadeonBo &dst, uint64_t dst_offset, uint32_t bytes, bool sync);
+
+void terakan_emit_cp_dma_copy(CommandStream &cs, RadeonBo &src, uint64_t src_offset, RadeonBo &dst,
+                              uint64_t dst_offset, uint32_t bytes, bool sync)
+{
+   emit_cp_dma(cs, &src, src_offset, 0, dst, dst_offset, bytes, sync);
+}
+
+static void emit_cp_dma(CommandStream &cs, RadeonBo *src, uint64_t src_offset, uint32_t fill,
                         RadeonBo &dst, uint64_t dst_offset, uint32_t bytes, bool sync)
 {
    cs.packet(pm4::CP_DMA, 5);

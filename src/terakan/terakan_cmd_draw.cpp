@@ -634,8 +634,16 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
       return false;
    std::memcpy(constants, setup.push_constants, 256);
    std::memset(constants + 256, 0, 256);
-   const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, 0};
+   const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, setup.draw_index};
    std::memcpy(constants + 256 + 4 * terakan::compiler::base_vertex_constant, draw_constants, sizeof(draw_constants));
+   if (setup.indirect_bo && g.vertex.binary.uses_driver_constants) {
+      /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
+       * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the
+       * base vertex and base instance constants, before the draw reads them (CP_SYNC). */
+      static_assert(terakan::compiler::base_instance_constant == terakan::compiler::base_vertex_constant + 1);
+      terakan_emit_cp_dma_copy(cs, *setup.indirect_bo, setup.indirect_offset + (indexed ? 12 : 8), *bo,
+                               offset + 256 + 4 * terakan::compiler::base_vertex_constant, 8, true);
+   }
    const uint32_t push_address = uint32_t(offset >> 8), driver_address = uint32_t((offset + 256) >> 8);
    cs.context_registers(gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0, {1, 1}, false); /* 256 bytes each */
    cs.context_registers(gfx::SQ_ALU_CONST_CACHE_VS_0, {push_address, driver_address}, false);
@@ -754,4 +762,86 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
    cs.emit(indexCount);
    cs.emit(0);
    cs.relocation(*cmd->index_buffer->memory->bo);
+}
+
+/* SET_BASE: the indirect arguments' buffer object (base index 1, the kernel's only one); the
+ * draw packets then name offsets into it. */
+static void emit_indirect_base(CommandStream &cs, RadeonBo &bo)
+{
+   cs.packet(pm4::SET_BASE, 3);
+   cs.emit(1);
+   cs.emit(0);
+   cs.emit(0);
+   cs.relocation(bo);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset, uint32_t drawCount,
+                        uint32_t stride)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
+      return;
+   for (uint32_t i = 0; i < drawCount; i++) {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup))
+         return;
+      setup.indirect_bo = buffer->memory->bo;
+      setup.indirect_offset = buffer->offset + offset + uint64_t(i) * stride;
+      setup.draw_index = i;
+      if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
+         return;
+      emit_indirect_base(cs, *buffer->memory->bo);
+      /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP sets the
+       * first vertex and instance registers from the arguments. */
+      cs.packet(pm4::DRAW_INDIRECT, 2);
+      cs.emit(uint32_t(setup.indirect_offset));
+      cs.emit(2);
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset,
+                               uint32_t drawCount, uint32_t stride)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
+      return;
+   if (!cmd->index_buffer || !cmd->index_buffer->memory)
+      return fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
+   if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
+      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
+   const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
+   const uint64_t index_start = cmd->index_buffer->offset + cmd->index_offset;
+   const uint64_t index_count =
+      (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset : 0) /
+      (wide ? 4 : 2);
+   for (uint32_t i = 0; i < drawCount; i++) {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup))
+         return;
+      setup.indirect_bo = buffer->memory->bo;
+      setup.indirect_offset = buffer->offset + offset + uint64_t(i) * stride;
+      setup.draw_index = i;
+      if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, true))
+         return;
+      emit_indirect_base(cs, *buffer->memory->bo);
+      cs.packet(pm4::INDEX_TYPE, 1);
+      cs.emit(wide ? 1 : 0);
+      /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
+       * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
+      cs.packet(pm4::INDEX_BASE, 2);
+      cs.emit(uint32_t(index_start));
+      cs.emit(uint32_t(index_start >> 32) & 0xff);
+      cs.relocation(*cmd->index_buffer->memory->bo);
+      cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
+      cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
+      cs.packet(pm4::DRAW_INDEX_INDIRECT, 2);
+      cs.emit(uint32_t(setup.indirect_offset));
+      cs.emit(0); /* SOURCE_SELECT: memory */
+   }
 }

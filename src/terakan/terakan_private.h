@@ -459,6 +459,11 @@ struct terakan_draw_setup {
    const struct vk_dynamic_graphics_state *dynamic = nullptr;
    const uint8_t *push_constants = nullptr; /* 256 bytes */
    uint32_t primitive_type = 0;             /* VGT_PRIMITIVE_TYPE; 0: from the dynamic state */
+   /* Indirect draws: the arguments' buffer object and offset; the vertex shader's base vertex
+    * and base instance constants are copied from there on the GPU. */
+   terakan::winsys::RadeonBo *indirect_bo = nullptr;
+   uint64_t indirect_offset = 0;
+   uint32_t draw_index = 0;
 };
 bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                              const terakan_draw_setup &setup, uint32_t first_vertex_or_offset,
@@ -468,6 +473,10 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandSt
 bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
                         const VkClearColorValue *values, bool clear_depth, float depth);
 void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
+/* A CP DMA copy of `bytes` (sync: later packets wait for it). */
+void terakan_emit_cp_dma_copy(terakan::winsys::CommandStream &cs, terakan::winsys::RadeonBo &src,
+                              uint64_t src_offset, terakan::winsys::RadeonBo &dst, uint64_t dst_offset,
+                              uint32_t bytes, bool sync);
 
 /* ---- events (terakan_event.cpp) ---- */
 

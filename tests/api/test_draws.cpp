@@ -27,9 +27,9 @@ using terakan::test::VulkanDrawRunner;
 
 constexpr uint32_t size = 32;
 
-std::vector<uint32_t> spirv(const std::string &name)
+std::vector<uint32_t> spirv(const std::string &name, const char *variable = "TERAKAN_API_SHADERS")
 {
-   const char *folder = std::getenv("TERAKAN_API_SHADERS");
+   const char *folder = std::getenv(variable);
    std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
    std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
    std::vector<uint32_t> words(bytes.size() / 4);
@@ -260,6 +260,60 @@ TEST_F(Draws, InstancesWithPerInstanceAttributesAndBases)
    job.instance_count = 4;
    job.first_instance = 1;
    expect_same(job);
+}
+
+TEST_F(Draws, IndirectDrawsWithBasesFromTheBuffer)
+{
+   /* The instancing scene and the indexed one, their parameters read from a buffer: the vertex
+    * shader's InstanceIndex and VertexIndex (colour b and a) include the buffer's bases. */
+   DrawJob job = coloured(triangle(1, 1, 9, 1, 1, 9, 0, {1, 0.5f, 0, 1}));
+   job.vertex_spirv = spirv("instanced.vert");
+   const float step = 11.0f / (size / 2.0f), far = 20.0f / (size / 2.0f);
+   const std::vector<float> offsets = {9, 9, 0, 0, step, 0, 0, step, far, far};
+   job.attributes.push_back({2, VK_FORMAT_R32G32_SFLOAT, 8, VK_VERTEX_INPUT_RATE_INSTANCE, bytes_of(offsets)});
+   job.instance_count = 4;
+   job.first_instance = 1;
+   job.indirect = true;
+   job.indirect_offset = 20;
+   expect_same(job);
+
+   std::vector<Vertex> vertices = {{0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0, 1, 0, 0, 0, 1}};
+   for (unsigned i = 0; i < 8; i++)
+      vertices.push_back({2.0f + 3.5f * i, i % 2 ? 30.0f : 3.0f, 0, 1, float(i) / 8, 1 - float(i) / 8, 0.5f, 1});
+   DrawJob indexed = coloured(vertices);
+   indexed.vertex_spirv = spirv("instanced.vert");
+   const std::vector<float> no_offset = {0, 0};
+   indexed.attributes.push_back({2, VK_FORMAT_R32G32_SFLOAT, 8, VK_VERTEX_INPUT_RATE_INSTANCE, bytes_of(no_offset)});
+   indexed.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   indexed.indices = {0, 1, 2, 3, 4, 5, 6, 7};
+   indexed.first_vertex = 2; /* vertexOffset */
+   indexed.indirect = true;
+   expect_same(indexed);
+}
+
+TEST_F(Draws, IndirectDrawParameters)
+{
+   /* gl_BaseVertex and gl_BaseInstance (the vertex shader's driver constants) copied on the
+    * GPU from the arguments, for a plain and an indexed indirect draw
+    * (tests/compiler/graphics/draw_parameters.vert, flat_colour.frag). */
+   for (bool indexed : {false, true}) {
+      SCOPED_TRACE(indexed ? "indexed" : "not indexed");
+      DrawJob job;
+      job.vertex_spirv = spirv("draw_parameters.vert", "TERAKAN_GRAPHICS_SPIRV");
+      job.fragment_spirv = spirv("flat_colour.frag", "TERAKAN_GRAPHICS_SPIRV");
+      job.targets.push_back({});
+      job.width = job.height = size;
+      job.vertex_count = 6;
+      job.instance_count = 2;
+      job.first_vertex = 5;
+      job.first_instance = 3;
+      if (indexed)
+         job.indices = {0, 1, 2, 3, 4, 5};
+      job.indirect = true;
+      job.indirect_offset = 4;
+      const DrawImages images = expect_same(job, 0);
+      EXPECT_NE(texel(images, 1, 1), texel(images, 20, 1)) << "nothing drawn";
+   }
 }
 
 TEST_F(Draws, DepthTestsWithD16AndD32)

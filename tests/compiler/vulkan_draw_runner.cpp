@@ -183,7 +183,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
 {
    /* Everything made here is destroyed at the end, whatever failed. */
    std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
-   Buffer index_buffer;
+   Buffer index_buffer, indirect_buffer;
    std::vector<Image> targets(job.targets.size());
    Image depth;
    VkRenderPass render_pass = VK_NULL_HANDLE;
@@ -213,6 +213,22 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
                static_cast<uint32_t *>(index_buffer.map)[i] = job.indices[i];
             else
                static_cast<uint16_t *>(index_buffer.map)[i] = uint16_t(job.indices[i]);
+         }
+      }
+      if (job.indirect) {
+         if (!make_buffer(job.indirect_offset + 64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, indirect_buffer)) {
+            error = "indirect buffer creation failed";
+            return false;
+         }
+         auto *words = reinterpret_cast<uint32_t *>(static_cast<uint8_t *>(indirect_buffer.map) + job.indirect_offset);
+         if (job.indices.empty()) {
+            const VkDrawIndirectCommand command{job.vertex_count, job.instance_count, job.first_vertex,
+                                                job.first_instance};
+            std::memcpy(words, &command, sizeof(command));
+         } else {
+            const VkDrawIndexedIndirectCommand command{uint32_t(job.indices.size()), job.instance_count, 0,
+                                                       int32_t(job.first_vertex), job.first_instance};
+            std::memcpy(words, &command, sizeof(command));
          }
       }
       std::vector<VkAttachmentDescription> attachments;
@@ -402,14 +418,18 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          const VkDeviceSize offset = 0;
          vkCmdBindVertexBuffers(commands, uint32_t(a), 1, &vertex_buffers[a].buffer, &offset);
       }
-      if (job.indices.empty()) {
-         vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
-      } else {
+      if (!job.indices.empty())
          vkCmdBindIndexBuffer(commands, index_buffer.buffer, 0,
                               job.index_32bit ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
+      if (job.indirect && job.indices.empty())
+         vkCmdDrawIndirect(commands, indirect_buffer.buffer, job.indirect_offset, 1, 0);
+      else if (job.indirect)
+         vkCmdDrawIndexedIndirect(commands, indirect_buffer.buffer, job.indirect_offset, 1, 0);
+      else if (job.indices.empty())
+         vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
+      else
          vkCmdDrawIndexed(commands, uint32_t(job.indices.size()), job.instance_count, 0, int32_t(job.first_vertex),
                           job.first_instance);
-      }
       if (!job.clear_rects.empty()) {
          std::vector<VkClearAttachment> clears;
          if (job.clear_rect_colour)
@@ -481,6 +501,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    for (Buffer &buffer : vertex_buffers)
       destroy(buffer);
    destroy(index_buffer);
+   destroy(indirect_buffer);
    for (Buffer &buffer : readbacks)
       destroy(buffer);
    return ok;

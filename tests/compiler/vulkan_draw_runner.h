@@ -61,6 +61,10 @@ struct DrawJob {
    VkViewport viewport{};
    bool custom_scissor = false;
    VkRect2D scissor{};
+   /* The draw's parameters from a buffer (vkCmdDrawIndirect / vkCmdDrawIndexedIndirect), at
+    * this byte offset in it. */
+   bool indirect = false;
+   uint32_t indirect_offset = 0;
    /* After the draws: vkCmdClearAttachments of these rectangles, colour attachment 0 (when
     * clear_rect_colour) and depth (when clear_rect_depth). */
    std::vector<VkRect2D> clear_rects;
