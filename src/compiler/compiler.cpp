@@ -135,6 +135,32 @@ bool compile_graphics_nir(nir_shader *shader, ShaderStage stage, const CompileOp
    return compile_nir(shader, start, selected, options, binary, error);
 }
 
+nir_builder begin_compute_nir(const char *name, unsigned width, unsigned height, unsigned depth)
+{
+   glsl_type_singleton_init_or_ref();
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &compiler_nir_options(), "%s", name);
+   b.shader->info.workgroup_size[0] = uint16_t(width);
+   b.shader->info.workgroup_size[1] = uint16_t(height);
+   b.shader->info.workgroup_size[2] = uint16_t(depth);
+   return b;
+}
+
+bool compile_compute_nir(nir_shader *shader, const CompileOptions &options, ShaderBinary &binary,
+                         std::string &error)
+{
+   const auto start = std::chrono::steady_clock::now();
+   binary = {};
+   if (shader->info.stage != MESA_SHADER_COMPUTE) {
+      error = "compile_compute_nir takes compute shaders";
+      release_nir(shader);
+      return false;
+   }
+   SelectedProgram selected;
+   if (!finish_terakan_nir(shader, ShaderStage::Compute, options, selected.sampler_records, error))
+      return false;
+   return compile_nir(shader, start, selected, options, binary, error);
+}
+
 std::string disassemble_binary(const ShaderBinary &binary)
 {
    isa::Program program;

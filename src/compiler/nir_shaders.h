@@ -21,4 +21,11 @@ nir_builder begin_graphics_nir(ShaderStage stage, const char *name);
 bool compile_graphics_nir(nir_shader *shader, ShaderStage stage, const CompileOptions &options,
                           ShaderBinary &binary, std::string &error);
 
+/* The same for a compute shader with the given workgroup size (the driver's own dispatches,
+ * such as vkCmdCopyQueryPoolResults). Buffers are named as spirv_to_nir names them after
+ * lowering: vulkan_resource_index(set 0, binding b) is buffer slot b (the corpus ABI). */
+nir_builder begin_compute_nir(const char *name, unsigned width, unsigned height, unsigned depth);
+bool compile_compute_nir(nir_shader *shader, const CompileOptions &options, ShaderBinary &binary,
+                         std::string &error);
+
 } // namespace terakan::compiler

@@ -88,6 +88,7 @@ static void release_resources(terakan_cmd_buffer *cmd)
    cmd->variant_dirty = true;
    cmd->variant_code = nullptr;
    cmd->dynamic_unnormalized_mask = 0;
+   cmd->active_occlusion_queries = 0;
    terakan_reset_graphics_state(cmd);
 }
 
@@ -276,6 +277,17 @@ static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offs
                          uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))});
    cs.relocation(bo); /* BASE */
    cs.relocation(bo); /* ATTRIB */
+}
+
+void terakan_emit_compute_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset,
+                                         uint64_t range)
+{
+   emit_fetch_resource(cs, id, bo, offset, range);
+}
+
+void terakan_emit_compute_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
+{
+   emit_rat(cs, id, bo, offset, range);
 }
 
 /* The descriptor of a texture resource or sampler slot; nullptr if none is bound. */

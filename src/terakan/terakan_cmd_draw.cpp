@@ -95,7 +95,7 @@ static void fill_view(terakan_cmd_buffer *cmd, const terakan_image_view *view, u
 }
 
 /* The clear value as the attachment stores it, if it is one 32-bit value repeated. */
-static bool clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern)
+bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern)
 {
    uint8_t bytes[16] = {};
    const enum pipe_format pipe = vk_format_to_pipe_format(format);
@@ -140,7 +140,7 @@ static bool clear_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *vie
                           bool depth)
 {
    uint32_t pattern;
-   if (!covers_view(cmd->rendering.area, view) || !clear_pattern(view->vk.format, value, depth, pattern))
+   if (!covers_view(cmd->rendering.area, view) || !terakan_clear_pattern(view->vk.format, value, depth, pattern))
       return false;
    fill_view(cmd, view, pattern);
    return true;
@@ -603,6 +603,39 @@ static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const
    return true;
 }
 
+/* A stage's code for the bound samplers (seed 004): the variant whose TEX instructions take
+ * unnormalized coordinates where the sampler at a constant index asks for them, and the mask
+ * for elements reached through run-time indices. */
+struct StageCode {
+   RadeonBo *bo = nullptr;
+   uint32_t dynamic_mask = 0;
+};
+
+static bool select_stage_code(terakan_cmd_buffer *cmd, const terakan_graphics_stage &stage, StageCode &out)
+{
+   uint32_t key = 0;
+   for (const terakan_unnormalized_source &source : stage.unnormalized) {
+      const terakan_bound_set &bound = cmd->graphics_sets[source.set];
+      if (!bound.set || source.descriptor >= bound.set->descriptors.size())
+         continue;
+      const terakan_descriptor &d = bound.set->descriptors[source.descriptor];
+      if (!d.sampler || !d.sampler->unnormalized)
+         continue;
+      (source.dynamic ? out.dynamic_mask : key) |= 1u << source.bit;
+   }
+   out.bo = stage.code_bo;
+   if (stage.variants && (key & stage.variants->relevant_bits())) {
+      std::string error;
+      out.bo = static_cast<RadeonBo *>(stage.variants->get(key & stage.variants->relevant_bits(), error));
+      if (!out.bo) {
+         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                                                              "terakan: shader variant: %s", error.c_str()));
+         return false;
+      }
+   }
+   return true;
+}
+
 /* Everything a draw relies on, then VGT state; false if the draw must not be emitted. The
  * pipeline, dynamic state and push constants are the application's for its draws, and the
  * driver's own for meta draws (terakan_meta_clear.cpp), which also choose the primitive type
@@ -625,15 +658,23 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
       return false;
    }
 
-   /* Constants: push constants (constant buffer 0, both stages) and the vertex stage's
-    * driver constants (constant buffer 1: base vertex, base instance, draw index). */
+   /* Each stage's program: the pipeline's, or its variant for the bound samplers. */
+   StageCode vs_code, ps_code;
+   if (!select_stage_code(cmd, g.vertex, vs_code) || !select_stage_code(cmd, g.fragment, ps_code))
+      return false;
+
+   /* Constants: push constants (constant buffer 0, both stages) and each stage's driver
+    * constants (constant buffer 1; the vertex shader's: base vertex, base instance, draw
+    * index; both: the mask of dynamically indexed unnormalized samplers). */
    RadeonBo *bo = nullptr;
    uint64_t offset = 0;
-   uint8_t *constants = terakan_cmd_upload(cmd, 512, 256, bo, offset);
+   uint8_t *constants = terakan_cmd_upload(cmd, 768, 256, bo, offset);
    if (!constants)
       return false;
    std::memcpy(constants, setup.push_constants, 256);
-   std::memset(constants + 256, 0, 256);
+   std::memset(constants + 256, 0, 512);
+   std::memcpy(constants + 256 + 4 * terakan::compiler::unnormalized_mask_constant, &vs_code.dynamic_mask, 4);
+   std::memcpy(constants + 512 + 4 * terakan::compiler::unnormalized_mask_constant, &ps_code.dynamic_mask, 4);
    const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, setup.draw_index};
    std::memcpy(constants + 256 + 4 * terakan::compiler::base_vertex_constant, draw_constants, sizeof(draw_constants));
    if (setup.indirect_bo && g.vertex.binary.uses_driver_constants) {
@@ -649,16 +690,17 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    cs.context_registers(gfx::SQ_ALU_CONST_CACHE_VS_0, {push_address, driver_address}, false);
    cs.relocation(*bo);
    cs.relocation(*bo);
-   set_context(cs, gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0, 1);
-   set_context(cs, gfx::SQ_ALU_CONST_CACHE_PS_0, push_address);
+   cs.context_registers(gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0, {1, 1}, false);
+   cs.context_registers(gfx::SQ_ALU_CONST_CACHE_PS_0, {push_address, uint32_t((offset + 512) >> 8)}, false);
+   cs.relocation(*bo);
    cs.relocation(*bo);
 
    /* Programs. */
    set_context(cs, gfx::SQ_PGM_START_VS, 0);
-   cs.relocation(*g.vertex.code_bo);
+   cs.relocation(*vs_code.bo);
    set_context(cs, gfx::SQ_PGM_RESOURCES_VS, g.vertex.binary.gprs | (g.vertex.binary.stack_entries << 8));
    set_context(cs, gfx::SQ_PGM_START_PS, 0);
-   cs.relocation(*g.fragment.code_bo);
+   cs.relocation(*ps_code.bo);
    set_context(cs, gfx::SQ_PGM_RESOURCES_PS, g.fragment.binary.gprs | (g.fragment.binary.stack_entries << 8));
    set_context(cs, gfx::SQ_PGM_EXPORTS_PS, ps.sq_pgm_exports_ps);
    set_context(cs, reg::VGT_SHADER_STAGES_EN, 0); /* VS and PS only */
@@ -685,6 +727,10 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    emit_viewport_and_scissor(cmd, cs, dyn);
    emit_rasterizer(cmd, cs, dyn);
    emit_depth(cmd, cs, dyn);
+   /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
+   set_context(cs, gfx::DB_COUNT_CONTROL,
+               terakan_db_count_control(cmd, cmd->graphics_pipeline && setup.pipeline == cmd->graphics_pipeline->graphics,
+                                        setup.pipeline->state.ms ? setup.pipeline->state.ms->rasterization_samples : 1));
    set_context(cs, reg::CB_TARGET_MASK, emit_colour_targets(cmd, cs, dyn, ps));
 
    /* VGT: the topology, restart, the index offset (firstVertex or vertexOffset) and the first

@@ -134,7 +134,8 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
    struct vk_pipeline_cache_create_info cache_info = {};
    device->internal_cache = vk_pipeline_cache_create(&device->vk, &cache_info, nullptr);
    device->meta = terakan_meta_create();
-   if (!device->submit_lock || !device->internal_cache || !device->meta)
+   device->query_meta = terakan_query_meta_create();
+   if (!device->submit_lock || !device->internal_cache || !device->meta || !device->query_meta)
       result = vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
 
    for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
@@ -169,6 +170,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
       if (device->internal_cache)
          vk_pipeline_cache_destroy(device->internal_cache, nullptr);
       terakan_meta_destroy(device->meta);
+      terakan_query_meta_destroy(device->query_meta);
       delete device->submit_lock;
       vk_device_finish(&device->vk);
       vk_free2(&pdev->vk.instance->alloc, pAllocator, device);
@@ -189,6 +191,7 @@ terakan_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
       finish_queue(&device->queues[q]);
    vk_pipeline_cache_destroy(device->internal_cache, nullptr);
    terakan_meta_destroy(device->meta);
+   terakan_query_meta_destroy(device->query_meta);
    delete device->submit_lock;
    vk_device_finish(&device->vk);
    vk_free(&device->vk.alloc, device);

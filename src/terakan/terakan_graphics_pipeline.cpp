@@ -29,8 +29,11 @@ static const VkPipelineShaderStageCreateInfo *find_stage(const VkGraphicsPipelin
 
 void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics)
 {
-   delete graphics->vertex.code_bo;
-   delete graphics->fragment.code_bo;
+   for (terakan_graphics_stage *stage : {&graphics->vertex, &graphics->fragment}) {
+      delete stage->variants;
+      terakan_destroy_code_store(stage->code_store);
+      delete stage->code_bo;
+   }
    delete graphics;
 }
 
@@ -79,21 +82,20 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
                             "terakan: the %s stage writes storage buffers, which graphics stages cannot do yet "
                             "(vertexPipelineStoresAndAtomics and fragmentStoresAndAtomics are off)",
                             name);
-   std::vector<terakan_unnormalized_source> unnormalized;
    if (!terakan_resolve_slots(out.binary, options.buffer_bindings, layout, out.slots) ||
-       !terakan_resolve_textures(out.binary, options.texture_bindings, layout, out.textures, unnormalized))
+       !terakan_resolve_textures(out.binary, options.texture_bindings, layout, out.textures, out.unnormalized))
       return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
                             "terakan: the %s stage uses a slot its pipeline layout does not provide "
                             "(a stale pipeline cache entry?)",
                             name);
-   /* Program variants for unnormalized samplers (seed 004) exist for compute only so far;
-    * chips whose sampler words carry the coordinate type need none. */
-   if (!unnormalized.empty())
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: the %s stage samples through samplers chosen at bind time; on this chip "
-                            "graphics stages need the unnormalized-coordinate variants, which are not built yet",
-                            name);
-   return terakan_upload_code(device, out.binary.code, out.code_bo);
+   const VkResult uploaded = terakan_upload_code(device, out.binary.code, out.code_bo);
+   if (uploaded != VK_SUCCESS)
+      return uploaded;
+   /* Unnormalized-coordinate variants (seed 004), chosen at draw time from the bound
+    * samplers; none on chips whose sampler words carry the coordinate type. */
+   if (!terakan_make_variants(device, out.binary, out.code_store, out.variants))
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+   return VK_SUCCESS;
 }
 
 /* Fixed-function choices this driver cannot draw yet, refused when the pipeline fixes them. */

@@ -213,3 +213,109 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
          return;
    }
 }
+
+/* ---- clears of images outside rendering ---- */
+
+/* Clears one level and layer of `image` by a clear draw over a rendering of just that
+ * subresource (the command buffer is outside any rendering, as Vulkan requires). */
+static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uint32_t level, uint32_t layer,
+                              bool depth, const VkClearColorValue &colour, float depth_value)
+{
+   terakan_image_view view{};
+   view.image = image;
+   view.vk.image = &image->vk;
+   view.vk.format = image->vk.format;
+   view.vk.view_format = image->vk.format;
+   view.vk.base_mip_level = level;
+   view.vk.level_count = 1;
+   view.vk.base_array_layer = layer;
+   view.vk.layer_count = 1;
+   view.vk.extent = vk_image_mip_level_extent(&image->vk, level);
+
+   const terakan_rendering saved = cmd->rendering;
+   terakan_rendering &r = cmd->rendering;
+   r = {};
+   r.active = true;
+   r.layer_count = 1;
+   r.extent = {view.vk.extent.width, view.vk.extent.height};
+   r.area = {{0, 0}, r.extent};
+   if (depth) {
+      r.depth = &view;
+   } else {
+      r.colour_count = 1;
+      r.colour[0] = &view;
+   }
+   VkClearColorValue values[8] = {colour};
+   const bool ok = terakan_meta_clear(cmd, r.area, depth ? 0 : 1, values, depth, depth_value);
+   cmd->rendering = saved;
+   return ok;
+}
+
+/* Clears `ranges` of `image`: each level's layers by one CP DMA fill when the value repeats
+ * every 32 bits, else by a clear draw per layer (formats the CB or DB writes). */
+static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool depth, const VkClearValue &value,
+                        uint32_t range_count, const VkImageSubresourceRange *ranges)
+{
+   if (!image->memory)
+      return;
+   terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
+   /* The clear must follow earlier writes and reads of the image, and precede later ones. */
+   terakan_emit_full_barrier(cs);
+   uint32_t pattern = 0;
+   const bool fillable = terakan_clear_pattern(image->vk.format, value, depth, pattern);
+   terakan_colour_target target;
+   const bool drawable = depth ? terakan_depth_z_format(image->vk.format) != 0
+                               : terakan_colour_target_format(image->vk.format, target);
+   for (uint32_t i = 0; i < range_count; i++) {
+      const VkImageSubresourceRange &range = ranges[i];
+      const uint32_t levels = vk_image_subresource_level_count(&image->vk, &range);
+      const uint32_t layers = vk_image_subresource_layer_count(&image->vk, &range);
+      for (uint32_t l = 0; l < levels; l++) {
+         const uint32_t level = range.baseMipLevel + l;
+         const terakan::hw::SurfaceLevel &placement = image->layout.levels[level];
+         if (fillable) {
+            const uint64_t start = image->offset + placement.offset + uint64_t(range.baseArrayLayer) * placement.slice_bytes;
+            const uint64_t slices = image->surface.is_3d ? placement.slices : layers;
+            terakan_cmd_fill(cmd, *image->memory->bo, start, placement.slice_bytes * slices, pattern);
+            continue;
+         }
+         if (!drawable || image->surface.is_3d) {
+            vk_command_buffer_set_error(&cmd->vk,
+                                        terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                                       "terakan: clearing format %d to a value that does not repeat "
+                                                       "every 32 bits needs a clear draw, which this format or image "
+                                                       "type cannot have yet",
+                                                       image->vk.format));
+            return;
+         }
+         for (uint32_t layer = 0; layer < layers; layer++)
+            if (!clear_subresource(cmd, image, level, range.baseArrayLayer + layer, depth, value.color,
+                                   value.depthStencil.depth))
+               return;
+      }
+   }
+   terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage _image, VkImageLayout,
+                           const VkClearColorValue *pColor, uint32_t rangeCount, const VkImageSubresourceRange *pRanges)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_image, image, _image);
+   VkClearValue value;
+   value.color = *pColor;
+   clear_image(cmd, image, false, value, rangeCount, pRanges);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdClearDepthStencilImage(VkCommandBuffer commandBuffer, VkImage _image, VkImageLayout,
+                                  const VkClearDepthStencilValue *pDepthStencil, uint32_t rangeCount,
+                                  const VkImageSubresourceRange *pRanges)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_image, image, _image);
+   VkClearValue value;
+   value.depthStencil = *pDepthStencil;
+   clear_image(cmd, image, true, value, rangeCount, pRanges);
+}

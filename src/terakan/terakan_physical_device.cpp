@@ -45,6 +45,15 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
    /* Workgroup variables initialized with OpConstantNull: zeroed by the invocations first. */
    .KHR_zero_initialize_workgroup_memory = true,
+   /* Cull mode, front face, topology, viewport and scissor counts, vertex strides, depth
+    * test/write/compare, restart, rasterizer discard and depth bias enables: every draw reads
+    * them from the command buffer's dynamic state (terakan_cmd_draw.cpp), so they change
+    * without recompiling. Depth bounds and stencil are accepted and have nothing to act on
+    * (no depthBounds feature, no stencil attachments). */
+   .EXT_extended_dynamic_state = true,
+   .EXT_extended_dynamic_state2 = true,
+   /* vkResetQueryPool: query pools are coherent CPU-mapped memory (terakan_query.cpp). */
+   .EXT_host_query_reset = true,
    /* Private data slots: the runtime keeps them on every object (vk_object.c). */
    .EXT_private_data = true,
    /* C-like buffer layouts: every buffer access is per dword at any 4-byte offset, and the
@@ -249,14 +258,32 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    pFeatures->features.shaderClipDistance = VK_TRUE;
    pFeatures->features.shaderCullDistance = VK_TRUE;
    pFeatures->features.largePoints = VK_TRUE;
+   /* Occlusion queries count every sample that passes (DB_COUNT_CONTROL.PERFECT_ZPASS_COUNTS);
+    * no pipeline statistics (the simulator models no statistics counters), and no queries
+    * inherited by secondary command buffers. */
+   pFeatures->features.occlusionQueryPrecise = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
+         reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *>(ext)->extendedDynamicState = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
+         /* Not the logic op (logicOp is off) nor patch control points (no tessellation). */
+         auto *eds2 = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT *>(ext);
+         eds2->extendedDynamicState2 = VK_TRUE;
+         eds2->extendedDynamicState2LogicOp = VK_FALSE;
+         eds2->extendedDynamicState2PatchControlPoints = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES:
          reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductFeatures *>(ext)
             ->shaderIntegerDotProduct = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceHostQueryResetFeatures *>(ext)->hostQueryReset = VK_TRUE;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
          reinterpret_cast<VkPhysicalDevicePrivateDataFeatures *>(ext)->privateData = VK_TRUE;
@@ -417,6 +444,12 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
                                                 : VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
    properties.limits = required_minimum_limits();
    raise_compute_limits(properties.limits, pdev->family->isa_class);
+   /* Timestamps (terakan_query.cpp): EVENT_WRITE_EOP writes the GPU clock counter, which
+    * runs at the reference clock (RADEON_INFO_CLOCK_CRYSTAL_FREQ, kHz): 1e6 / kHz ns a tick. */
+   if (pdev->radeon->info().crystal_clock_khz) {
+      properties.limits.timestampComputeAndGraphics = VK_TRUE;
+      properties.limits.timestampPeriod = float(1e6 / double(pdev->radeon->info().crystal_clock_khz));
+   }
    properties.sparseProperties = {};
    snprintf(properties.deviceName, sizeof(properties.deviceName), "%s", pdev->name);
    memcpy(properties.pipelineCacheUUID, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
@@ -467,11 +500,11 @@ void terakan_get_queue_family_properties(const terakan_physical_device *pdev,
                                          VkQueueFamilyProperties *properties)
 {
    /* One family, one queue: the kernel's one GFX ring carries draws, dispatches and copies.
-    * Timestamps are not claimed until queries are implemented. */
+    * Timestamps: the 64-bit GPU clock counter EVENT_WRITE_EOP writes (terakan_query.cpp). */
    *properties = {};
    properties->queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
    properties->queueCount = 1;
-   properties->timestampValidBits = 0;
+   properties->timestampValidBits = pdev->radeon->info().crystal_clock_khz ? 64 : 0;
    properties->minImageTransferGranularity = {1, 1, 1};
 }
 

@@ -396,6 +396,35 @@ private:
    terakan_device *device;
 };
 
+/* The unnormalized-coordinate variants of a program (seed 004): made when some sampler element
+ * reached at a constant index has TEX instructions to patch; false when out of memory. */
+bool terakan_make_variants(terakan_device *device, const ShaderBinary &binary, terakan_code_store *&store,
+                           terakan::ShaderVariants *&variants)
+{
+   std::vector<std::vector<uint32_t>> sites;
+   for (const terakan::compiler::SamplerRecord &record : binary.sampler_records) {
+      if (record.dynamic || record.tex_dword_offsets.empty())
+         continue;
+      if (sites.size() <= record.bit)
+         sites.resize(record.bit + 1);
+      sites[record.bit] = record.tex_dword_offsets;
+   }
+   if (sites.empty())
+      return true;
+   try {
+      store = new terakan_code_store(device);
+      variants = new terakan::ShaderVariants(*store, binary.code, sites);
+   } catch (const std::bad_alloc &) {
+      return false;
+   }
+   return true;
+}
+
+void terakan_destroy_code_store(terakan_code_store *store)
+{
+   delete store;
+}
+
 void terakan_destroy_pipeline(terakan_device *device, terakan_pipeline *pipeline,
                              const VkAllocationCallbacks *allocator)
 {
@@ -462,23 +491,9 @@ static VkResult create_compute_pipeline(terakan_device *device, struct vk_pipeli
       return uploaded;
    }
 
-   /* The program's patch sites by key bit; only elements reached at constant indices. */
-   std::vector<std::vector<uint32_t>> sites;
-   for (const terakan::compiler::SamplerRecord &record : binary.sampler_records) {
-      if (record.dynamic || record.tex_dword_offsets.empty())
-         continue;
-      if (sites.size() <= record.bit)
-         sites.resize(record.bit + 1);
-      sites[record.bit] = record.tex_dword_offsets;
-   }
-   if (!sites.empty()) {
-      try {
-         pipeline->code_store = new terakan_code_store(device);
-         pipeline->variants = new terakan::ShaderVariants(*pipeline->code_store, binary.code, sites);
-      } catch (const std::bad_alloc &) {
-         terakan_destroy_pipeline(device, pipeline, allocator);
-         return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
-      }
+   if (!terakan_make_variants(device, binary, pipeline->code_store, pipeline->variants)) {
+      terakan_destroy_pipeline(device, pipeline, allocator);
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    }
    pipeline->binary = std::move(binary);
    *out = terakan_pipeline_to_handle(pipeline);

@@ -100,6 +100,8 @@ struct terakan_device {
    terakan::winsys::BoPlacement code_placement;
    /* The driver's own shaders (clears), made on first use (terakan_meta_clear.cpp). */
    struct terakan_meta *meta;
+   /* The query copy shader (terakan_query.cpp), made on first use. */
+   struct terakan_query_meta *query_meta;
 };
 
 struct terakan_meta *terakan_meta_create();
@@ -325,12 +327,16 @@ struct terakan_unnormalized_source {
 
 class terakan_code_store;
 
-/* One stage of a graphics pipeline: its program and where its descriptors come from. */
+/* One stage of a graphics pipeline: its program, where its descriptors come from, and its
+ * unnormalized-coordinate variants (as a compute pipeline's). */
 struct terakan_graphics_stage {
    terakan::compiler::ShaderBinary binary;
    terakan::winsys::RadeonBo *code_bo = nullptr;
    std::vector<terakan_slot_source> slots;
    std::vector<terakan_texture_source> textures;
+   std::vector<terakan_unnormalized_source> unnormalized;
+   terakan_code_store *code_store = nullptr;
+   terakan::ShaderVariants *variants = nullptr;
 };
 
 /* What a graphics pipeline adds (terakan_graphics_pipeline.cpp): both stages and the
@@ -382,6 +388,9 @@ VkResult terakan_obtain_binary(struct terakan_device *device, struct vk_pipeline
 VkResult terakan_upload_code(struct terakan_device *device, const std::vector<uint32_t> &code,
                              terakan::winsys::RadeonBo *&out);
 void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics);
+bool terakan_make_variants(struct terakan_device *device, const terakan::compiler::ShaderBinary &binary,
+                           terakan_code_store *&store, terakan::ShaderVariants *&variants);
+void terakan_destroy_code_store(terakan_code_store *store);
 void terakan_destroy_pipeline(struct terakan_device *device, struct terakan_pipeline *pipeline,
                               const VkAllocationCallbacks *allocator);
 
@@ -436,6 +445,10 @@ struct terakan_cmd_buffer {
    struct terakan_buffer *index_buffer;
    VkDeviceSize index_offset;
    VkIndexType index_type;
+
+   /* Queries (terakan_query.cpp): occlusion queries begun and not yet ended. Application
+    * draws count samples (DB_COUNT_CONTROL, emit_depth) while it is not zero. */
+   uint32_t active_occlusion_queries;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -470,6 +483,8 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandSt
                              uint32_t first_instance, bool indexed);
 /* Clears `rect` of the rendering's colour attachments in `colour_mask` (to values[i]) and of
  * its depth attachment, with a draw (terakan_meta_clear.cpp). */
+/* The clear value as `format` stores it, when it is one 32-bit value repeated. */
+bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern);
 bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
                         const VkClearColorValue *values, bool clear_depth, float depth);
 void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
@@ -477,6 +492,35 @@ void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
 void terakan_emit_cp_dma_copy(terakan::winsys::CommandStream &cs, terakan::winsys::RadeonBo &src,
                               uint64_t src_offset, terakan::winsys::RadeonBo &dst, uint64_t dst_offset,
                               uint32_t bytes, bool sync);
+
+/* Compute slots bound the way a dispatch binds them (terakan_cmd_buffer.cpp): fetch resource
+ * `id` over the buffer range, and RAT `id` from a 256-byte aligned `offset`. */
+void terakan_emit_compute_fetch_resource(terakan::winsys::CommandStream &cs, unsigned id,
+                                         terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t range);
+void terakan_emit_compute_rat(terakan::winsys::CommandStream &cs, unsigned id, terakan::winsys::RadeonBo &bo,
+                              uint64_t offset, uint64_t range);
+
+/* ---- queries (terakan_query.cpp) ---- */
+
+/* A query pool: one buffer object in snooped GTT that the CP and DB write and the CPU reads.
+ * Occlusion: per query, one 16-byte {begin, end} pair of 64-bit sample counts per render
+ * backend (8 pairs), each with bit 63 as its written flag (EVENT_WRITE ZPASS_DONE).
+ * Timestamps: per query, the 64-bit counter, then a dword that is 1 once it is written. */
+struct terakan_query_pool {
+   struct vk_object_base base;
+   VkQueryType type;
+   uint32_t count;
+   uint32_t stride;       /* bytes per query */
+   uint32_t backend_mask; /* occlusion: the render backends whose pairs ZPASS_DONE writes */
+   terakan::winsys::RadeonBo *bo;
+};
+VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_query_pool, base, VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL)
+
+struct terakan_query_meta *terakan_query_meta_create();
+void terakan_query_meta_destroy(struct terakan_query_meta *meta);
+/* DB_COUNT_CONTROL for a draw: counting while an occlusion query is active and the draw is the
+ * application's (the driver's own clears do not count). */
+uint32_t terakan_db_count_control(const terakan_cmd_buffer *cmd, bool application_draw, uint32_t samples);
 
 /* ---- events (terakan_event.cpp) ---- */
 

@@ -6,8 +6,9 @@
  * Vertices sit on the 1/256-pixel grid both rasterizers snap to and pixel centres are sampled
  * with the top-left rule on both, so coverage is exact; interpolated 8-bit colours may differ
  * by 1/255 (each rasterizer interpolates in float with its own operation order). Depth values
- * and everything not interpolated must be equal. The pictures are written as PNG-ready RGBA
- * rows only when a comparison fails (the failure message gives the pixels). */
+ * and everything not interpolated must be equal. With TERAKAN_DRAW_PICTURES=DIR every RGBA8
+ * picture is written there as TEST-N-terakan.png and TEST-N-lavapipe.png (the meson tests
+ * write build/tests/draws-CHIP), to be looked at. */
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,6 +19,8 @@
 #include <vector>
 
 #include "../compiler/vulkan_draw_runner.h"
+#include "../gl/failure.h"
+#include "../gl/png_file.h"
 
 namespace {
 
@@ -106,6 +109,32 @@ std::vector<Vertex> operator+(std::vector<Vertex> a, const std::vector<Vertex> &
 
 class Draws : public ::testing::Test {
 protected:
+   unsigned pictures_saved = 0;
+
+   /* Target 0 of both devices' images, when it is RGBA8 and TERAKAN_DRAW_PICTURES names a
+    * folder. */
+   void save_pictures(const DrawJob &job, const DrawImages &ours, const DrawImages &reference)
+   {
+      const char *folder = std::getenv("TERAKAN_DRAW_PICTURES");
+      if (!folder || job.targets.empty() || job.targets[0].format != VK_FORMAT_R8G8B8A8_UNORM ||
+          ours.targets.empty() || reference.targets.empty())
+         return;
+      const std::string stem = std::string(folder) + "/" +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+                               std::to_string(pictures_saved++);
+      try {
+         for (const auto &[images, who] : {std::pair{&ours, "terakan"}, std::pair{&reference, "lavapipe"}}) {
+            terakan::gl_scenes::RgbaPicture picture;
+            picture.width = int(job.width);
+            picture.height = int(job.height);
+            picture.pixels = images->targets[0];
+            terakan::gl_scenes::write_png(stem + "-" + who + ".png", picture);
+         }
+      } catch (const terakan::gl_scenes::Failure &failure) {
+         ADD_FAILURE() << failure.what();
+      }
+   }
+
    static void SetUpTestSuite()
    {
       ASSERT_TRUE(terakan_gpu().available()) << terakan_gpu().error();
@@ -124,6 +153,7 @@ protected:
       EXPECT_TRUE(lavapipe().run(job, reference, error)) << "lavapipe: " << error;
       EXPECT_EQ(terakan_gpu().validation_messages(), our_messages) << "validation messages on Terakan";
       EXPECT_EQ(lavapipe().validation_messages(), their_messages) << "validation messages on lavapipe";
+      save_pictures(job, ours, reference);
       if (ours.targets.size() != reference.targets.size()) {
          ADD_FAILURE() << "different attachment counts";
          return ours;
@@ -314,6 +344,148 @@ TEST_F(Draws, IndirectDrawParameters)
       const DrawImages images = expect_same(job, 0);
       EXPECT_NE(texel(images, 1, 1), texel(images, 20, 1)) << "nothing drawn";
    }
+}
+
+/* The whole target with texture coordinates (the colour's x and y) from 0 to 1: pixel
+ * centres then fall a quarter or three quarters into a texel of the 8x8 texture, never on a
+ * texel edge, where the two rasterizers' float interpolation could round to either side. */
+std::vector<Vertex> textured_square()
+{
+   return {{0, 0, 0, 1, 0, 0, 0, 1}, {32, 0, 0, 1, 1, 0, 0, 1}, {0, 32, 0, 1, 0, 1, 0, 1},
+           {32, 0, 0, 1, 1, 0, 0, 1}, {32, 32, 0, 1, 1, 1, 0, 1}, {0, 32, 0, 1, 0, 1, 0, 1}};
+}
+
+/* The texture the textured scenes sample: 8x8 RGBA8, a different colour per texel. */
+DrawJob::Texture checker_texture()
+{
+   DrawJob::Texture texture;
+   texture.width = texture.height = 8;
+   for (uint32_t y = 0; y < 8; y++)
+      for (uint32_t x = 0; x < 8; x++)
+         texture.texels.insert(texture.texels.end(), {uint8_t(x * 32 + 16), uint8_t(y * 32 + 16),
+                                                      uint8_t((x ^ y) & 1 ? 255 : 64), 255});
+   return texture;
+}
+
+TEST_F(Draws, UniformBuffersTexturesAndPushConstantsInBothStages)
+{
+   /* textured.vert/.frag: texture coordinates from the colour attribute scaled by a uniform
+    * buffer and offset by push constants; the pixel shader samples (nearest, then linear,
+    * repeat) and multiplies by the uniform buffer's tint and a push constant. */
+   const std::vector<Vertex> vertices = textured_square();
+   for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR}) {
+      SCOPED_TRACE(filter);
+      DrawJob job = coloured(vertices);
+      job.vertex_spirv = spirv("textured.vert");
+      job.fragment_spirv = spirv("textured.frag");
+      job.texture = checker_texture();
+      job.texture.filter = filter;
+      const std::vector<float> parameters = {1.0f, 0.75f, 0.5f, 1.0f, 2.0f, 1.0f, 0, 0};
+      job.uniform_data = bytes_of(parameters);
+      const std::vector<float> push = {0.5f, 0.25f, 0.875f, 0};
+      job.push_constants = bytes_of(push);
+      const DrawImages images = expect_same(job);
+      EXPECT_NE(texel(images, 4, 4), texel(images, 12, 4)) << "the texture does not show";
+   }
+}
+
+TEST_F(Draws, UnnormalizedSamplerInAPixelShader)
+{
+   /* The same pipeline drawn with a normalized and then an unnormalized sampler: on Cypress
+    * and Barts the pixel shader's variant with unnormalized TEX coordinates is chosen at the
+    * draw (seed 004), on Cayman the sampler words say it. Coordinates reach 0-8 texels. */
+   const std::vector<Vertex> vertices = textured_square();
+   for (bool unnormalized : {false, true}) {
+      SCOPED_TRACE(unnormalized ? "unnormalized" : "normalized");
+      DrawJob job = coloured(vertices);
+      job.vertex_spirv = spirv("textured.vert");
+      job.fragment_spirv = spirv("textured.frag");
+      job.texture = checker_texture();
+      job.texture.unnormalized = unnormalized;
+      job.texture.address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+      const float scale = unnormalized ? 8.0f : 1.0f;
+      const std::vector<float> parameters = {1, 1, 1, 1, scale, scale, 0, 0};
+      job.uniform_data = bytes_of(parameters);
+      const std::vector<float> push = {0, 0, 1, 0};
+      job.push_constants = bytes_of(push);
+      const DrawImages images = expect_same(job);
+      EXPECT_NE(texel(images, 4, 4), texel(images, 12, 4)) << "the texture does not show";
+   }
+}
+
+TEST_F(Draws, ExtendedDynamicStateOverridesThePipeline)
+{
+   /* The culling, depth and restart scenes again with those states set by commands
+    * (VK_EXT_extended_dynamic_state and _2) over a pipeline that says the opposite. */
+   ASSERT_TRUE(terakan_gpu().has_extended_dynamic_state());
+   const std::vector<Vertex> faces =
+      triangle(2, 2, 2, 14, 14, 2, 0, {1, 0, 0, 1}) + triangle(16, 16, 30, 16, 16, 30, 0, {0, 1, 0, 1});
+   for (VkCullModeFlags cull : {VK_CULL_MODE_NONE, VK_CULL_MODE_BACK_BIT})
+      for (VkFrontFace face : {VK_FRONT_FACE_COUNTER_CLOCKWISE, VK_FRONT_FACE_CLOCKWISE}) {
+         SCOPED_TRACE("cull " + std::to_string(cull) + " front " + std::to_string(face));
+         DrawJob job = coloured(faces);
+         job.extended_dynamic_state = true;
+         job.cull_mode = cull;
+         job.front_face = face;
+         expect_same(job);
+      }
+   const std::vector<Vertex> layers = triangle(2, 2, 30, 4, 6, 30, 0.75f, {1, 0, 0, 1}) +
+                                      triangle(10, 1, 31, 20, 3, 16, 0.25f, {0, 1, 0, 1}) +
+                                      triangle(1, 12, 28, 9, 20, 31, 0.5f, {0, 0, 1, 1});
+   for (bool write : {true, false}) {
+      SCOPED_TRACE(write ? "depth writes" : "no depth writes");
+      DrawJob job = coloured(layers);
+      job.extended_dynamic_state = true;
+      job.depth = true;
+      job.depth_write = write;
+      job.depth_compare = VK_COMPARE_OP_LESS;
+      expect_same(job);
+   }
+   std::vector<Vertex> strip = {{0, 0, 0, 1, 0, 0, 0, 1}};
+   for (unsigned i = 0; i < 8; i++)
+      strip.push_back({2.0f + 3.5f * i, i % 2 ? 14.0f : 3.0f, 0, 1, float(i) / 8, 1 - float(i) / 8, 0.5f, 1});
+   DrawJob job = coloured(strip);
+   job.extended_dynamic_state = true;
+   job.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   job.primitive_restart = true;
+   job.indices = {0, 1, 2, 3, 0xffff, 4, 5, 6, 7};
+   job.first_vertex = 1;
+   expect_same(job);
+}
+
+TEST_F(Draws, ThousandsOfTrianglesWithDepth)
+{
+   /* Two indexed meshes of 33 x 33 jittered vertices (2,048 triangles each): first a near
+    * one (z 0.25) squeezed into the left half, then a far one (z 0.5) over everything, which
+    * the depth test keeps behind: 4,096 triangles. Jitter stays on the 1/8-pixel grid; each
+    * mesh has one depth, so no interpolation order can flip a comparison. */
+   std::vector<Vertex> vertices;
+   std::vector<uint32_t> indices;
+   for (unsigned mesh = 0; mesh < 2; mesh++) {
+      const uint32_t base = uint32_t(vertices.size());
+      for (unsigned y = 0; y <= 32; y++)
+         for (unsigned x = 0; x <= 32; x++) {
+            const float jitter_x = float(int((x * 7 + y * 3 + mesh * 5) % 5) - 2) / 8.0f;
+            const float jitter_y = float(int((x * 3 + y * 5 + mesh) % 5) - 2) / 8.0f;
+            const float z = mesh == 0 ? 0.25f : 0.5f;
+            const float width = mesh == 0 ? 0.5f : 1.0f;
+            vertices.push_back({(float(x) + (x % 32 ? jitter_x : 0)) * width, float(y) + (y % 32 ? jitter_y : 0),
+                                z, 1, float(x) / 32, float(y) / 32, float(mesh), 1});
+         }
+      for (unsigned y = 0; y < 32; y++)
+         for (unsigned x = 0; x < 32; x++) {
+            const uint32_t v = base + y * 33 + x;
+            indices.insert(indices.end(), {v, v + 1, v + 33, v + 1, v + 34, v + 33});
+         }
+   }
+   DrawJob job = coloured(vertices);
+   job.indices = indices;
+   job.index_32bit = true;
+   job.depth = true;
+   job.depth_compare = VK_COMPARE_OP_LESS;
+   const DrawImages images = expect_same(job);
+   EXPECT_EQ(texel(images, 4, 10)[2], 0) << "the near mesh does not show";
+   EXPECT_EQ(texel(images, 24, 10)[2], 255) << "the far mesh does not show";
 }
 
 TEST_F(Draws, DepthTestsWithD16AndD32)

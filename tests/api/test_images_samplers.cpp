@@ -505,6 +505,73 @@ std::vector<uint32_t> large_tiled_image(ComputeDevice &gpu)
    return words;
 }
 
+/* vkCmdClearColorImage over levels 1-2 and layers 1-2 of a 16x16 image with 3 levels and 3
+ * layers, then the whole image copied out: RGBA8 (a fill: the value repeats every 32 bits),
+ * RGBA16F and RGBA32UI (values that do not: clear draws per level and layer). */
+std::vector<uint32_t> clear_color_images(ComputeDevice &gpu)
+{
+   std::vector<uint32_t> words;
+   struct Case {
+      VkFormat format;
+      unsigned bytes;
+      VkClearColorValue value;
+   };
+   VkClearColorValue unorm{}, half{}, integer{};
+   unorm.float32[0] = 0.25f, unorm.float32[1] = 0.5f, unorm.float32[2] = 1.0f, unorm.float32[3] = 0.75f;
+   half.float32[0] = -2.5f, half.float32[1] = 0.125f, half.float32[2] = 1000.0f, half.float32[3] = 1.0f;
+   integer.uint32[0] = 7, integer.uint32[1] = 0xdeadbeef, integer.uint32[2] = 0, integer.uint32[3] = 123456;
+   for (const Case &c : {Case{VK_FORMAT_R8G8B8A8_UNORM, 4, unorm}, Case{VK_FORMAT_R16G16B16A16_SFLOAT, 8, half},
+                         Case{VK_FORMAT_R32G32B32A32_UINT, 16, integer}}) {
+      size_t texels = 0;
+      for (unsigned level = 0; level < 3; level++)
+         texels += size_t(16 >> level) * (16 >> level) * 3;
+      std::vector<uint8_t> data(texels * c.bytes);
+      for (size_t i = 0; i < data.size(); i++)
+         data[i] = uint8_t(i * 13 + 5);
+      auto image = gpu.image(c.format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 3, 3, data, c.bytes);
+      auto back = gpu.buffer(data.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+      VkCommandBuffer commands = gpu.begin();
+      VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      barrier.srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
+      barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barrier.image = image.image;
+      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 3, 0, 3};
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                           0, nullptr, 1, &barrier);
+      const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 1, 2, 1, 2};
+      vkCmdClearColorImage(commands, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &c.value, 1, &range);
+      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                           nullptr, 1, &barrier);
+      std::vector<VkBufferImageCopy> regions;
+      VkDeviceSize offset = 0;
+      for (uint32_t level = 0; level < 3; level++) {
+         VkBufferImageCopy region{};
+         region.bufferOffset = offset;
+         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 3};
+         region.imageExtent = {16u >> level, 16u >> level, 1};
+         regions.push_back(region);
+         offset += VkDeviceSize(16 >> level) * (16 >> level) * 3 * c.bytes;
+      }
+      vkCmdCopyImageToBuffer(commands, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, back.buffer,
+                             uint32_t(regions.size()), regions.data());
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      words.insert(words.end(), back.words, back.words + data.size() / 4);
+      /* Level 0 and layer 0 of every level kept their texels. */
+      EXPECT_EQ(std::memcmp(back.words, data.data(), size_t(16 * 16 * 3) * c.bytes), 0) << c.format;
+      gpu.destroy(back);
+      gpu.destroy(image);
+   }
+   return words;
+}
+
 /* Everything the driver writes to stderr while `work` runs (the TERAKAN_DEBUG reports). */
 std::string capture_stderr(const std::function<void()> &work)
 {
@@ -580,6 +647,11 @@ TEST(ImagesAndSamplers, FormatDecoding)
 TEST(ImagesAndSamplers, LargeTiledImageWithAllLevels)
 {
    expect_same_as_lavapipe(large_tiled_image);
+}
+
+TEST(ImagesAndSamplers, ClearColorImageByFillsAndByDraws)
+{
+   expect_same_as_lavapipe(clear_color_images);
 }
 
 TEST(ImagesAndSamplers, CubeSampling)

@@ -153,8 +153,8 @@ TEST_F(PhysicalDevice, OneQueueFamilyForGraphicsComputeAndTransfers)
    EXPECT_EQ(family.queueCount, 1u);
    /* The kernel's one GFX ring does everything. */
    EXPECT_EQ(family.queueFlags, VkQueueFlags(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT));
-   /* No timestamp queries yet. */
-   EXPECT_EQ(family.timestampValidBits, 0u);
+   /* Timestamps: the 64-bit GPU clock counter EVENT_WRITE_EOP writes (api-queries-*). */
+   EXPECT_EQ(family.timestampValidBits, 64u);
 }
 
 TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
@@ -168,8 +168,11 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t clip = offsetof(VkPhysicalDeviceFeatures, shaderClipDistance) / sizeof(VkBool32);
    const size_t cull = offsetof(VkPhysicalDeviceFeatures, shaderCullDistance) / sizeof(VkBool32);
    const size_t large_points = offsetof(VkPhysicalDeviceFeatures, largePoints) / sizeof(VkBool32);
+   /* api-queries-* (OcclusionCountsMatchLavapipe). */
+   const size_t precise = offsetof(VkPhysicalDeviceFeatures, occlusionQueryPrecise) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
-      const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points;
+      const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
+                           i == precise;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 
@@ -319,7 +322,8 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    EXPECT_EQ(image, VkImage(VK_NULL_HANDLE));
 
    VkQueryPoolCreateInfo query_info = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-   query_info.queryType = VK_QUERY_TYPE_OCCLUSION;
+   /* Occlusion and timestamp pools exist (api-queries-*); pipeline statistics do not. */
+   query_info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
    query_info.queryCount = 1;
    VkQueryPool query_pool = VK_NULL_HANDLE;
    EXPECT_EQ(vkCreateQueryPool(vk_device, &query_info, nullptr, &query_pool),

@@ -95,19 +95,38 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
    enabled.features.logicOp = offered.features.logicOp;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
-   /* On Vulkan 1.0 the draw parameters come from their extension, where offered. */
+   /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
+    * dynamic state from its two extensions wherever both are offered. */
    std::vector<const char *> device_extensions;
-   if (!vulkan_1_1) {
-      uint32_t count = 0;
-      vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
-      std::vector<VkExtensionProperties> offered_extensions(count);
-      vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, offered_extensions.data());
+   uint32_t count = 0;
+   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
+   std::vector<VkExtensionProperties> offered_extensions(count);
+   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, offered_extensions.data());
+   auto offers = [&](const char *name) {
       for (const VkExtensionProperties &e : offered_extensions)
-         if (std::string(e.extensionName) == VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME)
-            device_extensions.push_back(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
+         if (std::string(e.extensionName) == name)
+            return true;
+      return false;
+   };
+   if (!vulkan_1_1 && offers(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME))
+      device_extensions.push_back(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
+   VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds1{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT};
+   VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+   const void *next = vulkan_1_1 ? &enabled : nullptr;
+   if (offers(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME) && offers(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME);
+      device_extensions.push_back(VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME);
+      eds1.extendedDynamicState = VK_TRUE;
+      eds2.extendedDynamicState2 = VK_TRUE;
+      eds1.pNext = &eds2;
+      eds2.pNext = const_cast<void *>(next);
+      next = &eds1;
+      extended_dynamic_state_ = true;
    }
-   if (create_device(physical_, *family, vulkan_1_1 ? &enabled : nullptr, vulkan_1_1 ? nullptr : &enabled.features,
-                     device_extensions, device_) != VK_SUCCESS) {
+   if (create_device(physical_, *family, next, vulkan_1_1 ? nullptr : &enabled.features, device_extensions,
+                     device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
@@ -183,7 +202,14 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
 {
    /* Everything made here is destroyed at the end, whatever failed. */
    std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
-   Buffer index_buffer, indirect_buffer;
+   Buffer index_buffer, indirect_buffer, uniform_buffer, staging;
+   Image texture;
+   VkSampler sampler = VK_NULL_HANDLE;
+   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+   VkDescriptorSet descriptor_set = VK_NULL_HANDLE;
+   const bool has_texture = !job.texture.texels.empty();
+   const bool has_descriptors = has_texture || !job.uniform_data.empty();
    std::vector<Image> targets(job.targets.size());
    Image depth;
    VkRenderPass render_pass = VK_NULL_HANDLE;
@@ -315,7 +341,97 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
             return false;
          }
       }
+      if (has_descriptors) {
+         std::vector<VkDescriptorSetLayoutBinding> bindings;
+         std::vector<VkDescriptorPoolSize> sizes;
+         if (!job.uniform_data.empty()) {
+            bindings.push_back({0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
+            sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1});
+            if (!make_buffer(std::max<size_t>(job.uniform_data.size(), 16), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                             uniform_buffer)) {
+               error = "uniform buffer creation failed";
+               return false;
+            }
+            std::memcpy(uniform_buffer.map, job.uniform_data.data(), job.uniform_data.size());
+         }
+         if (has_texture) {
+            bindings.push_back({1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
+            sizes.push_back({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1});
+            if (!make_image(job.texture.format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            VK_IMAGE_ASPECT_COLOR_BIT, job.texture.width, job.texture.height, texture) ||
+                !make_buffer(job.texture.texels.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, staging)) {
+               error = "texture creation failed";
+               return false;
+            }
+            std::memcpy(staging.map, job.texture.texels.data(), job.texture.texels.size());
+            VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+            sampler_info.magFilter = sampler_info.minFilter = job.texture.filter;
+            sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW = job.texture.address;
+            sampler_info.maxLod = 0.25f;
+            if (job.texture.unnormalized) {
+               sampler_info.unnormalizedCoordinates = VK_TRUE;
+               sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW =
+                  VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+               sampler_info.maxLod = 0.0f;
+            }
+            if (vkCreateSampler(device_, &sampler_info, nullptr, &sampler) != VK_SUCCESS) {
+               error = "vkCreateSampler failed";
+               return false;
+            }
+         }
+         VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+         set_info.bindingCount = uint32_t(bindings.size());
+         set_info.pBindings = bindings.data();
+         VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+         pool_info.maxSets = 1;
+         pool_info.poolSizeCount = uint32_t(sizes.size());
+         pool_info.pPoolSizes = sizes.data();
+         VkDescriptorSetAllocateInfo allocate_set{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+         if (vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout) != VK_SUCCESS ||
+             vkCreateDescriptorPool(device_, &pool_info, nullptr, &descriptor_pool) != VK_SUCCESS) {
+            error = "descriptor set layout or pool creation failed";
+            return false;
+         }
+         allocate_set.descriptorPool = descriptor_pool;
+         allocate_set.descriptorSetCount = 1;
+         allocate_set.pSetLayouts = &set_layout;
+         if (vkAllocateDescriptorSets(device_, &allocate_set, &descriptor_set) != VK_SUCCESS) {
+            error = "vkAllocateDescriptorSets failed";
+            return false;
+         }
+         const VkDescriptorBufferInfo buffer_info{uniform_buffer.buffer, 0, VK_WHOLE_SIZE};
+         const VkDescriptorImageInfo image_info{sampler, texture.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+         std::vector<VkWriteDescriptorSet> writes;
+         if (!job.uniform_data.empty()) {
+            VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            write.dstSet = descriptor_set;
+            write.dstBinding = 0;
+            write.descriptorCount = 1;
+            write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+            write.pBufferInfo = &buffer_info;
+            writes.push_back(write);
+         }
+         if (has_texture) {
+            VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            write.dstSet = descriptor_set;
+            write.dstBinding = 1;
+            write.descriptorCount = 1;
+            write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            write.pImageInfo = &image_info;
+            writes.push_back(write);
+         }
+         vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
+      }
       VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      const VkPushConstantRange push_range{VK_SHADER_STAGE_ALL_GRAPHICS, 0, uint32_t(job.push_constants.size())};
+      if (has_descriptors) {
+         layout_info.setLayoutCount = 1;
+         layout_info.pSetLayouts = &set_layout;
+      }
+      if (!job.push_constants.empty()) {
+         layout_info.pushConstantRangeCount = 1;
+         layout_info.pPushConstantRanges = &push_range;
+      }
       if (vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout) != VK_SUCCESS) {
          error = "vkCreatePipelineLayout failed";
          return false;
@@ -377,7 +493,39 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       blend_state.logicOp = job.logic;
       blend_state.attachmentCount = uint32_t(blend.size());
       blend_state.pAttachments = blend.data();
+      /* Extended dynamic state: the pipeline says the opposite of what the commands set. */
+      std::vector<VkDynamicState> dynamic_states;
+      VkPipelineDynamicStateCreateInfo dynamic_info{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+      if (job.extended_dynamic_state) {
+         if (!extended_dynamic_state_) {
+            error = "the device does not offer extended dynamic state";
+            return false;
+         }
+         dynamic_states = {VK_DYNAMIC_STATE_CULL_MODE_EXT,
+                           VK_DYNAMIC_STATE_FRONT_FACE_EXT,
+                           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY_EXT,
+                           VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE_EXT,
+                           VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE_EXT,
+                           VK_DYNAMIC_STATE_DEPTH_COMPARE_OP_EXT,
+                           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE_EXT,
+                           VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE_EXT};
+         dynamic_info.dynamicStateCount = uint32_t(dynamic_states.size());
+         dynamic_info.pDynamicStates = dynamic_states.data();
+         raster.cullMode = job.cull_mode ^ VK_CULL_MODE_FRONT_AND_BACK;
+         raster.frontFace = job.front_face == VK_FRONT_FACE_CLOCKWISE ? VK_FRONT_FACE_COUNTER_CLOCKWISE
+                                                                       : VK_FRONT_FACE_CLOCKWISE;
+         depth_state.depthTestEnable = !job.depth;
+         depth_state.depthWriteEnable = !job.depth_write;
+         depth_state.depthCompareOp = VK_COMPARE_OP_NEVER;
+         /* Lists may not have restart enabled, even as a value the dynamic state replaces. */
+         const bool strip = job.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ||
+                            job.topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP ||
+                            job.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
+         assembly.primitiveRestartEnable = strip && !job.primitive_restart;
+         raster.depthBiasEnable = !job.depth_bias;
+      }
       VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+      pipeline_info.pDynamicState = job.extended_dynamic_state ? &dynamic_info : nullptr;
       pipeline_info.stageCount = 2;
       pipeline_info.pStages = stages;
       pipeline_info.pVertexInputState = &vertex_input;
@@ -401,6 +549,30 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       vkAllocateCommandBuffers(device_, &allocate, &commands);
       VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
       vkBeginCommandBuffer(commands, &begin);
+      if (has_texture) {
+         /* The texels into the texture, then the texture ready for sampling. */
+         VkImageMemoryBarrier to_copy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+         to_copy.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+         to_copy.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+         to_copy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+         to_copy.srcQueueFamilyIndex = to_copy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+         to_copy.image = texture.image;
+         to_copy.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                              0, nullptr, 1, &to_copy);
+         VkBufferImageCopy region{};
+         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+         region.imageExtent = {job.texture.width, job.texture.height, 1};
+         vkCmdCopyBufferToImage(commands, staging.buffer, texture.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                                &region);
+         VkImageMemoryBarrier to_sample = to_copy;
+         to_sample.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+         to_sample.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+         to_sample.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+         to_sample.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 0,
+                              nullptr, 0, nullptr, 1, &to_sample);
+      }
       std::vector<VkClearValue> clears;
       for (const auto &target : job.targets)
          clears.push_back(VkClearValue{.color = target.clear});
@@ -414,6 +586,27 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       pass_begin.pClearValues = clears.data();
       vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
       vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+      if (job.extended_dynamic_state) {
+         auto proc = [&](const char *name) { return vkGetDeviceProcAddr(device_, name); };
+         reinterpret_cast<PFN_vkCmdSetCullModeEXT>(proc("vkCmdSetCullModeEXT"))(commands, job.cull_mode);
+         reinterpret_cast<PFN_vkCmdSetFrontFaceEXT>(proc("vkCmdSetFrontFaceEXT"))(commands, job.front_face);
+         reinterpret_cast<PFN_vkCmdSetPrimitiveTopologyEXT>(proc("vkCmdSetPrimitiveTopologyEXT"))(commands,
+                                                                                                job.topology);
+         reinterpret_cast<PFN_vkCmdSetDepthTestEnableEXT>(proc("vkCmdSetDepthTestEnableEXT"))(commands, job.depth);
+         reinterpret_cast<PFN_vkCmdSetDepthWriteEnableEXT>(proc("vkCmdSetDepthWriteEnableEXT"))(commands,
+                                                                                              job.depth_write);
+         reinterpret_cast<PFN_vkCmdSetDepthCompareOpEXT>(proc("vkCmdSetDepthCompareOpEXT"))(commands,
+                                                                                          job.depth_compare);
+         reinterpret_cast<PFN_vkCmdSetPrimitiveRestartEnableEXT>(proc("vkCmdSetPrimitiveRestartEnableEXT"))(
+            commands, job.primitive_restart);
+         reinterpret_cast<PFN_vkCmdSetDepthBiasEnableEXT>(proc("vkCmdSetDepthBiasEnableEXT"))(commands,
+                                                                                            job.depth_bias);
+      }
+      if (has_descriptors)
+         vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &descriptor_set, 0, nullptr);
+      if (!job.push_constants.empty())
+         vkCmdPushConstants(commands, layout, VK_SHADER_STAGE_ALL_GRAPHICS, 0, uint32_t(job.push_constants.size()),
+                            job.push_constants.data());
       for (size_t a = 0; a < vertex_buffers.size(); a++) {
          const VkDeviceSize offset = 0;
          vkCmdBindVertexBuffers(commands, uint32_t(a), 1, &vertex_buffers[a].buffer, &offset);
@@ -502,6 +695,12 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       destroy(buffer);
    destroy(index_buffer);
    destroy(indirect_buffer);
+   destroy(uniform_buffer);
+   destroy(staging);
+   destroy(texture);
+   vkDestroySampler(device_, sampler, nullptr);
+   vkDestroyDescriptorPool(device_, descriptor_pool, nullptr);
+   vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
    for (Buffer &buffer : readbacks)
       destroy(buffer);
    return ok;

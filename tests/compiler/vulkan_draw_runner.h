@@ -61,6 +61,24 @@ struct DrawJob {
    VkViewport viewport{};
    bool custom_scissor = false;
    VkRect2D scissor{};
+   /* Descriptors, set 0: binding 0 a uniform buffer holding `uniform_data` (when not empty),
+    * binding 1 a combined image-sampler over `texture` (when it has texels); push constants
+    * for both stages (when not empty). */
+   std::vector<uint8_t> uniform_data;
+   struct Texture {
+      VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+      uint32_t width = 0, height = 0;
+      std::vector<uint8_t> texels; /* rows packed */
+      VkFilter filter = VK_FILTER_NEAREST;
+      VkSamplerAddressMode address = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      bool unnormalized = false; /* unnormalizedCoordinates (clamp to edge, no levels) */
+   } texture;
+   std::vector<uint8_t> push_constants;
+   /* Cull mode, front face, topology, restart, depth test/write/compare and depth bias enable
+    * as extended dynamic state (VK_EXT_extended_dynamic_state and _2), set by commands before
+    * the draw; the pipeline's own values for them are then the opposite ones, which must not
+    * show. */
+   bool extended_dynamic_state = false;
    /* The draw's parameters from a buffer (vkCmdDrawIndirect / vkCmdDrawIndexedIndirect), at
     * this byte offset in it. */
    bool indirect = false;
@@ -88,6 +106,7 @@ public:
    VulkanDrawRunner &operator=(const VulkanDrawRunner &) = delete;
 
    bool available() const { return device_ != VK_NULL_HANDLE; }
+   bool has_extended_dynamic_state() const { return extended_dynamic_state_; }
    const std::string &error() const { return error_; }
    unsigned validation_messages() const { return validation_messages_; }
 
@@ -119,6 +138,7 @@ private:
    VkDevice device_ = VK_NULL_HANDLE;
    VkQueue queue_ = VK_NULL_HANDLE;
    VkCommandPool pool_ = VK_NULL_HANDLE;
+   bool extended_dynamic_state_ = false; /* both extensions enabled */
    std::string error_;
    unsigned validation_messages_ = 0;
 };

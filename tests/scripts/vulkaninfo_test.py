@@ -40,7 +40,26 @@ def main():
     assert 'driverName      = terakan' in full.stdout, full.stdout
     # Nothing vulkaninfo asks for may fall through to an unimplemented entry point.
     assert 'not implemented' not in full.stderr, full.stderr
-    print('vulkaninfo shows %s (%s)' % (name, device_id))
+    # The one queue family draws, computes and copies.
+    assert 'queueFlags                  = QUEUE_GRAPHICS | QUEUE_COMPUTE | QUEUE_TRANSFER' in full.stdout, full.stdout
+
+    # The formats' attachment features: RGBA8 renders and blends, D32F is a depth attachment.
+    formats = run(['--show-formats'], environment)
+    assert formats.returncode == 0, formats.stderr
+    text = formats.stdout
+
+    def features_of(format_name):
+        # The block listing `format_name` among the formats sharing one set of properties.
+        for block in text.split('Formats: count = ')[1:]:
+            names = block.split('Properties:')[0]
+            if '\t' + format_name + '\n' in names:
+                return block.split('Properties:')[1]
+        raise AssertionError(format_name + ' not listed')
+
+    rgba8 = features_of('FORMAT_R8G8B8A8_UNORM')
+    assert 'FORMAT_FEATURE_COLOR_ATTACHMENT_BIT' in rgba8 and 'FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT' in rgba8, rgba8
+    assert 'FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT' in features_of('FORMAT_D32_SFLOAT')
+    print('vulkaninfo shows %s (%s), the graphics queue and attachment features' % (name, device_id))
 
 
 if __name__ == '__main__':
