@@ -14,7 +14,8 @@ targets=$(meson introspect "$build_dir" --targets | /usr/bin/python3 -c '
 import json, os, sys
 build_dir = os.path.realpath(sys.argv[1])
 for target in json.load(sys.stdin):
-    if target["subproject"] is None:
+    # Run targets (ninja bench-draw-CHIP) run programs; they build nothing of their own.
+    if target["subproject"] is None and target["type"] != "run":
         for name in target["filename"]:
             print(os.path.relpath(name, build_dir))
 ' "$build_dir")
