@@ -8,8 +8,9 @@
  * (SOURCE_FORMAT EXPORT_4C_32BPC), which the CB converts; integer targets bypass blending and
  * normalized ones clamp before it (BLEND_BYPASS, BLEND_CLAMP).
  *
- * Depth: DB_Z_INFO.FORMAT Z_16 (1) and Z_32_FLOAT (3). Stencil formats are not offered yet
- * (docs/status.md). */
+ * Depth: DB_Z_INFO.FORMAT Z_16 (1), Z_24 (2) and Z_32_FLOAT (3) (Mesa evergreend.h
+ * V_028040_*); the stencil of D24_UNORM_S8_UINT and D32_SFLOAT_S8_UINT is DB_STENCIL_INFO's
+ * STENCIL_8 over a plane of its own (terakan_image.cpp). */
 #include "terakan_private.h"
 
 #include "hw/graphics_registers.h"
@@ -113,8 +114,11 @@ bool terakan_colour_target_format(VkFormat format, terakan_colour_target &out)
 uint32_t terakan_depth_z_format(VkFormat format)
 {
    switch (format) {
-   case VK_FORMAT_D16_UNORM: return 1;  /* Z_16 */
-   case VK_FORMAT_D32_SFLOAT: return 3; /* Z_32_FLOAT */
+   case VK_FORMAT_D16_UNORM: return 1; /* Z_16 */
+   case VK_FORMAT_X8_D24_UNORM_PACK32:
+   case VK_FORMAT_D24_UNORM_S8_UINT: return 2; /* Z_24 */
+   case VK_FORMAT_D32_SFLOAT:
+   case VK_FORMAT_D32_SFLOAT_S8_UINT: return 3; /* Z_32_FLOAT */
    default: return 0;
    }
 }

@@ -648,14 +648,21 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
 {
    if (!buffer->memory || !image->memory)
       return;
-   const uint64_t bytes_per_texel = image->format->bytes;
    const VkImageSubresourceLayers &sub = region.imageSubresource;
+   /* The stencil aspect of a depth/stencil format is its own 8-bit plane (terakan_image.cpp);
+    * the depth aspect is the depth plane, as the buffer holds it (Z_24 in the low 24 bits of
+    * each dword, Vulkan's packing of D24 depth). */
+   const bool stencil = image->format->stencil && sub.aspectMask == VK_IMAGE_ASPECT_STENCIL_BIT;
+   const terakan::hw::SurfaceLayout &layout = stencil ? image->stencil_layout : image->layout;
+   const terakan::hw::SurfaceDescription &surface = stencil ? image->stencil_surface : image->surface;
+   const uint64_t plane = stencil ? image->stencil_offset : 0;
+   const uint64_t bytes_per_texel = stencil ? 1 : image->format->bytes;
    const uint32_t row_length = region.bufferRowLength ? region.bufferRowLength : region.imageExtent.width;
    const uint32_t image_height = region.bufferImageHeight ? region.bufferImageHeight : region.imageExtent.height;
    const bool is_3d = image->surface.is_3d;
    const uint32_t slices = is_3d ? region.imageExtent.depth : sub.layerCount;
-   const bool linear = image->layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearAligned ||
-                       image->layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearGeneral;
+   const bool linear = layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearAligned ||
+                       layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearGeneral;
    RadeonBo &buffer_bo = *buffer->memory->bo;
    RadeonBo &image_bo = *image->memory->bo;
 
@@ -680,7 +687,7 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
             const uint64_t buffer_offset = row_buffer + x * bytes_per_texel;
             const uint64_t bytes = step * bytes_per_texel;
             const uint64_t image_offset =
-               image->offset + terakan::hw::surface_texel_offset(image->layout, image->surface, sub.mipLevel,
+               image->offset + plane + terakan::hw::surface_texel_offset(layout, surface, sub.mipLevel,
                                                                  uint32_t(region.imageOffset.x) + x,
                                                                  uint32_t(region.imageOffset.y) + y, slice);
             if (run_bytes && buffer_offset == run_buffer + run_bytes && image_offset == run_image + run_bytes) {

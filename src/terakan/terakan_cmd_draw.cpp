@@ -99,13 +99,22 @@ bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool dept
 {
    uint8_t bytes[16] = {};
    const enum pipe_format pipe = vk_format_to_pipe_format(format);
-   const unsigned size = util_format_get_blocksize(pipe);
+   unsigned size = util_format_get_blocksize(pipe);
    if (depth) {
+      /* The depth plane: Z_16, Z_24 in the low 24 bits of a dword (the top byte 0), or the
+       * float; rounded to nearest as the DB stores unorm depth. */
+      const double z = std::clamp(double(value.depthStencil.depth), 0.0, 1.0);
       if (format == VK_FORMAT_D16_UNORM) {
-         const uint16_t z = uint16_t(std::lround(std::clamp(value.depthStencil.depth, 0.0f, 1.0f) * 65535.0f));
-         std::memcpy(bytes, &z, 2);
+         const uint16_t z16 = uint16_t(std::lround(std::clamp(value.depthStencil.depth, 0.0f, 1.0f) * 65535.0f));
+         std::memcpy(bytes, &z16, 2);
+         size = 2;
+      } else if (terakan_depth_z_format(format) == 2) {
+         const uint32_t z24 = uint32_t(std::nearbyint(z * 16777215.0));
+         std::memcpy(bytes, &z24, 4);
+         size = 4;
       } else {
          std::memcpy(bytes, &value.depthStencil.depth, 4);
+         size = 4;
       }
    } else if (vk_format_is_int(format)) {
       if (vk_format_is_sint(format))
@@ -124,6 +133,13 @@ bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool dept
          return false;
    std::memcpy(&pattern, bytes, 4);
    return true;
+}
+
+/* Where the stencil plane of a view's first layer starts in its buffer object. */
+static uint64_t stencil_view_offset(const terakan_image_view *view)
+{
+   return view->image->offset +
+          terakan_image_stencil_offset(view->image, view->vk.base_mip_level, view->vk.base_array_layer);
 }
 
 static bool covers_view(const VkRect2D &area, const terakan_image_view *view)
@@ -146,6 +162,17 @@ static bool clear_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *vie
    return true;
 }
 
+/* The same for the stencil plane: the 8-bit value four times. */
+static bool clear_stencil_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *view, uint32_t value)
+{
+   if (!covers_view(cmd->rendering.area, view))
+      return false;
+   const hw::SurfaceLevel &level = view->image->stencil_layout.levels[view->vk.base_mip_level];
+   terakan_cmd_fill(cmd, *view->image->memory->bo, stencil_view_offset(view), level.slice_bytes * view->vk.layer_count,
+                    (value & 0xff) * 0x01010101u);
+   return true;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *info)
 {
@@ -158,8 +185,6 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
    r.extent = {16384, 16384};
    if (info->viewMask)
       return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "multiview rendering is not supported");
-   if (info->pStencilAttachment && info->pStencilAttachment->imageView)
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil attachments are not supported yet");
    if (info->colorAttachmentCount > r.colour.size())
       return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "more than 8 colour attachments");
    auto shrink = [&](const terakan_image_view *view) {
@@ -186,6 +211,18 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       shrink(view);
       if (depth->resolveMode != VK_RESOLVE_MODE_NONE)
          return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "depth resolve is not supported yet");
+   }
+   /* Vulkan makes a depth and a stencil attachment given together one image view; a stencil
+    * attachment of a depth-only format has no stencil to act on (not kept). */
+   const VkRenderingAttachmentInfo *stencil = info->pStencilAttachment;
+   if (stencil && stencil->imageView) {
+      VK_FROM_HANDLE(terakan_image_view, view, stencil->imageView);
+      if (view->image->format->stencil) {
+         r.stencil = view;
+         shrink(view);
+      }
+      if (stencil->resolveMode != VK_RESOLVE_MODE_NONE)
+         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil resolve is not supported yet");
    }
 
    /* Load-op clears: whole attachments by fills, the rest by one clear draw over the render
@@ -215,15 +252,23 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       filled = true;
       draw_depth = !clear_by_fill(cmd, r.depth, depth->clearValue, true);
    }
+   bool draw_stencil = false;
+   if (r.stencil && stencil->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+      if (!filled)
+         terakan_emit_full_barrier(cs);
+      filled = true;
+      draw_stencil = !clear_stencil_by_fill(cmd, r.stencil, stencil->clearValue.depthStencil.stencil);
+   }
    /* The fills must land before the first draw's CB and DB read or write the memory. */
    if (filled)
       terakan_emit_full_barrier(cs);
-   if ((drawn_mask || draw_depth) && r.layer_count > 1)
+   if ((drawn_mask || draw_depth || draw_stencil) && r.layer_count > 1)
       return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
                   "a load-op clear of part of a layered attachment is not supported yet");
-   if (drawn_mask || draw_depth)
+   if (drawn_mask || draw_depth || draw_stencil)
       terakan_meta_clear(cmd, r.area, drawn_mask, values, draw_depth,
-                         depth ? depth->clearValue.depthStencil.depth : 0.0f);
+                         depth ? depth->clearValue.depthStencil.depth : 0.0f, draw_stencil,
+                         stencil ? stencil->clearValue.depthStencil.stencil : 0);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -397,12 +442,17 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
    return target_mask;
 }
 
-/* DB_DEPTH_CONTROL and the depth buffer. */
+/* DB_DEPTH_CONTROL, the depth and stencil buffers and the stencil reference and masks. Field
+ * positions: Mesa evergreend.h (R_028800_DB_DEPTH_CONTROL, R_028044_DB_STENCIL_INFO,
+ * R_028430_DB_STENCILREFMASK, R_028434_DB_STENCILREFMASK_BF). */
 static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
 {
-   terakan_image_view *view = cmd->rendering.depth;
-   const uint32_t z_format = view && view->image->memory ? terakan_depth_z_format(view->vk.format) : 0;
-   if (!z_format) {
+   const terakan_rendering &r = cmd->rendering;
+   terakan_image_view *depth = r.depth && r.depth->image->memory ? r.depth : nullptr;
+   terakan_image_view *stencil = r.stencil && r.stencil->image->memory ? r.stencil : nullptr;
+   const uint32_t z_format = depth ? terakan_depth_z_format(depth->vk.format) : 0;
+   terakan_image_view *view = z_format ? depth : stencil;
+   if (!view) {
       set_context(cs, reg::DB_DEPTH_CONTROL, 0);
       set_context(cs, reg::DB_Z_INFO, 0);
       set_context(cs, reg::DB_STENCIL_INFO, 0);
@@ -412,21 +462,51 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
    RadeonBo &bo = *image->memory->bo;
    const uint32_t base = uint32_t(view_offset(view) >> 8);
+   /* A stencil attachment without a depth attachment: FORMAT invalid, the depth test off; the
+    * DB still takes the pitch, height and tiling of the depth buffer for the stencil. */
    set_context(cs, reg::DB_Z_INFO, z_format | (uint32_t(level.mode) << 4));
-   set_context(cs, reg::DB_STENCIL_INFO, 0);
+   /* DB_STENCIL_INFO: FORMAT [0] STENCIL_8; TILE_SPLIT [10:8] is for 2D tiling only. */
+   set_context(cs, reg::DB_STENCIL_INFO, stencil ? 1u : 0u);
    set_context(cs, gfx::DB_Z_READ_BASE, base);
    cs.relocation(bo);
    set_context(cs, gfx::DB_Z_WRITE_BASE, base);
    cs.relocation(bo);
+   if (stencil) {
+      const uint32_t stencil_base = uint32_t(stencil_view_offset(stencil) >> 8);
+      set_context(cs, gfx::DB_STENCIL_READ_BASE, stencil_base);
+      cs.relocation(bo);
+      set_context(cs, gfx::DB_STENCIL_WRITE_BASE, stencil_base);
+      cs.relocation(bo);
+   }
    set_context(cs, gfx::DB_DEPTH_SIZE, {(level.pitch / 8 - 1) | ((level.aligned_height / 8 - 1) << 11),
                                         uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)});
    set_context(cs, gfx::DB_DEPTH_VIEW, 0);
-   /* Z_ENABLE, Z_WRITE_ENABLE (only while testing: Vulkan writes nothing when the test is
-    * off), ZFUNC: Vulkan's compare ops have the hardware's numbers (NEVER 0 .. ALWAYS 7). */
-   const bool test = dyn.ds.depth.test_enable;
-   const uint32_t control = (uint32_t(test) << 1) | (uint32_t(test && dyn.ds.depth.write_enable) << 2) |
-                            (uint32_t(dyn.ds.depth.compare_op & 7) << 4);
+   /* Z_ENABLE [1], Z_WRITE_ENABLE [2] (only while testing: Vulkan writes nothing when the test
+    * is off), ZFUNC [6:4]: Vulkan's compare ops have the hardware's numbers (NEVER 0 ..
+    * ALWAYS 7). */
+   const bool test = z_format && dyn.ds.depth.test_enable;
+   uint32_t control = (uint32_t(test) << 1) | (uint32_t(test && dyn.ds.depth.write_enable) << 2) |
+                      (uint32_t(dyn.ds.depth.compare_op & 7) << 4);
+   /* Stencil: STENCIL_ENABLE [0] and BACKFACE_ENABLE [7] (Vulkan always has a back-face state of
+    * its own); STENCILFUNC, STENCILFAIL, STENCILZPASS, STENCILZFAIL at [10:8], [13:11],
+    * [16:14], [19:17], the back face's at [22:20] .. [31:29]. VkStencilOp numbers KEEP, ZERO,
+    * REPLACE, INCREMENT_AND_CLAMP, DECREMENT_AND_CLAMP, INVERT, INCREMENT_AND_WRAP,
+    * DECREMENT_AND_WRAP are the DB's (V_028800_STENCIL_*), and the DB compares
+    * (reference & mask) FUNC (stored & mask) as Vulkan does. */
+   const bool stencil_test = stencil && dyn.ds.stencil.test_enable;
+   auto face_bits = [](const vk_stencil_test_face_state &face) {
+      return uint32_t(face.op.compare & 7) | (uint32_t(face.op.fail & 7) << 3) | (uint32_t(face.op.pass & 7) << 6) |
+             (uint32_t(face.op.depth_fail & 7) << 9);
+   };
+   if (stencil_test)
+      control |= 1u | (1u << 7) | (face_bits(dyn.ds.stencil.front) << 8) | (face_bits(dyn.ds.stencil.back) << 20);
    set_context(cs, reg::DB_DEPTH_CONTROL, control);
+   /* DB_STENCILREFMASK(_BF): reference [7:0], compare mask [15:8], write mask [23:16]. */
+   auto ref_mask = [](const vk_stencil_test_face_state &face) {
+      return uint32_t(face.reference) | (uint32_t(face.compare_mask) << 8) | (uint32_t(face.write_mask) << 16);
+   };
+   set_context(cs, gfx::DB_STENCILREFMASK, stencil_test ? ref_mask(dyn.ds.stencil.front) : 0);
+   set_context(cs, gfx::DB_STENCILREFMASK_BF, stencil_test ? ref_mask(dyn.ds.stencil.back) : 0);
    set_context(cs, gfx::DB_RENDER_CONTROL, 0);
 }
 
@@ -481,12 +561,14 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
    if (bias) {
       /* The units the hardware takes, as r600g derives them from GL's identical definition
        * (Mesa evergreen_emit_polygon_offset): the slope factor times 16; the constant factor
-       * times 4 for 16-bit depth (POLY_OFFSET_NEG_NUM_DB_BITS -16), unchanged for float depth
-       * (-23 and DB_IS_FLOAT_FMT). */
-      const bool d16 = cmd->rendering.depth && cmd->rendering.depth->vk.format == VK_FORMAT_D16_UNORM;
-      const float units = dyn.rs.depth_bias.constant * (d16 ? 4.0f : 1.0f);
+       * times 4 for 16-bit depth (POLY_OFFSET_NEG_NUM_DB_BITS -16), times 2 for 24-bit depth
+       * (-24), unchanged for float depth (-23 and DB_IS_FLOAT_FMT). */
+      const uint32_t z_format = cmd->rendering.depth ? terakan_depth_z_format(cmd->rendering.depth->vk.format) : 0;
+      const bool d16 = z_format == 1, d24 = z_format == 2;
+      const float units = dyn.rs.depth_bias.constant * (d16 ? 4.0f : d24 ? 2.0f : 1.0f);
       const float scale = dyn.rs.depth_bias.slope * 16.0f;
-      set_context(cs, gfx::PA_SU_POLY_OFFSET_DB_FMT_CNTL, d16 ? 0xF0u : (0xE9u | (1u << 8)));
+      /* -16 and -24 bits for unorm depth, -23 with DB_IS_FLOAT_FMT [8] for float depth. */
+      set_context(cs, gfx::PA_SU_POLY_OFFSET_DB_FMT_CNTL, d16 ? 0xF0u : d24 ? 0xE8u : (0xE9u | (1u << 8)));
       set_context(cs, gfx::PA_SU_POLY_OFFSET_CLAMP, float_bits(dyn.rs.depth_bias.clamp));
       set_context(cs, gfx::PA_SU_POLY_OFFSET_FRONT_SCALE,
                   {float_bits(scale), float_bits(units), float_bits(scale), float_bits(units)});

@@ -1,7 +1,8 @@
 /* Vulkan formats as TeraScale texture formats, and what each can do.
  *
  * Sampling, copies, uniform texel buffers, colour attachments (the formats the CB writes:
- * terakan_attachment_formats.cpp) and depth attachments (D16_UNORM, D32_SFLOAT) exist so far:
+ * terakan_attachment_formats.cpp) and depth/stencil attachments (D16_UNORM, X8_D24_UNORM_PACK32,
+ * D32_SFLOAT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT) exist so far:
  * no storage images or storage texel buffers, no blits, no sampled depth. The hardware format,
  * number format and swizzle of each entry follow the FMT_* list of src/hw/texture.h; unlisted
  * formats report no features. */
@@ -49,9 +50,17 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumFormat::Norm, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumFormat::Int, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumFormat::Int, true, false, xyzw, 16, false},
-   /* Depth: attachments and copies only (sampling depth is not offered yet). */
+   /* Depth: attachments and copies only (sampling depth is not offered yet). Z_24 formats keep
+    * depth in the low 24 bits of a dword; the formats with stencil have their 8-bit stencil in
+    * a plane of its own after the depth (terakan_image.cpp), so `bytes` is the depth plane's.
+    * S8_UINT alone is not offered: r600g has no stencil-only DB format (r600_translate_dbformat
+    * knows Z16, Z24 and Z32F depth only), so a DB with DB_Z_INFO.FORMAT invalid and a valid
+    * stencil is a path no known driver drives. */
    {VK_FORMAT_D16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, false, true},
    {VK_FORMAT_D32_SFLOAT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true},
+   {VK_FORMAT_X8_D24_UNORM_PACK32, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true},
+   {VK_FORMAT_D24_UNORM_S8_UINT, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true, true},
+   {VK_FORMAT_D32_SFLOAT_S8_UINT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true, true},
 };
 
 const terakan_format *terakan_format_of(VkFormat format)

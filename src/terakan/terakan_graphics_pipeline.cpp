@@ -134,9 +134,11 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
             return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                   "terakan: colour attachment %u: format %d cannot be rendered to", i, format);
       }
-      if (s.rp->stencil_attachment_format != VK_FORMAT_UNDEFINED)
+      const VkFormat stencil = s.rp->stencil_attachment_format;
+      if (stencil != VK_FORMAT_UNDEFINED && stencil != VK_FORMAT_D24_UNORM_S8_UINT &&
+          stencil != VK_FORMAT_D32_SFLOAT_S8_UINT)
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                               "terakan: stencil attachments are not supported yet");
+                               "terakan: stencil attachment format %d cannot be rendered to", stencil);
    }
    return VK_SUCCESS;
 }

@@ -6,7 +6,15 @@
  * Copies into and out of images are CP DMA copies of the runs of texels that are contiguous on
  * both sides (whole rows when linear, a few texels inside a micro tile when tiled). A view
  * becomes the texture resource words at creation; the command buffer only relocates their two
- * addresses. */
+ * addresses.
+ *
+ * Depth/stencil formats: the depth levels first (1D tiled, non-displayable order), then the
+ * 8-bit stencil plane laid out alike, at the next 256-byte boundary, as r600g places its
+ * stencil surface after the depth. The DB addresses both planes with one pitch and height
+ * (DB_DEPTH_SIZE, DB_DEPTH_SLICE), so every depth level takes the stencil level's pitch: a
+ * multiple of 32 texels, which the kernel's 1D check of an 8-bit surface asks for
+ * (evergreen_cs_track_validate_stencil; group size / (8 x bpe)) and which keeps every stencil
+ * level and layer on a 256-byte boundary for DB_STENCIL_*_BASE. */
 #include "terakan_private.h"
 
 #include <cstring>
@@ -40,6 +48,50 @@ static hw::SurfaceDescription surface_of(const terakan_device *device, const VkI
       surface.non_displayable_order = true;
    }
    return surface;
+}
+
+/* The stencil plane of `image` (a format with stencil), and the depth levels moved to its
+ * pitches. */
+static bool lay_out_stencil(const terakan_device *device, terakan_image *image, std::string &error)
+{
+   image->stencil_surface = image->surface;
+   image->stencil_surface.bytes_per_element = 1;
+   if (!hw::compute_surface_layout(device->physical->pci->family, image->stencil_surface, image->stencil_layout,
+                                   error))
+      return false;
+   hw::SurfaceLayout &depth = image->layout;
+   uint64_t offset = 0;
+   for (size_t i = 0; i < depth.levels.size(); i++) {
+      hw::SurfaceLevel &level = depth.levels[i];
+      const hw::SurfaceLevel &stencil = image->stencil_layout.levels[i];
+      if (level.mode != hw::ArrayMode::Tiled1DThin1 || stencil.mode != level.mode || stencil.pitch < level.pitch ||
+          stencil.aligned_height != level.aligned_height) {
+         error = "the stencil plane does not fit the depth levels";
+         return false;
+      }
+      level.pitch = stencil.pitch;
+      level.slice_bytes = uint64_t(level.pitch) * level.aligned_height * image->surface.bytes_per_element;
+      level.offset = offset;
+      offset += level.slice_bytes * level.slices;
+      if (i == 0) {
+         offset = align64(offset, depth.alignment);
+         depth.mip_offset = depth.levels.size() > 1 ? offset : 0;
+      }
+   }
+   depth.size = offset;
+   image->stencil_offset = align64(depth.size, std::max<uint64_t>(256, image->stencil_layout.alignment));
+   return true;
+}
+
+uint64_t terakan_image_size(const terakan_image *image)
+{
+   return image->format->stencil ? image->stencil_offset + image->stencil_layout.size : image->layout.size;
+}
+
+uint64_t terakan_image_stencil_offset(const terakan_image *image, uint32_t level, uint32_t layer)
+{
+   return image->stencil_offset +
+          hw::surface_texel_offset(image->stencil_layout, image->stencil_surface, level, 0, 0, layer);
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
@@ -78,6 +130,8 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    try {
       laid_out = hw::compute_surface_layout(device->physical->pci->family, image->surface,
                                             image->layout, error);
+      if (laid_out && format->stencil)
+         laid_out = lay_out_stencil(device, image, error);
    } catch (const std::bad_alloc &) {
       error = "out of host memory";
    }
@@ -109,7 +163,7 @@ terakan_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequire
    VK_FROM_HANDLE(terakan_device, device, _device);
    VK_FROM_HANDLE(terakan_image, image, pInfo->image);
    VkMemoryRequirements &requirements = pMemoryRequirements->memoryRequirements;
-   requirements.size = align64(image->layout.size, 256);
+   requirements.size = align64(terakan_image_size(image), 256);
    requirements.alignment = std::max<uint64_t>(image->layout.alignment, 256);
    requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
    terakan_fill_dedicated_requirements(pMemoryRequirements);
@@ -146,6 +200,13 @@ terakan_GetImageSubresourceLayout(VkDevice, VkImage _image, const VkImageSubreso
                                   VkSubresourceLayout *pLayout)
 {
    VK_FROM_HANDLE(terakan_image, image, _image);
+   if (image->format->stencil && pSubresource->aspectMask == VK_IMAGE_ASPECT_STENCIL_BIT) {
+      const hw::SurfaceLevel &level = image->stencil_layout.levels[pSubresource->mipLevel];
+      pLayout->offset = terakan_image_stencil_offset(image, pSubresource->mipLevel, pSubresource->arrayLayer);
+      pLayout->rowPitch = level.pitch;
+      pLayout->arrayPitch = pLayout->depthPitch = pLayout->size = level.slice_bytes;
+      return;
+   }
    const hw::SurfaceLevel &level = image->layout.levels[pSubresource->mipLevel];
    pLayout->offset = terakan_image_subresource_offset(image, pSubresource->mipLevel,
                                                       pSubresource->arrayLayer);

@@ -2,7 +2,9 @@
  * nir_builder and compiled by Terakan's compiler, never hand-assembled): a RECTLIST over the
  * cleared rectangle, a vertex shader that places its three corners from the push constants,
  * and a pixel shader that exports each cleared attachment's value from the push constants.
- * Depth is cleared by the rectangle's own depth with the test ALWAYS and writes on.
+ * Depth is cleared by the rectangle's own depth with the test ALWAYS and writes on; stencil by
+ * the stencil test ALWAYS with every operation REPLACE, the reference the clear value and all
+ * eight bits written.
  *
  * Push constants of a clear: bytes 16 i .. 16 i + 15 the value of colour attachment i (its
  * 32-bit channels as the attachment's numeric type, which the CB converts), bytes 128 .. 175
@@ -118,7 +120,8 @@ static ClearKind kind_of(VkFormat format)
 }
 
 bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
-                        const VkClearColorValue *values, bool clear_depth, float depth)
+                        const VkClearColorValue *values, bool clear_depth, float depth, bool clear_stencil,
+                        uint32_t stencil)
 {
    const terakan_rendering &r = cmd->rendering;
    uint32_t key = 0;
@@ -126,7 +129,8 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
       if ((colour_mask & (1u << i)) && r.colour[i])
          key |= uint32_t(kind_of(r.colour[i]->vk.format)) << (2 * i);
    clear_depth = clear_depth && r.depth;
-   if (!key && !clear_depth)
+   clear_stencil = clear_stencil && r.stencil;
+   if (!key && !clear_depth && !clear_stencil)
       return true;
    VkResult result = VK_SUCCESS;
    const terakan_graphics_pipeline *pipeline = clear_pipeline(cmd->device, key, result);
@@ -158,6 +162,13 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
    dynamic.ds.depth.test_enable = clear_depth;
    dynamic.ds.depth.write_enable = clear_depth;
    dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
+   dynamic.ds.stencil.test_enable = clear_stencil;
+   for (vk_stencil_test_face_state *face : {&dynamic.ds.stencil.front, &dynamic.ds.stencil.back}) {
+      face->op.fail = face->op.pass = face->op.depth_fail = VK_STENCIL_OP_REPLACE;
+      face->op.compare = VK_COMPARE_OP_ALWAYS;
+      face->compare_mask = face->write_mask = 0xff;
+      face->reference = uint8_t(stencil);
+   }
    dynamic.cb.attachment_count = 8;
    dynamic.cb.color_write_enables = 0xff;
    for (uint32_t i = 0; i < 8; i++)
@@ -186,8 +197,9 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    uint32_t mask = 0;
    VkClearColorValue values[8] = {};
-   bool depth = false;
+   bool depth = false, stencil = false;
    float depth_value = 0;
+   uint32_t stencil_value = 0;
    for (uint32_t a = 0; a < attachmentCount; a++) {
       const VkClearAttachment &attachment = pAttachments[a];
       if (attachment.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
@@ -200,6 +212,10 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
          depth = true;
          depth_value = attachment.clearValue.depthStencil.depth;
       }
+      if (attachment.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) {
+         stencil = true;
+         stencil_value = attachment.clearValue.depthStencil.stencil;
+      }
    }
    for (uint32_t i = 0; i < rectCount; i++) {
       const VkClearRect &rect = pRects[i];
@@ -209,7 +225,7 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
                                                               "are not supported yet"));
          return;
       }
-      if (!terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value))
+      if (!terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value, stencil, stencil_value))
          return;
    }
 }
@@ -219,7 +235,7 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
 /* Clears one level and layer of `image` by a clear draw over a rendering of just that
  * subresource (the command buffer is outside any rendering, as Vulkan requires). */
 static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uint32_t level, uint32_t layer,
-                              bool depth, const VkClearColorValue &colour, float depth_value)
+                              bool depth, bool stencil, const VkClearValue &value)
 {
    terakan_image_view view{};
    view.image = image;
@@ -239,21 +255,27 @@ static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uin
    r.layer_count = 1;
    r.extent = {view.vk.extent.width, view.vk.extent.height};
    r.area = {{0, 0}, r.extent};
-   if (depth) {
+   const bool colour = !depth && !stencil;
+   if (depth)
       r.depth = &view;
-   } else {
+   if (stencil)
+      r.stencil = &view;
+   if (colour) {
       r.colour_count = 1;
       r.colour[0] = &view;
    }
-   VkClearColorValue values[8] = {colour};
-   const bool ok = terakan_meta_clear(cmd, r.area, depth ? 0 : 1, values, depth, depth_value);
+   VkClearColorValue values[8] = {value.color};
+   const bool ok = terakan_meta_clear(cmd, r.area, colour ? 1 : 0, values, depth, value.depthStencil.depth, stencil,
+                                      value.depthStencil.stencil);
    cmd->rendering = saved;
    return ok;
 }
 
 /* Clears `ranges` of `image`: each level's layers by one CP DMA fill when the value repeats
- * every 32 bits, else by a clear draw per layer (formats the CB or DB writes). */
-static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool depth, const VkClearValue &value,
+ * every 32 bits, else by a clear draw per layer (formats the CB or DB writes). Depth/stencil
+ * images: the ranges' depth aspect in the depth plane, their stencil aspect in the stencil
+ * plane (always a fill: one byte repeated). */
+static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool depth_stencil, const VkClearValue &value,
                         uint32_t range_count, const VkImageSubresourceRange *ranges)
 {
    if (!image->memory)
@@ -262,16 +284,26 @@ static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool dept
    /* The clear must follow earlier writes and reads of the image, and precede later ones. */
    terakan_emit_full_barrier(cs);
    uint32_t pattern = 0;
-   const bool fillable = terakan_clear_pattern(image->vk.format, value, depth, pattern);
+   const bool fillable = terakan_clear_pattern(image->vk.format, value, depth_stencil, pattern);
    terakan_colour_target target;
-   const bool drawable = depth ? terakan_depth_z_format(image->vk.format) != 0
-                               : terakan_colour_target_format(image->vk.format, target);
+   const bool drawable = depth_stencil ? terakan_depth_z_format(image->vk.format) != 0
+                                       : terakan_colour_target_format(image->vk.format, target);
    for (uint32_t i = 0; i < range_count; i++) {
       const VkImageSubresourceRange &range = ranges[i];
       const uint32_t levels = vk_image_subresource_level_count(&image->vk, &range);
       const uint32_t layers = vk_image_subresource_layer_count(&image->vk, &range);
+      const bool colour_or_depth = !depth_stencil || (range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT);
+      const bool stencil = depth_stencil && image->format->stencil && (range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT);
       for (uint32_t l = 0; l < levels; l++) {
          const uint32_t level = range.baseMipLevel + l;
+         if (stencil) {
+            const terakan::hw::SurfaceLevel &placement = image->stencil_layout.levels[level];
+            terakan_cmd_fill(cmd, *image->memory->bo,
+                             image->offset + terakan_image_stencil_offset(image, level, range.baseArrayLayer),
+                             placement.slice_bytes * layers, (value.depthStencil.stencil & 0xff) * 0x01010101u);
+         }
+         if (!colour_or_depth)
+            continue;
          const terakan::hw::SurfaceLevel &placement = image->layout.levels[level];
          if (fillable) {
             const uint64_t start = image->offset + placement.offset + uint64_t(range.baseArrayLayer) * placement.slice_bytes;
@@ -289,8 +321,7 @@ static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool dept
             return;
          }
          for (uint32_t layer = 0; layer < layers; layer++)
-            if (!clear_subresource(cmd, image, level, range.baseArrayLayer + layer, depth, value.color,
-                                   value.depthStencil.depth))
+            if (!clear_subresource(cmd, image, level, range.baseArrayLayer + layer, depth_stencil, false, value))
                return;
       }
    }

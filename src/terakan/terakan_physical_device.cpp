@@ -48,8 +48,8 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Cull mode, front face, topology, viewport and scissor counts, vertex strides, depth
     * test/write/compare, restart, rasterizer discard and depth bias enables: every draw reads
     * them from the command buffer's dynamic state (terakan_cmd_draw.cpp), so they change
-    * without recompiling. Depth bounds and stencil are accepted and have nothing to act on
-    * (no depthBounds feature, no stencil attachments). */
+    * without recompiling; so do the stencil test enable and operations. Depth bounds are
+    * accepted and have nothing to act on (no depthBounds feature). */
    .EXT_extended_dynamic_state = true,
    .EXT_extended_dynamic_state2 = true,
    /* vkResetQueryPool: query pools are coherent CPU-mapped memory (terakan_query.cpp). */

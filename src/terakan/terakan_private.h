@@ -169,6 +169,7 @@ struct terakan_format {
    unsigned bytes;                             /* per texel */
    bool filterable;
    bool depth = false; /* a depth format: an attachment and a copy source/destination only */
+   bool stencil = false; /* with an 8-bit stencil plane after the depth (terakan_image.cpp) */
 };
 
 /* nullptr: the format cannot be used for images. */
@@ -181,6 +182,11 @@ struct terakan_image {
    const terakan_format *format;
    terakan::hw::SurfaceDescription surface;
    terakan::hw::SurfaceLayout layout;
+   /* Formats with stencil: the stencil plane, 8 bits per texel at the depth levels' pitches,
+    * `stencil_offset` bytes from the image's base (terakan_image.cpp). */
+   terakan::hw::SurfaceDescription stencil_surface;
+   terakan::hw::SurfaceLayout stencil_layout;
+   uint64_t stencil_offset = 0;
    struct terakan_device_memory *memory;
    VkDeviceSize offset; /* in the memory's buffer object */
 };
@@ -188,6 +194,10 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_image, vk.base, VkImage, VK_OBJECT_TYPE_I
 
 uint64_t terakan_image_subresource_offset(const struct terakan_image *image, uint32_t level,
                                           uint32_t layer);
+/* Where the stencil plane's texel (0, 0) of `layer` of `level` starts, from the image's base. */
+uint64_t terakan_image_stencil_offset(const struct terakan_image *image, uint32_t level, uint32_t layer);
+/* Bytes the image needs: the depth or colour levels and any stencil plane. */
+uint64_t terakan_image_size(const struct terakan_image *image);
 
 struct terakan_image_view {
    struct vk_image_view vk;
@@ -409,6 +419,7 @@ struct terakan_rendering {
    uint32_t colour_count;
    std::array<struct terakan_image_view *, 8> colour;
    struct terakan_image_view *depth;
+   struct terakan_image_view *stencil; /* the same image as `depth` when both are set */
    VkExtent2D extent; /* the smallest attachment: what the scissors keep drawing inside */
 };
 
@@ -481,12 +492,14 @@ struct terakan_draw_setup {
 bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                              const terakan_draw_setup &setup, uint32_t first_vertex_or_offset,
                              uint32_t first_instance, bool indexed);
-/* Clears `rect` of the rendering's colour attachments in `colour_mask` (to values[i]) and of
- * its depth attachment, with a draw (terakan_meta_clear.cpp). */
-/* The clear value as `format` stores it, when it is one 32-bit value repeated. */
+/* The clear value as `format` stores it, when it is one 32-bit value repeated (`depth`: the
+ * depth plane of a depth format). */
 bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern);
+/* Clears `rect` of the rendering's colour attachments in `colour_mask` (to values[i]), of its
+ * depth attachment and of its stencil attachment, with a draw (terakan_meta_clear.cpp). */
 bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
-                        const VkClearColorValue *values, bool clear_depth, float depth);
+                        const VkClearColorValue *values, bool clear_depth, float depth, bool clear_stencil = false,
+                        uint32_t stencil = 0);
 void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
 /* A CP DMA copy of `bytes` (sync: later packets wait for it). */
 void terakan_emit_cp_dma_copy(terakan::winsys::CommandStream &cs, terakan::winsys::RadeonBo &src,

@@ -194,6 +194,24 @@ protected:
                           << ", lavapipe " << reference.depth[p];
             reported++;
          }
+      /* 24-bit depth as the stored integers (exactly, whatever depth_ulps says), and stencil
+       * bytes. */
+      EXPECT_EQ(ours.depth24.size(), reference.depth24.size());
+      reported = 0;
+      for (size_t p = 0; p < std::min(ours.depth24.size(), reference.depth24.size()) && reported < 8; p++)
+         if (ours.depth24[p] != reference.depth24[p]) {
+            ADD_FAILURE() << "24-bit depth at " << p % job.width << "," << p / job.width << ": Terakan 0x" << std::hex
+                          << ours.depth24[p] << ", lavapipe 0x" << reference.depth24[p] << std::dec;
+            reported++;
+         }
+      EXPECT_EQ(ours.stencil.size(), reference.stencil.size());
+      reported = 0;
+      for (size_t p = 0; p < std::min(ours.stencil.size(), reference.stencil.size()) && reported < 8; p++)
+         if (ours.stencil[p] != reference.stencil[p]) {
+            ADD_FAILURE() << "stencil at " << p % job.width << "," << p / job.width << ": Terakan "
+                          << unsigned(ours.stencil[p]) << ", lavapipe " << unsigned(reference.stencil[p]);
+            reported++;
+         }
       return ours;
    }
 };
@@ -637,6 +655,244 @@ TEST_F(Draws, ClearAttachmentsInsideRendering)
       const DrawImages images = expect_same(job, 0);
       EXPECT_EQ(texel(images, 4, 6), (std::array<uint8_t, 4>{64, 128, 191, 255}));
       EXPECT_EQ(texel(images, 16, 16), (std::array<uint8_t, 4>{255, 255, 255, 255}));
+   }
+}
+
+/* ---- stencil ---- */
+
+using StencilFace = DrawJob::StencilFace;
+
+StencilFace stencil_face(VkCompareOp compare, VkStencilOp fail, VkStencilOp pass, VkStencilOp depth_fail,
+                         uint32_t reference, uint32_t compare_mask = 0xff, uint32_t write_mask = 0xff)
+{
+   StencilFace face;
+   face.compare = compare;
+   face.fail = fail;
+   face.pass = pass;
+   face.depth_fail = depth_fail;
+   face.reference = reference;
+   face.compare_mask = compare_mask;
+   face.write_mask = write_mask;
+   return face;
+}
+
+/* A rectangle (two counter-clockwise triangles in y-down window space) of one colour. */
+std::vector<Vertex> rectangle(float x0, float y0, float x1, float y1, float z, std::array<float, 4> colour)
+{
+   return triangle(x0, y0, x0, y1, x1, y0, z, colour) + triangle(x1, y0, x0, y1, x1, y1, z, colour);
+}
+
+constexpr VkFormat stencil_formats[] = {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT};
+
+/* The stencil byte of a pixel. */
+uint8_t stencil_at(const DrawImages &images, unsigned x, unsigned y)
+{
+   return images.stencil.at(size_t(y) * size + x);
+}
+
+TEST_F(Draws, DepthTestsWithD24)
+{
+   /* Three overlapping triangles over X8_D24 and D24S8 (the stencil aspect cleared and
+    * stored, not tested): 24-bit depth values compared as integers. Depths are binary
+    * fractions, which the two rasterizers interpolate to the same float (0.3 comes out one
+    * float ulp apart, which moves the 24-bit value by one). */
+   const std::vector<Vertex> vertices = triangle(2, 2, 30, 4, 6, 30, 0.75f, {1, 0, 0, 1}) +
+                                        triangle(10, 1, 31, 20, 3, 16, 0.25f, {0, 1, 0, 1}) +
+                                        triangle(1, 12, 28, 9, 20, 31, 0.375f, {0, 0, 1, 1});
+   for (VkFormat format : {VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT})
+      for (VkCompareOp op : {VK_COMPARE_OP_LESS, VK_COMPARE_OP_GREATER_OR_EQUAL}) {
+         SCOPED_TRACE(std::to_string(format) + " compare " + std::to_string(op));
+         DrawJob job = coloured(vertices);
+         job.depth = true;
+         job.depth_format = format;
+         job.depth_clear = op == VK_COMPARE_OP_GREATER_OR_EQUAL ? 0.0f : 0.9f;
+         job.depth_compare = op;
+         job.stencil_clear = 0x5a;
+         const DrawImages images = expect_same(job);
+         ASSERT_EQ(images.depth24.size(), size_t(size) * size);
+         EXPECT_NEAR(double(images.depth24[0]), op == VK_COMPARE_OP_LESS ? 0.9 * 16777215.0 : 0.0, 1.0)
+            << "the cleared depth";
+         if (format == VK_FORMAT_D24_UNORM_S8_UINT)
+            EXPECT_EQ(stencil_at(images, 0, 0), 0x5a) << "the cleared stencil";
+      }
+}
+
+TEST_F(Draws, StencilMaskingWithReplaceIncrementAndEqual)
+{
+   /* Draw 1 counts coverage into the stencil (cleared to 1, INCREMENT_AND_CLAMP on both faces:
+    * 2 where one shape covers, 3 where two overlap; one shape is clockwise). Draw 2, with the
+    * stencil state changed by commands, covers the whole target with two rectangles, the left
+    * one nearer than draw 1 and the right one behind it: EQUAL 2 under compare mask 0x3 passes
+    * where one shape covered; passing pixels INVERT the low four bits (write mask 0x0f),
+    * failing ones are REPLACEd by the reference where the write mask lets them, and pixels
+    * that fail the depth test go to ZERO. Then NOT_EQUAL, and DECREMENT_AND_WRAP. */
+   const std::vector<Vertex> shapes = triangle(2, 2, 4, 26, 22, 4, 0.5f, {1, 0, 0, 1}) +
+                                      triangle(12, 8, 30, 30, 28, 6, 0.5f, {1, 1, 0, 1}) +
+                                      rectangle(6, 18, 14, 30, 0.5f, {1, 0, 1, 1});
+   const std::vector<Vertex> cover = rectangle(0, 0, 16, 32, 0.25f, {0, 1, 0, 1}) +
+                                     rectangle(16, 0, 32, 32, 0.75f, {0, 1, 1, 1});
+   const StencilFace count = stencil_face(VK_COMPARE_OP_ALWAYS, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+                                          VK_STENCIL_OP_KEEP, 0);
+   struct Case {
+      const char *name;
+      StencilFace second;
+   };
+   const Case cases[] = {
+      {"equal", stencil_face(VK_COMPARE_OP_EQUAL, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_INVERT, VK_STENCIL_OP_ZERO, 0x42,
+                             0x03, 0x0f)},
+      {"not equal", stencil_face(VK_COMPARE_OP_NOT_EQUAL, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE,
+                                 VK_STENCIL_OP_INCREMENT_AND_WRAP, 0x82)},
+      {"decrement and wrap", stencil_face(VK_COMPARE_OP_LESS_OR_EQUAL, VK_STENCIL_OP_DECREMENT_AND_WRAP,
+                                          VK_STENCIL_OP_DECREMENT_AND_WRAP, VK_STENCIL_OP_DECREMENT_AND_CLAMP, 2)},
+   };
+   for (VkFormat format : stencil_formats)
+      for (const Case &c : cases) {
+         SCOPED_TRACE(std::to_string(format) + " " + c.name);
+         DrawJob job = coloured(shapes + cover);
+         job.vertex_count = uint32_t(shapes.size());
+         job.second_draw_first_vertex = uint32_t(shapes.size());
+         job.second_draw_vertex_count = uint32_t(cover.size());
+         job.depth = true;
+         job.depth_format = format;
+         job.depth_compare = VK_COMPARE_OP_LESS;
+         job.stencil = true;
+         job.dynamic_stencil = true;
+         job.stencil_clear = 1;
+         job.stencil_front = job.stencil_back = count;
+         job.second_stencil_front = job.second_stencil_back = c.second;
+         const DrawImages images = expect_same(job, 0);
+         if (std::string(c.name) == "equal") {
+            /* (3, 8): one shape, nearer cover: 2 ^ 0xf = 0xd, green. (1, 1): no shape, stencil 1
+             * fails: REPLACE 0x42 under mask 0x0f = 0x02. (23, 14): the yellow shape, the
+             * cover behind it: ZERO. */
+            EXPECT_EQ(stencil_at(images, 3, 8), 0x0d);
+            EXPECT_EQ(texel(images, 3, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+            EXPECT_EQ(stencil_at(images, 1, 1), 0x02);
+            EXPECT_EQ(stencil_at(images, 23, 14), 0);
+            EXPECT_EQ(texel(images, 23, 14), (std::array<uint8_t, 4>{255, 255, 0, 255}));
+         }
+      }
+}
+
+TEST_F(Draws, StencilFrontAndBackFacesDiffer)
+{
+   /* Counter-clockwise (front) and clockwise (back) triangles overlapping, with different
+    * functions, operations, references and masks per face, set in the pipeline; the depth
+    * test LESS against triangles at two depths makes some of them fail depth too. */
+   const std::vector<Vertex> vertices = triangle(1, 1, 3, 30, 30, 3, 0.5f, {1, 0, 0, 1}) +     /* front */
+                                        triangle(4, 4, 28, 28, 4, 28, 0.375f, {0, 1, 0, 1}) +  /* back */
+                                        triangle(8, 2, 10, 24, 31, 12, 0.625f, {0, 0, 1, 1}) + /* front */
+                                        triangle(2, 10, 30, 20, 16, 31, 0.25f, {1, 1, 1, 1}) + /* back */
+                                        triangle(0, 16, 2, 31, 18, 16, 0.125f, {1, 0, 1, 1});  /* front */
+   for (VkFormat format : stencil_formats) {
+      SCOPED_TRACE(format);
+      DrawJob job = coloured(vertices);
+      job.depth = true;
+      job.depth_format = format;
+      job.depth_compare = VK_COMPARE_OP_LESS;
+      job.stencil = true;
+      job.stencil_clear = 0x81;
+      job.stencil_front = stencil_face(VK_COMPARE_OP_NOT_EQUAL, VK_STENCIL_OP_INVERT, VK_STENCIL_OP_INCREMENT_AND_WRAP,
+                                       VK_STENCIL_OP_REPLACE, 0x13, 0x03, 0xff);
+      job.stencil_back = stencil_face(VK_COMPARE_OP_GREATER, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_DECREMENT_AND_CLAMP,
+                                      VK_STENCIL_OP_INCREMENT_AND_CLAMP, 0xc0, 0xf0, 0xf7);
+      const DrawImages images = expect_same(job, 0);
+      /* (20, 5): the first front triangle alone: 0x81 & 3 = 1 != 3 passes, INCR_WRAP. */
+      EXPECT_EQ(stencil_at(images, 20, 5), 0x82);
+      /* A 20 x 12 target (the scene scaled): the depth plane's pitch (8 or 16 texels on its
+       * own) takes the stencil plane's 32. */
+      job.width = 20;
+      job.height = 12;
+      expect_same(job, 0);
+   }
+   /* The same triangles with culling of back faces: the back state must not act. */
+   DrawJob job = coloured(vertices);
+   job.depth = true;
+   job.depth_format = VK_FORMAT_D24_UNORM_S8_UINT;
+   job.depth_compare = VK_COMPARE_OP_ALWAYS;
+   job.cull_mode = VK_CULL_MODE_BACK_BIT;
+   job.stencil = true;
+   job.stencil_clear = 7;
+   job.stencil_front = stencil_face(VK_COMPARE_OP_ALWAYS, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+                                    VK_STENCIL_OP_KEEP, 0);
+   job.stencil_back = stencil_face(VK_COMPARE_OP_ALWAYS, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_ZERO, 0);
+   expect_same(job, 0);
+}
+
+TEST_F(Draws, ClearAttachmentsOfStencil)
+{
+   /* A draw writes stencil 0x37 everywhere (REPLACE); rectangles of the stencil alone, then
+    * of depth and stencil together, are cleared by vkCmdClearAttachments (clear draws); a
+    * second draw, EQUAL to the cleared value, shows where they are. */
+   const std::vector<Vertex> vertices = rectangle(0, 0, 32, 32, 0.5f, {1, 0, 0, 1}) +
+                                        rectangle(0, 0, 32, 32, 0.4f, {1, 1, 1, 1});
+   for (VkFormat format : stencil_formats)
+      for (bool with_depth : {false, true}) {
+         SCOPED_TRACE(std::to_string(format) + (with_depth ? " depth and stencil" : " stencil"));
+         DrawJob job = coloured(vertices);
+         job.vertex_count = 6;
+         job.second_draw_first_vertex = 6;
+         job.second_draw_vertex_count = 6;
+         job.depth = true;
+         job.depth_format = format;
+         job.depth_compare = VK_COMPARE_OP_LESS;
+         job.stencil = true;
+         job.dynamic_stencil = true;
+         job.stencil_clear = 3;
+         job.stencil_front = job.stencil_back =
+            stencil_face(VK_COMPARE_OP_ALWAYS, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, 0x37);
+         job.second_stencil_front = job.second_stencil_back =
+            stencil_face(VK_COMPARE_OP_EQUAL, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+                         VK_STENCIL_OP_KEEP, 0xa5);
+         job.clear_rects = {{{3, 5}, {10, 7}}, {{20, 1}, {4, 30}}};
+         job.clear_rect_colour = false;
+         job.clear_rect_stencil = true;
+         job.clear_rect_stencil_value = 0xa5;
+         job.clear_rect_depth = with_depth;
+         job.clear_rect_depth_value = 0.3f; /* in front of the second draw: it fails there */
+         const DrawImages images = expect_same(job, 0);
+         EXPECT_EQ(stencil_at(images, 0, 0), 0x37);
+         EXPECT_EQ(stencil_at(images, 4, 6), with_depth ? 0xa5 : 0xa6);
+         EXPECT_EQ(texel(images, 4, 6), with_depth ? (std::array<uint8_t, 4>{255, 0, 0, 255})
+                                                   : (std::array<uint8_t, 4>{255, 255, 255, 255}));
+      }
+}
+
+TEST_F(Draws, ClearDepthStencilImageByAspect)
+{
+   /* The depth attachment cleared before the pass by vkCmdClearDepthStencilImage, the depth
+    * aspect and the stencil aspect by separate calls whose other value is a wrong one (the
+    * runner's depth_cleared_by_command), then loaded: a triangle tests against both. */
+   const std::vector<Vertex> vertices = triangle(2, 2, 30, 4, 6, 30, 0.5f, {1, 0, 0, 1}) +
+                                        triangle(10, 1, 31, 20, 3, 16, 0.75f, {0, 1, 0, 1});
+   for (VkFormat format : {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_X8_D24_UNORM_PACK32,
+                           VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT}) {
+      SCOPED_TRACE(format);
+      DrawJob job = coloured(vertices);
+      job.depth = true;
+      job.depth_format = format;
+      job.depth_compare = VK_COMPARE_OP_LESS;
+      job.depth_clear = 0.625f;
+      job.depth_cleared_by_command = true;
+      const bool stencil = terakan::test::has_stencil(format);
+      if (stencil) {
+         job.stencil = true;
+         job.stencil_clear = 0x3c;
+         job.stencil_front = job.stencil_back = stencil_face(VK_COMPARE_OP_EQUAL, VK_STENCIL_OP_DECREMENT_AND_CLAMP,
+                                                             VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_INVERT,
+                                                             0x3c);
+      }
+      const DrawImages images = expect_same(job, 0);
+      /* (20, 8): the first triangle only, nearer than the cleared depth; (24, 15): the second
+       * only, behind it; (0, 31): neither. */
+      EXPECT_EQ(texel(images, 20, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+      EXPECT_EQ(texel(images, 24, 15), (std::array<uint8_t, 4>{0, 0, 64, 255}));
+      EXPECT_NEAR(images.depth.at(31 * size), 0.625f, 1e-4f) << "the cleared depth";
+      if (stencil) {
+         EXPECT_EQ(stencil_at(images, 20, 8), 0x3d);
+         EXPECT_EQ(stencil_at(images, 24, 15), uint8_t(~0x3c));
+         EXPECT_EQ(stencil_at(images, 0, 31), 0x3c);
+      }
    }
 }
 

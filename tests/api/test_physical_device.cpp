@@ -203,7 +203,16 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
              VkFormatFeatureFlags(VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                   VK_FORMAT_FEATURE_TRANSFER_DST_BIT));
    EXPECT_EQ(format.linearTilingFeatures, 0u);
-   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D24_UNORM_S8_UINT, &format);
+   /* Depth with stencil likewise; stencil alone is not offered (no stencil-only DB format in
+    * r600g). */
+   for (VkFormat depth_stencil : {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_X8_D24_UNORM_PACK32}) {
+      vkGetPhysicalDeviceFormatProperties(device, depth_stencil, &format);
+      EXPECT_EQ(format.optimalTilingFeatures,
+                VkFormatFeatureFlags(VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT));
+      EXPECT_EQ(format.linearTilingFeatures, 0u);
+   }
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_S8_UINT, &format);
    EXPECT_EQ(format.optimalTilingFeatures, 0u);
 
    VkImageFormatProperties image;

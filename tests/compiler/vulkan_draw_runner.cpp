@@ -26,6 +26,11 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 
 } // namespace
 
+bool has_stencil(VkFormat format)
+{
+   return format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+}
+
 unsigned texel_bytes(VkFormat format)
 {
    switch (format) {
@@ -202,6 +207,8 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
 {
    /* Everything made here is destroyed at the end, whatever failed. */
    std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
+   Buffer stencil_readback;
+   const bool stencil_aspect = job.depth && has_stencil(job.depth_format);
    Buffer index_buffer, indirect_buffer, uniform_buffer, staging;
    Image texture;
    VkSampler sampler = VK_NULL_HANDLE;
@@ -291,10 +298,27 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       }
       VkAttachmentReference depth_ref{uint32_t(job.targets.size()), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
       const unsigned depth_bytes = job.depth_format == VK_FORMAT_D16_UNORM ? 2 : 4;
-      if (job.depth && !add_attachment(job.depth_format, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                       VK_IMAGE_ASPECT_DEPTH_BIT, depth_bytes, depth, readbacks.back())) {
+      const VkImageAspectFlags depth_aspects =
+         VK_IMAGE_ASPECT_DEPTH_BIT | (stencil_aspect ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+      const VkImageUsageFlags depth_usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                            (job.depth_cleared_by_command ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0);
+      if (job.depth && !add_attachment(job.depth_format, depth_usage, depth_aspects,
+                                       depth_bytes, depth, readbacks.back())) {
          error = "depth attachment creation failed";
          return false;
+      }
+      if (job.depth && job.depth_cleared_by_command) {
+         attachments.back().loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+         attachments.back().initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      }
+      if (stencil_aspect) {
+         attachments.back().stencilLoadOp =
+            job.depth_cleared_by_command ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+         attachments.back().stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+         if (!make_buffer(VkDeviceSize(job.width) * job.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, stencil_readback)) {
+            error = "stencil readback buffer creation failed";
+            return false;
+         }
       }
       VkSubpassDescription subpass{};
       subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
@@ -309,13 +333,23 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
       dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
       dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      /* The pass's loads wait for the clears before it. */
+      VkSubpassDependency dependencies[2] = {dependency, {}};
+      dependencies[1].srcSubpass = VK_SUBPASS_EXTERNAL;
+      dependencies[1].dstSubpass = 0;
+      dependencies[1].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+      dependencies[1].dstStageMask =
+         VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+      dependencies[1].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      dependencies[1].dstAccessMask =
+         VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
       VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
       pass_info.attachmentCount = uint32_t(attachments.size());
       pass_info.pAttachments = attachments.data();
       pass_info.subpassCount = 1;
       pass_info.pSubpasses = &subpass;
-      pass_info.dependencyCount = 1;
-      pass_info.pDependencies = &dependency;
+      pass_info.dependencyCount = job.depth && job.depth_cleared_by_command ? 2 : 1;
+      pass_info.pDependencies = dependencies;
       if (vkCreateRenderPass(device_, &pass_info, nullptr, &render_pass) != VK_SUCCESS) {
          error = "vkCreateRenderPass failed";
          return false;
@@ -481,6 +515,13 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       depth_state.depthTestEnable = VK_TRUE;
       depth_state.depthWriteEnable = job.depth_write;
       depth_state.depthCompareOp = job.depth_compare;
+      auto stencil_state = [](const DrawJob::StencilFace &face) {
+         return VkStencilOpState{face.fail,         face.pass,       face.depth_fail, face.compare,
+                                 face.compare_mask, face.write_mask, face.reference};
+      };
+      depth_state.stencilTestEnable = job.stencil;
+      depth_state.front = stencil_state(job.stencil_front);
+      depth_state.back = stencil_state(job.stencil_back);
       std::vector<VkPipelineColorBlendAttachmentState> blend(job.targets.size());
       for (auto &b : blend) {
          b.colorWriteMask = 0xf;
@@ -524,8 +565,23 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          assembly.primitiveRestartEnable = strip && !job.primitive_restart;
          raster.depthBiasEnable = !job.depth_bias;
       }
+      if (job.dynamic_stencil) {
+         if (!extended_dynamic_state_) {
+            error = "the device does not offer extended dynamic state";
+            return false;
+         }
+         for (VkDynamicState state : {VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE_EXT, VK_DYNAMIC_STATE_STENCIL_OP_EXT,
+                                      VK_DYNAMIC_STATE_STENCIL_REFERENCE, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
+                                      VK_DYNAMIC_STATE_STENCIL_WRITE_MASK})
+            dynamic_states.push_back(state);
+         dynamic_info.dynamicStateCount = uint32_t(dynamic_states.size());
+         dynamic_info.pDynamicStates = dynamic_states.data();
+         depth_state.stencilTestEnable = !job.stencil;
+         depth_state.front = depth_state.back = VkStencilOpState{VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP,
+                                                                 VK_STENCIL_OP_KEEP, VK_COMPARE_OP_NEVER, 0, 0, 0};
+      }
       VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-      pipeline_info.pDynamicState = job.extended_dynamic_state ? &dynamic_info : nullptr;
+      pipeline_info.pDynamicState = dynamic_states.empty() ? nullptr : &dynamic_info;
       pipeline_info.stageCount = 2;
       pipeline_info.pStages = stages;
       pipeline_info.pVertexInputState = &vertex_input;
@@ -573,11 +629,32 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 0,
                               nullptr, 0, nullptr, 1, &to_sample);
       }
+      if (job.depth && job.depth_cleared_by_command) {
+         VkImageMemoryBarrier to_clear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+         to_clear.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+         to_clear.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+         to_clear.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+         to_clear.srcQueueFamilyIndex = to_clear.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+         to_clear.image = depth.image;
+         to_clear.subresourceRange = {depth_aspects, 0, 1, 0, 1};
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                              0, nullptr, 1, &to_clear);
+         const VkImageSubresourceRange depth_range{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+         const VkClearDepthStencilValue depth_value{job.depth_clear, (job.stencil_clear + 0x55) & 0xff};
+         vkCmdClearDepthStencilImage(commands, depth.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &depth_value, 1,
+                                     &depth_range);
+         if (stencil_aspect) {
+            const VkImageSubresourceRange stencil_range{VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1};
+            const VkClearDepthStencilValue stencil_value{1.0f - job.depth_clear, job.stencil_clear};
+            vkCmdClearDepthStencilImage(commands, depth.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &stencil_value, 1,
+                                        &stencil_range);
+         }
+      }
       std::vector<VkClearValue> clears;
       for (const auto &target : job.targets)
          clears.push_back(VkClearValue{.color = target.clear});
       if (job.depth)
-         clears.push_back(VkClearValue{.depthStencil = {job.depth_clear, 0}});
+         clears.push_back(VkClearValue{.depthStencil = {job.depth_clear, job.stencil_clear}});
       VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
       pass_begin.renderPass = render_pass;
       pass_begin.framebuffer = framebuffer;
@@ -601,6 +678,22 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
             commands, job.primitive_restart);
          reinterpret_cast<PFN_vkCmdSetDepthBiasEnableEXT>(proc("vkCmdSetDepthBiasEnableEXT"))(commands,
                                                                                             job.depth_bias);
+      }
+      auto set_stencil = [&](const DrawJob::StencilFace &front, const DrawJob::StencilFace &back) {
+         auto proc = [&](const char *name) { return vkGetDeviceProcAddr(device_, name); };
+         for (const auto &[faces, face] : {std::pair{VK_STENCIL_FACE_FRONT_BIT, &front},
+                                           std::pair{VK_STENCIL_FACE_BACK_BIT, &back}}) {
+            reinterpret_cast<PFN_vkCmdSetStencilOpEXT>(proc("vkCmdSetStencilOpEXT"))(
+               commands, faces, face->fail, face->pass, face->depth_fail, face->compare);
+            vkCmdSetStencilReference(commands, faces, face->reference);
+            vkCmdSetStencilCompareMask(commands, faces, face->compare_mask);
+            vkCmdSetStencilWriteMask(commands, faces, face->write_mask);
+         }
+      };
+      if (job.dynamic_stencil) {
+         reinterpret_cast<PFN_vkCmdSetStencilTestEnableEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetStencilTestEnableEXT"))(
+            commands, job.stencil);
+         set_stencil(job.stencil_front, job.stencil_back);
       }
       if (has_descriptors)
          vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &descriptor_set, 0, nullptr);
@@ -627,14 +720,18 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          std::vector<VkClearAttachment> clears;
          if (job.clear_rect_colour)
             clears.push_back({VK_IMAGE_ASPECT_COLOR_BIT, 0, VkClearValue{.color = job.clear_rect_value}});
-         if (job.clear_rect_depth)
-            clears.push_back({VK_IMAGE_ASPECT_DEPTH_BIT, 0,
-                              VkClearValue{.depthStencil = {job.clear_rect_depth_value, 0}}});
+         const VkImageAspectFlags aspects = (job.clear_rect_depth ? VK_IMAGE_ASPECT_DEPTH_BIT : 0) |
+                                            (job.clear_rect_stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+         if (aspects)
+            clears.push_back({aspects, 0,
+                              VkClearValue{.depthStencil = {job.clear_rect_depth_value, job.clear_rect_stencil_value}}});
          std::vector<VkClearRect> rects;
          for (const VkRect2D &rect : job.clear_rects)
             rects.push_back({rect, 0, 1});
          vkCmdClearAttachments(commands, uint32_t(clears.size()), clears.data(), uint32_t(rects.size()), rects.data());
       }
+      if (job.second_draw_vertex_count && job.dynamic_stencil)
+         set_stencil(job.second_stencil_front, job.second_stencil_back);
       if (job.second_draw_vertex_count)
          vkCmdDraw(commands, job.second_draw_vertex_count, 1, job.second_draw_first_vertex, 0);
       vkCmdEndRenderPass(commands);
@@ -648,6 +745,8 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          copy(targets[t], VK_IMAGE_ASPECT_COLOR_BIT, readbacks[t]);
       if (job.depth)
          copy(depth, VK_IMAGE_ASPECT_DEPTH_BIT, readbacks.back());
+      if (stencil_aspect)
+         copy(depth, VK_IMAGE_ASPECT_STENCIL_BIT, stencil_readback);
       VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
       to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
       to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -670,13 +769,27 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          images.targets.emplace_back(bytes, bytes + size_t(job.width) * job.height * texel_bytes(job.targets[t].format));
       }
       images.depth.clear();
+      images.depth24.clear();
       if (job.depth && job.depth_format == VK_FORMAT_D16_UNORM) {
          const auto *values = static_cast<const uint16_t *>(readbacks.back().map);
          for (size_t p = 0; p < size_t(job.width) * job.height; p++)
             images.depth.push_back(float(values[p]) / 65535.0f);
+      } else if (job.depth && (job.depth_format == VK_FORMAT_X8_D24_UNORM_PACK32 ||
+                               job.depth_format == VK_FORMAT_D24_UNORM_S8_UINT)) {
+         /* The top 8 bits of a D24 texel are undefined. */
+         const auto *values = static_cast<const uint32_t *>(readbacks.back().map);
+         for (size_t p = 0; p < size_t(job.width) * job.height; p++) {
+            images.depth24.push_back(values[p] & 0xffffff);
+            images.depth.push_back(float(double(values[p] & 0xffffff) / 16777215.0));
+         }
       } else if (job.depth) {
          const auto *values = static_cast<const float *>(readbacks.back().map);
          images.depth.assign(values, values + size_t(job.width) * job.height);
+      }
+      images.stencil.clear();
+      if (stencil_aspect) {
+         const auto *bytes = static_cast<const uint8_t *>(stencil_readback.map);
+         images.stencil.assign(bytes, bytes + size_t(job.width) * job.height);
       }
       return true;
    }();
@@ -703,6 +816,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
    for (Buffer &buffer : readbacks)
       destroy(buffer);
+   destroy(stencil_readback);
    return ok;
 }
 

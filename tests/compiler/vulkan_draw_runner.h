@@ -1,6 +1,6 @@
 /* Draws with a vertex and a fragment SPIR-V module through the Vulkan loader on the first
  * device whose name holds a given text (lavapipe: "llvmpipe"), with the Khronos validation
- * layer when it is installed, and returns the colour (and depth) attachments' contents. The
+ * layer when it is installed, and returns the colour (and depth and stencil) attachments' contents. The
  * compiler-graphics test draws the same job on the simulator and compares the two images:
  * lavapipe is the oracle (design rule 4).
  *
@@ -91,12 +91,44 @@ struct DrawJob {
    float clear_rect_depth_value = 0;
    /* A second draw with these vertex counts after the first, with the same pipeline. */
    uint32_t second_draw_vertex_count = 0, second_draw_first_vertex = 0;
+
+   /* Stencil, for a depth_format with a stencil aspect (D24_UNORM_S8_UINT,
+    * D32_SFLOAT_S8_UINT; `depth` must be set): the pass clears the stencil to stencil_clear and
+    * stores it, and it is read back as bytes. The test runs when `stencil`, with these states
+    * for front and back faces. */
+   bool stencil = false;
+   uint32_t stencil_clear = 0;
+   struct StencilFace {
+      VkStencilOp fail = VK_STENCIL_OP_KEEP, pass = VK_STENCIL_OP_KEEP, depth_fail = VK_STENCIL_OP_KEEP;
+      VkCompareOp compare = VK_COMPARE_OP_ALWAYS;
+      uint32_t compare_mask = 0xff, write_mask = 0xff, reference = 0;
+   };
+   StencilFace stencil_front, stencil_back;
+   /* The stencil state as dynamic state set by commands: vkCmdSetStencilTestEnableEXT,
+    * vkCmdSetStencilOpEXT (extended dynamic state) and Vulkan 1.0's reference, compare and
+    * write masks, the pipeline holding the opposite enable and KEEP/NEVER ops; the first draw
+    * then uses stencil_front/back and the second draw second_stencil_front/back. */
+   bool dynamic_stencil = false;
+   StencilFace second_stencil_front, second_stencil_back;
+   /* The depth attachment cleared before the pass by vkCmdClearDepthStencilImage, one call per
+    * aspect (the depth aspect to depth_clear, the stencil aspect to stencil_clear, each call's
+    * other value a wrong one that must not land), and loaded by the pass (load ops LOAD). */
+   bool depth_cleared_by_command = false;
+   /* vkCmdClearAttachments of the stencil aspect over clear_rects. */
+   bool clear_rect_stencil = false;
+   uint32_t clear_rect_stencil_value = 0;
 };
 
 struct DrawImages {
    std::vector<std::vector<uint8_t>> targets; /* rows packed, texel size of the format */
    std::vector<float> depth;                  /* width x height, when the job has depth */
+   /* 24-bit depth formats: the stored values, uint32 & 0xffffff (depth holds them / (2^24 - 1)). */
+   std::vector<uint32_t> depth24;
+   std::vector<uint8_t> stencil; /* width x height, when the depth format has stencil */
 };
+
+/* Whether the runner's depth format has a stencil aspect. */
+bool has_stencil(VkFormat format);
 
 class VulkanDrawRunner {
 public:
