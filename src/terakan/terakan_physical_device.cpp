@@ -258,6 +258,10 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    pFeatures->features.shaderClipDistance = VK_TRUE;
    pFeatures->features.shaderCullDistance = VK_TRUE;
    pFeatures->features.largePoints = VK_TRUE;
+   /* CB_BLENDn_CONTROL per target; CB_COLOR_CONTROL.ROP3 (api-draws LogicOps,
+    * IndependentBlendingOfThreeTargets). */
+   pFeatures->features.independentBlend = VK_TRUE;
+   pFeatures->features.logicOp = VK_TRUE;
    /* Occlusion queries count every sample that passes (DB_COUNT_CONTROL.PERFECT_ZPASS_COUNTS);
     * no pipeline statistics (the simulator models no statistics counters), and no queries
     * inherited by secondary command buffers. */

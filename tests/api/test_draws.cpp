@@ -602,6 +602,50 @@ TEST_F(Draws, BlendEquationsAndFactors)
    expect_same(job);
 }
 
+TEST_F(Draws, LogicOps)
+{
+   /* Every logic op over an RGBA8 UNORM target, one-colour triangles over the clear colour;
+    * the colours stay away from halfway between two 8-bit values, so that both devices store
+    * the same bytes before the operation. */
+   const std::vector<Vertex> vertices = triangle(1, 1, 30, 2, 3, 29, 0, {0.8f, 0.2f, 0.6f, 1.0f}) +
+                                        triangle(31, 3, 29, 31, 2, 20, 0, {0.12f, 0.88f, 0.35f, 0.44f});
+   for (uint32_t op = VK_LOGIC_OP_CLEAR; op <= VK_LOGIC_OP_SET; op++) {
+      SCOPED_TRACE(op);
+      DrawJob job = coloured(vertices);
+      job.logic_op = true;
+      job.logic = VkLogicOp(op);
+      expect_same(job, 0);
+   }
+}
+
+TEST_F(Draws, IndependentBlendingOfThreeTargets)
+{
+   /* Three attachments, each with its own equation and write mask. */
+   const std::vector<Vertex> vertices = triangle(1, 1, 30, 2, 3, 29, 0, {1, 0.5f, 0.25f, 0.75f}) +
+                                        triangle(31, 3, 29, 31, 2, 20, 0, {0.25f, 1, 0.5f, 0.5f});
+   DrawJob job = coloured(vertices);
+   job.fragment_spirv = spirv("coloured_targets.frag");
+   job.targets.resize(3, job.targets[0]);
+   job.targets[1].clear.float32[0] = 0.5f;
+   job.targets[2].clear.float32[1] = 0.75f;
+   VkPipelineColorBlendAttachmentState over{};
+   over.blendEnable = VK_TRUE;
+   over.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+   over.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+   over.colorBlendOp = VK_BLEND_OP_ADD;
+   over.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+   over.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+   over.alphaBlendOp = VK_BLEND_OP_ADD;
+   over.colorWriteMask = 0xf;
+   VkPipelineColorBlendAttachmentState add = over;
+   add.srcColorBlendFactor = add.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+   add.colorWriteMask = VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_A_BIT;
+   VkPipelineColorBlendAttachmentState none{};
+   none.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+   job.blend_states = {over, add, none};
+   expect_same(job);
+}
+
 TEST_F(Draws, DepthBiasOnFloatDepth)
 {
    /* A sloped triangle with a constant and a slope bias, its depth read back. Depth here is

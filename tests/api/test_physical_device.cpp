@@ -170,9 +170,12 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t large_points = offsetof(VkPhysicalDeviceFeatures, largePoints) / sizeof(VkBool32);
    /* api-queries-* (OcclusionCountsMatchLavapipe). */
    const size_t precise = offsetof(VkPhysicalDeviceFeatures, occlusionQueryPrecise) / sizeof(VkBool32);
+   /* api-draws-* (LogicOps, IndependentBlendingOfThreeTargets). */
+   const size_t logic_op = offsetof(VkPhysicalDeviceFeatures, logicOp) / sizeof(VkBool32);
+   const size_t independent_blend = offsetof(VkPhysicalDeviceFeatures, independentBlend) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
-                           i == precise;
+                           i == precise || i == logic_op || i == independent_blend;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 

@@ -99,6 +99,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.shaderClipDistance = offered.features.shaderClipDistance;
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
    enabled.features.logicOp = offered.features.logicOp;
+   enabled.features.independentBlend = offered.features.independentBlend;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
     * dynamic state from its two extensions wherever both are offered. */
@@ -523,10 +524,12 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       depth_state.front = stencil_state(job.stencil_front);
       depth_state.back = stencil_state(job.stencil_back);
       std::vector<VkPipelineColorBlendAttachmentState> blend(job.targets.size());
-      for (auto &b : blend) {
-         b.colorWriteMask = 0xf;
+      for (size_t t = 0; t < blend.size(); t++) {
+         blend[t].colorWriteMask = 0xf;
          if (job.blend)
-            b = job.blend_state;
+            blend[t] = job.blend_state;
+         if (t < job.blend_states.size())
+            blend[t] = job.blend_states[t];
       }
       VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
       std::memcpy(blend_state.blendConstants, job.blend_constants, sizeof(job.blend_constants));

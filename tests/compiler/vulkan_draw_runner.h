@@ -54,6 +54,8 @@ struct DrawJob {
    bool blend = false;
    VkPipelineColorBlendAttachmentState blend_state{};
    float blend_constants[4] = {0, 0, 0, 0};
+   /* Per colour attachment instead (independentBlend), when not empty. */
+   std::vector<VkPipelineColorBlendAttachmentState> blend_states;
    bool logic_op = false;
    VkLogicOp logic = VK_LOGIC_OP_COPY;
    /* Replace the whole-target viewport and scissor. */
