@@ -69,6 +69,11 @@ struct TextureFetch {
    unsigned resource = 0, sampler = 0;
    std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
    int record = -1;                  /* SamplerRecord whose patch list holds this fetch */
+   /* A VFETCH of raw dwords (buffer loads of several components): result c is the dword at
+    * byte coords[0] + offset + 4c, format FMT_32 x n from the first to the last result kept,
+    * integer number format, no USE_CONST_FIELDS. 0: not such a fetch. */
+   unsigned raw_dwords = 0;
+   uint32_t offset = 0;
 };
 
 struct FetchOp {

@@ -167,6 +167,37 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
       instruction.set(vtx::src_gpr, index.gpr);
       instruction.set(vtx::src_sel_x, index.chan);
       const Field selects[] = {vtx::dst_sel_x, vtx::dst_sel_y, vtx::dst_sel_z, vtx::dst_sel_w};
+      if (fetch.raw_dwords) {
+         /* Raw dwords: fetch only the span from the first result kept to the last one. */
+         unsigned first = 4, last = 0;
+         for (unsigned c = 0; c < 4; c++)
+            if (fetch.results[c] != no_value)
+               first = std::min(first, c), last = std::max(last, c);
+         static constexpr unsigned formats[] = {hw::Fmt32, hw::Fmt32_32, hw::Fmt32_32_32,
+                                                hw::Fmt32_32_32_32};
+         const unsigned span = last - first + 1;
+         for (unsigned c = 0; c < 4; c++) {
+            if (fetch.results[c] != no_value) {
+               instruction.set(vtx::dst_gpr, allocation.location[fetch.results[c]].gpr);
+               instruction.set(selects[allocation.location[fetch.results[c]].chan], c - first);
+            }
+         }
+         for (unsigned c = 0; c < 4; c++) {
+            bool written = false;
+            for (unsigned r = 0; r < 4; r++)
+               written |= fetch.results[r] != no_value && allocation.location[fetch.results[r]].chan == c;
+            if (!written)
+               instruction.set(selects[c], 7);
+         }
+         instruction.set(vtx::data_format, formats[span - 1]);
+         instruction.set(vtx::num_format_all, 1); /* integer: the bits as they are */
+         instruction.set(vtx::offset, fetch.offset + 4 * first);
+         if (isa == hw::IsaClass::Evergreen) {
+            instruction.set(vtx::mega_fetch_count, 4 * span);
+            instruction.set(vtx::mega_fetch, 1);
+         }
+         return instruction;
+      }
       for (unsigned c = 0; c < 4; c++) {
          if (fetch.results[c] != no_value) {
             instruction.set(vtx::dst_gpr, allocation.location[fetch.results[c]].gpr);

@@ -25,7 +25,9 @@ namespace {
 using isa::SlotRule;
 
 constexpr unsigned max_alu_clause_slots = 128;
-constexpr unsigned max_fetch_clause_size = 8;
+constexpr unsigned max_fetch_clause_size = 16; /* r600g's limit on Evergreen and Cayman */
+/* GPRs' worth of results one fetch clause may write (see schedule_fetches). */
+constexpr unsigned fetch_clause_gprs = 4;
 /* How many stores ahead the operations that feed only stores may be computed. */
 constexpr unsigned store_window = 16;
 
@@ -296,6 +298,7 @@ private:
       clause.kind = ClauseKind::Fetch;
       std::vector<unsigned> defined;
       std::vector<size_t> placed;
+      unsigned result_quarters = 0;
       for (size_t i = segment_begin; i < segment_end && clause.fetches.size() < max_fetch_clause_size; i++) {
          const Node &node = in.nodes[i];
          if (done[i])
@@ -309,6 +312,13 @@ private:
             ready = ready && available[v];
          if (!ready)
             continue;
+         /* Results held at once: a fetch clause writes at most fetch_clause_gprs GPRs' worth
+          * (a GPR per TEX or multi-dword VFETCH, a channel per single-dword VFETCH), so that
+          * loads are not all hoisted to the top of a long stretch. */
+         const unsigned quarters = node.fetch.is_texture() ? 4 : 1;
+         if (!clause.fetches.empty() && result_quarters + quarters > 4 * fetch_clause_gprs)
+            break;
+         result_quarters += quarters;
          clause.fetches.push_back(node.fetch);
          for (unsigned v : node.fetch.results())
             defined.push_back(v);

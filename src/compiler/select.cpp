@@ -575,6 +575,8 @@ private:
    std::array<unsigned, 3> local_id{}, group_id{};
    /* Per SSA def: one operand per component. */
    std::map<unsigned, std::vector<Operand>> defs;
+   /* constant_address: (block, address bits) -> (value, index of its MOV node) */
+   std::map<std::pair<const nir_block *, uint32_t>, std::pair<unsigned, size_t>> constant_addresses;
 
    bool fail(const std::string &message)
    {
@@ -1597,17 +1599,62 @@ private:
          const uint64_t whole = sum + (nir_src_is_const(*offset_src) ? nir_src_comp_as_uint(*offset_src, offset_component) : 0);
          const bool in_field = whole + last_component <= 0xffff;
          constant_offset = in_field ? uint32_t(whole) : 0;
-         address = emit("MOV", {Operand::literal(in_field ? 0 : uint32_t(whole))});
+         address = constant_address(intrinsic->instr.block, in_field ? 0 : uint32_t(whole));
       } else if (!value_operand(*offset_src, offset_component, address)) {
          return false;
       }
       return emit_fetches(address, binding, constant_offset, count, defs[result_key]);
    }
 
-   /* One 32-bit VFETCH per component, at byte `address` + `offset` + 4 * component. */
+   /* The address value of loads at a constant address: one MOV per value and NIR block, read
+    * by every such load of the block that follows it (no marker in between). */
+   unsigned constant_address(const nir_block *block, uint32_t bits)
+   {
+      const auto key = std::make_pair(block, bits);
+      const auto found = constant_addresses.find(key);
+      if (found != constant_addresses.end()) {
+         bool crossed = false;
+         for (size_t i = found->second.second; i < out.nodes.size(); i++)
+            crossed |= is_marker(out.nodes[i].kind);
+         if (!crossed)
+            return found->second.first;
+      }
+      const unsigned value = emit("MOV", {Operand::literal(bits)});
+      constant_addresses[key] = {value, out.nodes.size() - 1};
+      return value;
+   }
+
+   /* The components of a load at byte `address` + `offset` + 4 * component: runs of up to four
+    * dwords in one VFETCH (FMT_32 to FMT_32_32_32_32, results in one GPR, component c of the
+    * run in channel c), single dwords in a VFETCH of their own. */
    bool emit_fetches(unsigned address, unsigned resource, uint32_t offset, unsigned count,
                      std::vector<Operand> &results)
    {
+      if (count > 1) {
+         if (offset + 4 * (count - 1) > 0xffff)
+            return fail("a buffer load at a constant offset beyond 64 KiB is not supported yet");
+         for (unsigned first = 0; first < count; first += 4) {
+            const unsigned run = std::min(4u, count - first);
+            Node node;
+            node.kind = NodeKind::Fetch;
+            TextureFetch &fetch = node.fetch.texture;
+            fetch.op = isa::find_fetch_op("VFETCH");
+            fetch.resource = resource;
+            fetch.coords[0] = address;
+            fetch.raw_dwords = run;
+            fetch.offset = offset + 4 * first;
+            const unsigned group = out.gpr_groups++;
+            for (unsigned c = 0; c < run; c++) {
+               const unsigned v = out.new_value(int(c));
+               out.values[v].gpr_group = int(group);
+               fetch.results[c] = v;
+               results.push_back(Operand::of_value(v));
+            }
+            out.nodes.push_back(node);
+            note_accesses(unsigned(out.nodes.size() - 1));
+         }
+         return true;
+      }
       for (unsigned c = 0; c < count; c++) {
          if (offset + 4 * c > 0xffff)
             return fail("a buffer load at a constant offset beyond 64 KiB is not supported yet");
@@ -1746,13 +1793,148 @@ static void remove_dead_operations(SelectedProgram &program)
             if (!used)
                continue;
          }
+         if (node.kind == NodeKind::Fetch && node.fetch.is_texture()) {
+            /* Results nobody reads are not written (DST_SEL 7). */
+            for (unsigned &v : program.nodes[i].fetch.texture.results) {
+               if (v != no_value && uses[v] == 0 && !program.values[v].whole_program) {
+                  program.values[v].gpr_group = -1;
+                  v = no_value;
+               }
+            }
+         }
          moved[i] = int(kept.size());
-         kept.push_back(node);
+         kept.push_back(program.nodes[i]);
       }
       if (kept.size() == program.nodes.size())
          return;
       renumber_order(kept, moved);
       program.nodes = std::move(kept);
+   }
+}
+
+/* Exports and TEX instructions read their components from one GPR, which selection fills
+ * with MOVs into a GPR group (value d in channel c). Where the MOV's source s can itself be
+ * put in channel c of that GPR, s joins the group and the MOV goes (dead-code elimination
+ * removes it): s must be an SSA value written by an ALU operation (not a NIR register, not a
+ * preloaded value, not yet in a group, not an LDS result), whose slot rule allows channel c,
+ * and read without modifiers. Where every component of an export or TEX source GPR is already
+ * the channel of its position of one other group (a texture result exported as it is), the
+ * export or fetch reads that group instead. */
+static void coalesce_group_moves(SelectedProgram &program)
+{
+   const size_t count = program.values.size();
+   std::vector<int> producer(count, -1);
+   for (size_t i = 0; i < program.nodes.size(); i++) {
+      const Node &node = program.nodes[i];
+      if (node.kind == NodeKind::Alu && node.alu.dst != no_value)
+         producer[node.alu.dst] = producer[node.alu.dst] == -1 ? int(i) : -2;
+   }
+   /* The plain MOV that writes group member d, or nullptr. */
+   auto group_move = [&](unsigned d) -> const Node * {
+      if (d == no_value || producer[d] < 0)
+         return nullptr;
+      const Node &node = program.nodes[producer[d]];
+      if (node.alu.op->name != "MOV" || node.alu.clamp || node.bundle >= 0)
+         return nullptr;
+      const Operand &src = node.alu.src[0];
+      if (!src.is_value() || src.neg || src.abs)
+         return nullptr;
+      return &node;
+   };
+   std::vector<unsigned> replacement(count, no_value);
+
+   /* Whole GPRs first: the components of an export or TEX source that all sit in one other
+    * group, each in the channel of its position. */
+   auto whole = [&](std::array<unsigned, 4> &values) {
+      int other = -1;
+      unsigned members = 0;
+      for (unsigned c = 0; c < 4; c++) {
+         if (values[c] == no_value)
+            continue;
+         const Node *move = group_move(values[c]);
+         if (!move)
+            return;
+         const ValueInfo &s = program.values[move->alu.src[0].value];
+         if (s.gpr_group < 0 || s.required_chan != int(c) || (other >= 0 && s.gpr_group != other) ||
+             s.fixed_gpr >= 0 || s.whole_program)
+            return;
+         other = s.gpr_group;
+         members++;
+      }
+      if (!members)
+         return;
+      for (unsigned c = 0; c < 4; c++) {
+         if (values[c] == no_value)
+            continue;
+         const unsigned s = group_move(values[c])->alu.src[0].value;
+         program.values[values[c]].gpr_group = -1;
+         values[c] = s;
+      }
+   };
+   for (Node &node : program.nodes) {
+      if (node.kind == NodeKind::Export)
+         whole(node.exported.values);
+      else if (node.kind == NodeKind::Fetch && node.fetch.is_texture() && !node.fetch.texture.raw_dwords)
+         whole(node.fetch.texture.coords);
+   }
+
+   for (size_t i = 0; i < program.nodes.size(); i++) {
+      const Node &node = program.nodes[i];
+      if (node.kind != NodeKind::Alu || node.alu.dst == no_value)
+         continue;
+      const unsigned d = node.alu.dst;
+      const ValueInfo &dst = program.values[d];
+      if (dst.gpr_group < 0 || dst.required_chan < 0 || dst.fixed_gpr >= 0 || dst.whole_program ||
+          !group_move(d))
+         continue;
+      const unsigned s = node.alu.src[0].value;
+      const ValueInfo &source = program.values[s];
+      const int c = dst.required_chan;
+      if (source.fixed_gpr >= 0 || source.whole_program || source.gpr_group >= 0 ||
+          (source.required_chan >= 0 && source.required_chan != c) || producer[s] < 0)
+         continue;
+      const Node &writer = program.nodes[producer[s]];
+      if (is_ordered_memory_op(writer.alu) || (writer.bundle >= 0 && source.required_chan != c))
+         continue;
+      const isa::SlotRule rule = writer.alu.op->slot_rule(program.isa);
+      if ((rule == isa::SlotRule::Replicated3 && c >= 3) ||
+          (rule == isa::SlotRule::Four && source.required_chan != c))
+         continue;
+      program.values[s].gpr_group = dst.gpr_group;
+      program.values[s].required_chan = c;
+      program.values[d].gpr_group = -1;
+      replacement[d] = s;
+   }
+   auto replace = [&](unsigned &v) {
+      if (v != no_value && replacement[v] != no_value)
+         v = replacement[v];
+   };
+   for (Node &node : program.nodes) {
+      switch (node.kind) {
+      case NodeKind::Export:
+         for (unsigned &v : node.exported.values)
+            replace(v);
+         break;
+      case NodeKind::Fetch:
+         if (node.fetch.is_texture())
+            for (unsigned &v : node.fetch.texture.coords)
+               replace(v);
+         else
+            replace(node.fetch.address);
+         break;
+      case NodeKind::Alu:
+         for (Operand &o : node.alu.src)
+            if (o.is_value())
+               replace(o.value);
+         break;
+      case NodeKind::Store:
+         replace(node.store.data);
+         replace(node.store.index);
+         break;
+      default:
+         replace(node.condition);
+         break;
+      }
    }
 }
 
@@ -1762,6 +1944,8 @@ bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &
    Selector selector(shader, isa, options, out, error);
    if (!selector.run())
       return false;
+   remove_dead_operations(out);
+   coalesce_group_moves(out);
    remove_dead_operations(out);
    return true;
 }
