@@ -178,7 +178,11 @@ class DeviceRun:
         self.device = device
         self.deqp = deqp
         self.env = device_environment(device, build_dir, args.compute_only)
-        self.out_dir = os.path.join(out_dir, device)
+        # A folder of this run's own: two runs given the same --out (two people running the
+        # same meson test at once) must not delete or overwrite each other's case lists and
+        # logs, which made whole chunks look like crashes.
+        os.makedirs(out_dir, exist_ok=True)
+        self.out_dir = tempfile.mkdtemp(prefix=device + '-', dir=out_dir)
         self.args = args
         self.results = {}
         self.lock = threading.Lock()
@@ -188,7 +192,6 @@ class DeviceRun:
         self.started = time.monotonic()
 
     def run(self, cases):
-        os.makedirs(self.out_dir, exist_ok=True)
         self.total = len(cases)
         chunk = self.args.chunk
         chunks = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
@@ -258,10 +261,11 @@ class DeviceRun:
                 results[open_case] = ('Crash', 'the process ended (exit status %d) in this case'
                                       % process.returncode)
         elif not timed_out and process.returncode != 0 and not results:
-            # Died before the first case (start-up failure): charge it to the first case so
-            # that the loop always makes progress.
-            results[part[0]] = ('Crash', 'the process ended (exit status %d) before the first case'
-                                % process.returncode)
+            # Died before any case began (start-up failure): charge it to the chunk's first case
+            # so that the loop always makes progress. dEQP runs a list in its own tree order, so
+            # that case is not necessarily the one it was about to run.
+            results[part[0]] = ('Crash', 'the process ended (exit status %d) before any case began '
+                                '(charged to the first case of its chunk)' % process.returncode)
         elif timed_out and not results:
             results[part[0]] = ('Timeout', 'no case started within %d s' % self.args.timeout)
         messages = driver_messages(os.path.join(work, 'output.txt'))
@@ -475,9 +479,12 @@ def command_run(args):
     os.makedirs(out_dir, exist_ok=True)
     named = []
     status = 0
+    work_folders = []
     for device in devices:
         started = time.monotonic()
-        results = DeviceRun(device, deqp, build_dir, out_dir, args).run(cases)
+        run = DeviceRun(device, deqp, build_dir, out_dir, args)
+        work_folders.append(run.out_dir)
+        results = run.run(cases)
         elapsed = time.monotonic() - started
         if args.progress:
             sys.stderr.write('\n')
@@ -496,8 +503,10 @@ def command_run(args):
             if differences:
                 status = 1
     if not args.keep_work:
-        for device in devices:
-            shutil.rmtree(os.path.join(out_dir, device), ignore_errors=True)
+        for folder in work_folders:
+            shutil.rmtree(folder, ignore_errors=True)
+    else:
+        print('work folders (output.txt, results.qpa per process): %s' % ', '.join(work_folders))
     with open(os.path.join(out_dir, 'summary.md'), 'w', encoding='utf-8') as summary:
         print_counts(named, args.depth, summary)
     print_counts(named, args.depth)
@@ -545,8 +554,11 @@ def main():
     parser.add_argument('--chunk', type=int, default=300, help='cases per process (default 300)')
     parser.add_argument('--timeout', type=int, default=1800, help='seconds per process (default 1800)')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1, help='processes at once')
+    parser.add_argument('--compute-only', dest='compute_only', action='store_true', default=False,
+                        help='set DEQP_COMPUTE_ONLY=1 (the default device without graphics: how '
+                        'runs before the graphics queue were made)')
     parser.add_argument('--graphics', dest='compute_only', action='store_false',
-                        help='run without DEQP_COMPUTE_ONLY (needs a device with a graphics queue)')
+                        help='run without DEQP_COMPUTE_ONLY (the default)')
     parser.add_argument('--validation', action='store_true', help="dEQP's --deqp-validation=enable")
     parser.add_argument('--expectations', help='folder with expectations.txt and CHIP-expectations.txt; '
                         'exit 1 on any result that differs')

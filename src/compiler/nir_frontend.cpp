@@ -345,8 +345,13 @@ nir_intrinsic_instr *system_value_deref_load(nir_instr *instr, gl_system_value v
 
 void replace_system_value_load(nir_intrinsic_instr *load, nir_ssa_def *replacement)
 {
+   nir_deref_instr *deref = nir_src_as_deref(load->src[0]);
    nir_ssa_def_rewrite_uses(&load->dest.ssa, replacement);
    nir_instr_remove(&load->instr);
+   /* nir_lower_system_values deletes every system-value variable but removes dead derefs only
+    * when it lowered a load itself: a shader whose one system value is replaced here (a vertex
+    * shader reading only gl_InstanceIndex) kept a deref of a deleted variable. */
+   nir_deref_instr_remove_if_unused(deref);
 }
 
 void release_nir(nir_shader *shader)

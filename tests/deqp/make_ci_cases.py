@@ -1,57 +1,96 @@
 #!/usr/bin/env python3
-"""Writes ci-cases.txt, the dEQP-VK subset CI runs on every change, from compute-side-cases.txt.gz
-(every case of the compute-side groups). Deterministic, so the subset changes only when this
-rule or the full list does: from each group three levels deep (dEQP-VK.ssbo.layout.single_basic_type)
-up to four cases evenly spaced, plus one case in 24 of the rest chosen by a hash of its name;
-glsl.builtin.precision cases (one to two seconds each on the simulator) only by the first rule;
-and every case of ci-pinned.txt (regression guards, each with its reason). Groups whose cases
-take minutes each on the simulator (SLOW_GROUPS) are left to the full runs.
+"""Writes ci-cases.txt, the dEQP-VK subset CI runs on every change. Deterministic, so the subset
+changes only when these rules or the full lists do.
+
+From compute-side-cases.txt.gz (every case of the compute-side groups): from each group three
+levels deep (dEQP-VK.ssbo.layout.single_basic_type) up to four cases evenly spaced, plus one case
+in 24 of the rest chosen by a hash of its name; glsl.builtin.precision cases (one to two seconds
+each on the simulator) only by the first rule.
+
+From graphics-side-cases.txt.gz (the graphics groups draw, rasterization, fragment_operations,
+clipping and the first part of renderpass): from each group three levels deep
+(dEQP-VK.draw.renderpass.simple_draw) up to two cases evenly spaced, plus one case in 64 of the
+rest by the same hash.
+
+Cases that take from tens of seconds to minutes each on the simulator (SLOW_GROUPS, SLOW_CASES)
+are left to the full runs; every case of ci-pinned.txt (regression guards, each with its reason)
+is added.
 
 compute-side-cases.txt.gz came from the reduced CTS build's recorded lavapipe results:
   zcat ../shared/deqp/lavapipe-results.csv.gz | cut -d, -f1 | grep -v '^case$' |
     grep -Ev '^dEQP-VK\\.(clipping|conditional_rendering|draw|dynamic_state|fragment_operations|query_pool|rasterization|renderpass)\\.'
-(the groups that run with DEQP_COMPUTE_ONLY=1: api without copy_and_blit and image_clearing,
-memory, ssbo, compute, spirv_assembly, synchronization.basic, info and glsl's compute cases)."""
+(the groups that ran with DEQP_COMPUTE_ONLY=1: api without copy_and_blit and image_clearing,
+memory, ssbo, compute, spirv_assembly, synchronization.basic, info and glsl's compute cases);
+graphics-side-cases.txt.gz likewise:
+  zcat ../shared/deqp/lavapipe-results.csv.gz | cut -d, -f1 | grep -v '^case$' |
+    grep -E '^dEQP-VK\\.(clipping|draw|fragment_operations|rasterization|renderpass)\\.' | gzip -9n"""
 import collections
 import gzip
 import os
+import re
 import zlib
 
 here = os.path.dirname(os.path.abspath(__file__))
-with gzip.open(os.path.join(here, 'compute-side-cases.txt.gz'), 'rt', encoding='utf-8') as listing:
-    cases = [line.strip() for line in listing if line.strip()]
+
+
+def read_list(name):
+    with gzip.open(os.path.join(here, name), 'rt', encoding='utf-8') as listing:
+        return [line.strip() for line in listing if line.strip()]
+
 
 # Cases that fill the 32 KiB of LDS and read it back per invocation: one to six minutes each
 # on the simulator (measured on Cayman, with terakan-bench-sim at 24M lane-ops/s).
 SLOW_GROUPS = ('dEQP-VK.compute.zero_initialize_workgroup_memory.max_workgroup_memory.',)
-cases = [case for case in cases if not case.startswith(SLOW_GROUPS)]
+# memory.pipeline_barrier draws (or shades pixels) in proportion to the buffer or image size:
+# with a graphics queue, 8192 bytes take up to 27 s and 65536 or 1048576 up to minutes on the
+# simulated Cayman (host_write_uniform_buffer, host_write_storage_buffer, ...); 1024 at most 12 s.
+SLOW_CASES = re.compile(r'^dEQP-VK\.memory\.pipeline_barrier\..*\.(8192|65536|1048576)(_|$)')
 
-groups = collections.OrderedDict()
-for case in cases:
-    groups.setdefault('.'.join(case.split('.')[:4]), []).append(case)
 
-chosen = set()
-for members in groups.values():
-    count = min(4, len(members))
-    for i in range(count):
-        chosen.add(members[i * len(members) // count])
-for case in cases:
-    if '.glsl.builtin.precision.' in case:
-        continue
-    if zlib.crc32(case.encode()) % 24 == 0:
-        chosen.add(case)
+def fast(case):
+    return not case.startswith(SLOW_GROUPS) and not SLOW_CASES.match(case)
+
+
+def sample(cases, per_group, one_in, skip_hashed=()):
+    """Up to PER_GROUP cases evenly spaced from each group three levels deep, plus the cases
+    whose name hashes to 0 modulo ONE_IN (except those containing a SKIP_HASHED part)."""
+    groups = collections.OrderedDict()
+    for case in cases:
+        groups.setdefault('.'.join(case.split('.')[:4]), []).append(case)
+    chosen = set()
+    for members in groups.values():
+        count = min(per_group, len(members))
+        for i in range(count):
+            chosen.add(members[i * len(members) // count])
+    for case in cases:
+        if any(part in case for part in skip_hashed):
+            continue
+        if zlib.crc32(case.encode()) % one_in == 0:
+            chosen.add(case)
+    return groups, chosen
+
+
+compute_cases = [case for case in read_list('compute-side-cases.txt.gz') if fast(case)]
+graphics_cases = [case for case in read_list('graphics-side-cases.txt.gz') if fast(case)]
+compute_groups, compute_chosen = sample(compute_cases, 4, 24, ('.glsl.builtin.precision.',))
+_, graphics_chosen = sample(graphics_cases, 2, 64)
 
 with open(os.path.join(here, 'ci-pinned.txt'), encoding='utf-8') as pinned:
     for line in pinned:
         case = line.split('#', 1)[0].strip()
         if case:
-            if case not in groups.get('.'.join(case.split('.')[:4]), []):
+            if case not in compute_groups.get('.'.join(case.split('.')[:4]), []):
                 raise SystemExit('ci-pinned.txt: %s is not in compute-side-cases.txt.gz' % case)
-            chosen.add(case)
+            compute_chosen.add(case)
 
 with open(os.path.join(here, 'ci-cases.txt'), 'w', encoding='utf-8') as out:
-    out.write('# Generated by make_ci_cases.py from compute-side-cases.txt.gz; do not edit.\n')
-    for case in cases:
-        if case in chosen:
+    out.write('# Generated by make_ci_cases.py from compute-side-cases.txt.gz and '
+              'graphics-side-cases.txt.gz; do not edit.\n')
+    for case in compute_cases:
+        if case in compute_chosen:
             out.write(case + '\n')
-print('%d of %d cases' % (len(chosen), len(cases)))
+    for case in graphics_cases:
+        if case in graphics_chosen:
+            out.write(case + '\n')
+print('%d of %d compute-side cases, %d of %d graphics-side cases' % (
+    len(compute_chosen), len(compute_cases), len(graphics_chosen), len(graphics_cases)))

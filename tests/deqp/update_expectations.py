@@ -21,12 +21,18 @@ PASS_LIKE = ('Pass', 'QualityWarning', 'CompatibilityWarning')
 
 # Where dEQP's own words do not say why, the reason to write instead (case prefix -> reason).
 KNOWN_REASONS = {
-    'dEQP-VK.api.invariance.random':
-        'the test picks a random optimal-tiling colour-attachment format and divides by the size '
-        'of the empty list (SIGFPE): colour attachments come with graphics',
+    'dEQP-VK.api.command_buffers.render_pass_continue':
+        'clear value mismatch: vkCmdClearAttachments recorded in a RENDER_PASS_CONTINUE secondary '
+        'command buffer does not reach the attachment (the driver reports no error)',
+    'dEQP-VK.draw.renderpass.output_location.array.b10g11r11-ufloat-pack32-highp':
+        'Vulkan color attachment format is not supported: B10G11R11_UFLOAT_PACK32 has no '
+        'colour-attachment feature yet',
     'dEQP-VK.api.version_check.entry_points':
         'expects vkGetDeviceGroupPresentCapabilitiesKHR and friends, which exist only with '
         'VK_KHR_surface (no WSI yet)',
+    'dEQP-VK.info.device_properties':
+        'limit validation failed: sampledImageColor/Depth/StencilSampleCounts are 1 only, below '
+        "Vulkan's 1|4 (sampling multisampled images, FMASK reads, is not simulated)",
     'dEQP-VK.api.driver_properties.conformance_version':
         'conformanceVersion is 0.0.0.0: Terakan has not passed conformance',
     'dEQP-VK.api.driver_properties.driver_id_match':
@@ -38,12 +44,22 @@ KNOWN_REASONS = {
 }
 
 
+# The draw tests read the frame back by copying the colour attachment to a linear image with
+# vkCmdCopyImage2, which Terakan does not implement yet. The driver reports an unimplemented
+# command once per process, so in a chunk only the first such case has the driver's message; the
+# others fail with dEQP's bare 'Fail' or an image mismatch (each checked alone: the message comes).
+READBACK_GROUPS = ('dEQP-VK.draw.',)
+READBACK_REASON = 'the frame is read back with vkCmdCopyImage2, not implemented yet'
+
+
 def short_reason(status, reason, case=''):
     for prefix, known in KNOWN_REASONS.items():
         if case.startswith(prefix):
             return known
     driver = re.search(r'\[(terakan: .*)\]$', reason)
     text = driver.group(1) if driver else reason
+    if status == 'Fail' and not driver and case.startswith(READBACK_GROUPS):
+        text = '%s (%s)' % (re.sub(r' at [\w./]+\.(cpp|inl|hpp|c):\d+', '', text), READBACK_REASON)
     text = re.sub(r' at [\w./]+\.(cpp|inl|hpp|c):\d+', '', text)
     text = re.sub(r'\s+', ' ', text).strip()
     if status == 'Crash' and not text:
