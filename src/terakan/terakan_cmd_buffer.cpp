@@ -704,6 +704,93 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    flush();
 }
 
+/* Where texel (x, y) of `slice` of one level of one aspect of an image starts in its buffer
+ * object, and how many bytes a texel has there. */
+struct ImageAspectPlace {
+   const terakan_image *image;
+   const terakan::hw::SurfaceLayout *layout;
+   const terakan::hw::SurfaceDescription *surface;
+   uint64_t plane;
+   unsigned bytes;
+
+   ImageAspectPlace(const terakan_image *image, VkImageAspectFlags aspect)
+      : image(image)
+   {
+      const bool stencil = image->format->stencil && aspect == VK_IMAGE_ASPECT_STENCIL_BIT;
+      layout = stencil ? &image->stencil_layout : &image->layout;
+      surface = stencil ? &image->stencil_surface : &image->surface;
+      plane = stencil ? image->stencil_offset : 0;
+      bytes = stencil ? 1 : image->format->bytes;
+   }
+
+   uint64_t offset(uint32_t level, uint32_t x, uint32_t y, uint32_t slice) const
+   {
+      return image->offset + plane + terakan::hw::surface_texel_offset(*layout, *surface, level, x, y, slice);
+   }
+};
+
+/* Image to image: one CP DMA copy per run of texels contiguous on both sides (as for buffer
+ * copies; a DMA-engine or shader copy would be the fast path, issue 15). Both images have
+ * texels of the same size (Vulkan's size-compatibility rule; compressed formats are not
+ * offered). */
+static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
+                              const VkImageCopy2 &region)
+{
+   if (!src->memory || !dst->memory)
+      return;
+   for (VkImageAspectFlags aspect : {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT}) {
+      if (!(region.srcSubresource.aspectMask & aspect))
+         continue;
+      const VkImageAspectFlags dst_aspect =
+         region.dstSubresource.aspectMask & aspect ? aspect : region.dstSubresource.aspectMask;
+      const ImageAspectPlace from(src, aspect), to(dst, dst_aspect);
+      if (from.bytes != to.bytes) {
+         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                                              "terakan: image copy between texels of %u and %u bytes",
+                                                              from.bytes, to.bytes));
+         return;
+      }
+      const bool src_3d = src->surface.is_3d, dst_3d = dst->surface.is_3d;
+      const uint32_t slices = src_3d ? region.extent.depth : region.srcSubresource.layerCount;
+      uint64_t run_src = 0, run_dst = 0, run_bytes = 0;
+      auto flush = [&]() {
+         if (run_bytes)
+            copy_bytes(cmd, *src->memory->bo, run_src, *dst->memory->bo, run_dst, run_bytes);
+         run_bytes = 0;
+      };
+      for (uint32_t s = 0; s < slices; s++) {
+         const uint32_t src_slice = src_3d ? uint32_t(region.srcOffset.z) + s : region.srcSubresource.baseArrayLayer + s;
+         const uint32_t dst_slice = dst_3d ? uint32_t(region.dstOffset.z) + s : region.dstSubresource.baseArrayLayer + s;
+         for (uint32_t y = 0; y < region.extent.height; y++)
+            for (uint32_t x = 0; x < region.extent.width; x++) {
+               const uint64_t a = from.offset(region.srcSubresource.mipLevel, uint32_t(region.srcOffset.x) + x,
+                                              uint32_t(region.srcOffset.y) + y, src_slice);
+               const uint64_t b = to.offset(region.dstSubresource.mipLevel, uint32_t(region.dstOffset.x) + x,
+                                            uint32_t(region.dstOffset.y) + y, dst_slice);
+               if (run_bytes && a == run_src + run_bytes && b == run_dst + run_bytes) {
+                  run_bytes += from.bytes;
+                  continue;
+               }
+               flush();
+               run_src = a;
+               run_dst = b;
+               run_bytes = from.bytes;
+            }
+      }
+      flush();
+   }
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdCopyImage2(VkCommandBuffer commandBuffer, const VkCopyImageInfo2 *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_image, src, info->srcImage);
+   VK_FROM_HANDLE(terakan_image, dst, info->dstImage);
+   for (uint32_t i = 0; i < info->regionCount; i++)
+      copy_image_region(cmd, src, dst, info->pRegions[i]);
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer, const VkCopyBufferToImageInfo2 *info)
 {

@@ -572,6 +572,74 @@ std::vector<uint32_t> clear_color_images(ComputeDevice &gpu)
    return words;
 }
 
+/* vkCmdCopyImage between two 64x64 images with 2 levels and 2 layers (2D tiled level 0, 1D
+ * tiled level 1): regions at odd offsets across levels and layers, then the destination
+ * copied out whole. RGBA8 and RGBA16F. */
+std::vector<uint32_t> copy_between_images(ComputeDevice &gpu)
+{
+   std::vector<uint32_t> words;
+   for (const auto &[format, bytes] : {std::pair{VK_FORMAT_R8G8B8A8_UNORM, 4u}, std::pair{VK_FORMAT_R16G16B16A16_SFLOAT, 8u}}) {
+      size_t texels = 0;
+      for (unsigned level = 0; level < 2; level++)
+         texels += size_t(64 >> level) * (64 >> level) * 2;
+      std::vector<uint8_t> a(texels * bytes), b(texels * bytes);
+      for (size_t i = 0; i < a.size(); i++) {
+         a[i] = uint8_t(i * 7 + 1);
+         b[i] = uint8_t(i * 3 + 2);
+      }
+      auto src = gpu.image(format, VK_IMAGE_TYPE_2D, {64, 64, 1}, 2, 2, a, bytes);
+      auto dst = gpu.image(format, VK_IMAGE_TYPE_2D, {64, 64, 1}, 2, 2, b, bytes);
+      auto back = gpu.buffer(b.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+      VkCommandBuffer commands = gpu.begin();
+      VkImageMemoryBarrier barriers[2]{};
+      for (unsigned i = 0; i < 2; i++) {
+         barriers[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+         barriers[i].srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
+         barriers[i].dstAccessMask = i ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
+         barriers[i].oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+         barriers[i].newLayout = i ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+         barriers[i].srcQueueFamilyIndex = barriers[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+         barriers[i].image = i ? dst.image : src.image;
+         barriers[i].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 2};
+      }
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                           0, nullptr, 2, barriers);
+      VkImageCopy regions[3]{};
+      regions[0] = {{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2}, {3, 5, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2}, {17, 1, 0}, {40, 33, 1}};
+      regions[1] = {{VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {50, 40, 0}, {14, 24, 1}};
+      regions[2] = {{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1}, {60, 2, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1}, {1, 3, 0}, {4, 29, 1}};
+      vkCmdCopyImage(commands, src.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.image,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 3, regions);
+      VkImageMemoryBarrier to_read = barriers[1];
+      to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      to_read.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      to_read.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      to_read.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                           nullptr, 1, &to_read);
+      std::vector<VkBufferImageCopy> out;
+      VkDeviceSize offset = 0;
+      for (uint32_t level = 0; level < 2; level++) {
+         VkBufferImageCopy region{};
+         region.bufferOffset = offset;
+         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 2};
+         region.imageExtent = {64u >> level, 64u >> level, 1};
+         out.push_back(region);
+         offset += VkDeviceSize(64 >> level) * (64 >> level) * 2 * bytes;
+      }
+      vkCmdCopyImageToBuffer(commands, dst.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, back.buffer, uint32_t(out.size()),
+                             out.data());
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      words.insert(words.end(), back.words, back.words + b.size() / 4);
+      EXPECT_NE(std::memcmp(back.words, b.data(), b.size()), 0) << "nothing was copied";
+      gpu.destroy(back);
+      gpu.destroy(src);
+      gpu.destroy(dst);
+   }
+   return words;
+}
+
 /* Everything the driver writes to stderr while `work` runs (the TERAKAN_DEBUG reports). */
 std::string capture_stderr(const std::function<void()> &work)
 {
@@ -652,6 +720,11 @@ TEST(ImagesAndSamplers, LargeTiledImageWithAllLevels)
 TEST(ImagesAndSamplers, ClearColorImageByFillsAndByDraws)
 {
    expect_same_as_lavapipe(clear_color_images);
+}
+
+TEST(ImagesAndSamplers, CopiesBetweenImages)
+{
+   expect_same_as_lavapipe(copy_between_images);
 }
 
 TEST(ImagesAndSamplers, CubeSampling)
