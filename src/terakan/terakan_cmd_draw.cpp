@@ -10,8 +10,15 @@
  * each Vulkan state maps to are written next to the code.
  *
  * Load-op clears are CP DMA fills of the attachment's whole level (only when the render area
- * covers it and the clear value repeats every 32 bits); other clears are refused with a
- * message until the clear shaders exist (docs/status.md). */
+ * covers it and the clear value repeats every 32 bits: a multisampled attachment's fill stores
+ * every sample), else a clear draw over the render area (terakan_meta_clear.cpp).
+ *
+ * Multisampling (4 samples; docs/sim-semantics.md "Multisampling" for what the simulator
+ * models, Mesa's evergreend.h and hw/msaa.h for the fields): the sample count comes from the
+ * attachments (PA_SC_AA_CONFIG, Cayman's CB_COLORn_ATTRIB and DB_Z_INFO counts), the
+ * locations are Vulkan's standard ones, PA_SC_AA_MASK is the pipeline's or dynamic sample
+ * mask, and colour attachments with an FMASK run with CB_COLORn_INFO.COMPRESSION. Resolve
+ * attachments are resolved at vkCmdEndRendering by a draw in the CB's RESOLVE mode. */
 #include "terakan_private.h"
 
 #include <algorithm>
@@ -19,6 +26,7 @@
 #include <cstring>
 
 #include "hw/graphics_registers.h"
+#include "hw/msaa.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
 #include "util/format/u_format.h"
@@ -200,8 +208,18 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       r.colour[i] = view;
       if (!view)
          continue;
-      if (a.resolveMode != VK_RESOLVE_MODE_NONE)
-         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "resolve attachments are not supported yet");
+      if (a.resolveMode != VK_RESOLVE_MODE_NONE && a.resolveImageView) {
+         VK_FROM_HANDLE(terakan_image_view, resolve, a.resolveImageView);
+         /* The CB averages the samples as floats (the RESOLVE mode), into a destination of the
+          * source's format: integer formats (SAMPLE_ZERO) and other modes are not drawn. */
+         if (a.resolveMode != VK_RESOLVE_MODE_AVERAGE_BIT || vk_format_is_int(view->vk.format))
+            return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "resolve modes other than AVERAGE of float and normalized formats are not supported");
+         if (view->image->vk.samples == 1 || resolve->image->vk.samples != 1 || resolve->vk.format != view->vk.format)
+            return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "a resolve needs a multisampled source and a single-sample destination of its format");
+         r.resolve[i] = resolve;
+      }
       shrink(view);
    }
    const VkRenderingAttachmentInfo *depth = info->pDepthAttachment;
@@ -275,6 +293,12 @@ extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   /* Resolve attachments: one RESOLVE draw per attachment over the render area, after every
+    * draw of the rendering (the same CB reads what it wrote). */
+   for (uint32_t i = 0; i < cmd->rendering.colour_count && vk_command_buffer_get_record_result(&cmd->vk) == VK_SUCCESS;
+        i++)
+      if (cmd->rendering.resolve[i] && cmd->rendering.colour[i])
+         terakan_meta_resolve(cmd, cmd->rendering.colour[i], cmd->rendering.resolve[i], cmd->rendering.area);
    /* Store ops: the CB and DB caches are flushed to memory, so later transfers and sampling
     * see the pixels (the barrier the application records may not name the CB at all when the
     * next use is a copy in the same submission). */
@@ -379,9 +403,11 @@ static uint32_t rop3(VkLogicOp op)
 
 /* The registers of the colour targets; returns CB_TARGET_MASK. */
 static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
-                                    const struct vk_dynamic_graphics_state &dyn, const GraphicsInterface &ps)
+                                    const struct vk_dynamic_graphics_state &dyn, const GraphicsInterface &ps,
+                                    bool resolve)
 {
    const terakan_rendering &r = cmd->rendering;
+   const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
    uint32_t target_mask = 0;
    for (uint32_t i = 0; i < 8; i++) {
       const uint32_t cb = reg::CB_COLOR0_BASE + i * reg::CB_COLOR_STRIDE;
@@ -404,12 +430,34 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
          attrib = (codes.tile_split << 5) | (codes.num_banks << 10) | (codes.bank_width << 13) |
                   (codes.bank_height << 16) | (codes.macro_tile_aspect << 19);
       }
+      /* Multisampled: Cayman's ATTRIB carries NUM_SAMPLES [26:24] and NUM_FRAGMENTS [28:27]
+       * (log2, equal: no EQAA); Evergreen's CB takes PA_SC_AA_CONFIG's count. With the image's
+       * FMASK: COMPRESSION [18] and FMASK_BANK_HEIGHT [23:22], the colour's own bank height, so
+       * that FMASK's macro tile has the colour's shape (terakan_image.cpp lays it out with the
+       * colour pitch and height). */
+      const unsigned samples = image->vk.samples;
+      const uint32_t log_samples = uint32_t(__builtin_ctz(samples));
+      if (cayman)
+         attrib |= (log_samples << 24) | (log_samples << 27);
+      const bool fmask = samples > 1 && image->fmask_offset && level.mode == hw::ArrayMode::Tiled2DThin1;
+      if (fmask)
+         attrib |= ((attrib >> 16) & 3) << 22;
       cs.context_registers(cb + reg::Base,
                            {uint32_t(view_offset(view) >> 8), level.pitch / 8 - 1,
-                            uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0, info, attrib},
+                            uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0,
+                            info | (uint32_t(fmask) << 18), attrib},
                            false);
       cs.relocation(*image->memory->bo); /* BASE */
       cs.relocation(*image->memory->bo); /* ATTRIB */
+      if (fmask) {
+         /* CB_COLORn_FMASK (relocated) and FMASK_SLICE (TILE_MAX: 8x8 tiles - 1). */
+         const uint64_t address =
+            image->offset + image->fmask_offset + uint64_t(view->vk.base_array_layer) * image->fmask_slice_bytes;
+         cs.context_registers(cb + hw::msaa::Fmask,
+                              {uint32_t(address >> 8), uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)},
+                              false);
+         cs.relocation(*image->memory->bo);
+      }
 
       uint32_t write_mask = 0;
       uint32_t blend = 0;
@@ -434,10 +482,12 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
    set_context(cs, gfx::CB_BLEND_RED,
                {float_bits(dyn.cb.blend_constants[0]), float_bits(dyn.cb.blend_constants[1]),
                 float_bits(dyn.cb.blend_constants[2]), float_bits(dyn.cb.blend_constants[3])});
-   /* MODE 1 (normal), ROP3: copy, or the logic op (integer and normalized targets alike;
-    * Vulkan applies logic ops to every non-float attachment). */
+   /* MODE 1 (normal; 3, RESOLVE, for terakan_meta_resolve's draws), ROP3: copy, or the logic
+    * op (integer and normalized targets alike; Vulkan applies logic ops to every non-float
+    * attachment). */
    const uint32_t rop = dyn.cb.logic_op_enable ? rop3(VkLogicOp(dyn.cb.logic_op)) : 0xCC;
-   set_context(cs, gfx::CB_COLOR_CONTROL, (1u << 4) | (rop << 16));
+   const uint32_t mode = uint32_t(resolve ? hw::msaa::CbMode::Resolve : hw::msaa::CbMode::Normal);
+   set_context(cs, gfx::CB_COLOR_CONTROL, (mode << 4) | (rop << 16));
    set_context(cs, reg::CB_SHADER_MASK, ps.cb_shader_mask);
    return target_mask;
 }
@@ -464,7 +514,10 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    const uint32_t base = uint32_t(view_offset(view) >> 8);
    /* A stencil attachment without a depth attachment: FORMAT invalid, the depth test off; the
     * DB still takes the pitch, height and tiling of the depth buffer for the stencil. */
-   set_context(cs, reg::DB_Z_INFO, z_format | (uint32_t(level.mode) << 4));
+   /* Cayman's DB_Z_INFO.NUM_SAMPLES [3:2] (log2); Evergreen's DB takes PA_SC_AA_CONFIG's. */
+   const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
+   const uint32_t num_samples = cayman ? uint32_t(__builtin_ctz(image->vk.samples)) << 2 : 0;
+   set_context(cs, reg::DB_Z_INFO, z_format | num_samples | (uint32_t(level.mode) << 4));
    /* DB_STENCIL_INFO: FORMAT [0] STENCIL_8; TILE_SPLIT [10:8] is for 2D tiling only. */
    set_context(cs, reg::DB_STENCIL_INFO, stencil ? 1u : 0u);
    set_context(cs, gfx::DB_Z_READ_BASE, base);
@@ -543,7 +596,72 @@ static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs
    set_context(cs, gfx::PA_SC_GENERIC_SCISSOR_TL, {window_offset_disable, whole_br});
    set_context(cs, gfx::PA_SC_VPORT_SCISSOR_0_TL,
                {window_offset_disable | uint32_t(x0) | (uint32_t(y0) << 16), uint32_t(x1) | (uint32_t(y1) << 16)});
-   set_context(cs, gfx::PA_SC_MODE_CNTL_0, 1u << 1); /* VPORT_SCISSOR_ENABLE */
+}
+
+uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd)
+{
+   const terakan_rendering &r = cmd->rendering;
+   for (uint32_t i = 0; i < r.colour_count; i++)
+      if (r.colour[i])
+         return r.colour[i]->image->vk.samples;
+   if (r.depth)
+      return r.depth->image->vk.samples;
+   if (r.stencil)
+      return r.stencil->image->vk.samples;
+   return 1;
+}
+
+/* Vulkan's standard 4x sample locations, (0.375, 0.125), (0.875, 0.375), (0.125, 0.625),
+ * (0.625, 0.875), as offsets from the pixel centre in 1/16 pixel (y down, as both APIs' window
+ * space is here). r600g's 4x pattern is the same (Mesa cayman_msaa.c). */
+static constexpr int8_t standard_4x[4][2] = {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}};
+
+/* PA_SC_AA_CONFIG, the sample locations, PA_SC_AA_MASK and PA_SC_MODE_CNTL_0 for `samples`
+ * (1 or 4). */
+static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
+                             uint32_t samples, bool application_draw)
+{
+   namespace msaa = hw::msaa;
+   const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
+   const uint32_t log_samples = uint32_t(__builtin_ctz(samples));
+   /* MSAA_NUM_SAMPLES [2:0], MAX_SAMPLE_DIST [16:13] (the farthest location from the centre
+    * in 1/16 pixel: 6), Cayman's MSAA_EXPOSED_SAMPLES [22:20]. */
+   uint32_t config = 0;
+   if (samples > 1)
+      config = log_samples | (6u << 13) | (cayman ? log_samples << 20 : 0);
+   set_context(cs, cayman ? msaa::PA_SC_AA_CONFIG_CAYMAN : msaa::PA_SC_AA_CONFIG_EVERGREEN, config);
+   /* No per-sample shading (PS_ITER_SAMPLE) and no alpha to coverage (pipelines refuse both). */
+   set_context(cs, msaa::PA_SC_MODE_CNTL_1, 0);
+   set_context(cs, msaa::DB_ALPHA_TO_MASK, 0);
+   uint16_t mask = 0xffff;
+   if (samples > 1) {
+      /* Sample s in byte s: x offset in the low nibble, y in the high one; the same for the
+       * four pixels of a quad (Evergreen: PA_SC_AA_SAMPLE_LOCS_0-3, one per quad pixel;
+       * Cayman: PA_SC_AA_SAMPLE_LOCS_PIXEL_<pixel>_0). */
+      uint32_t locations = 0;
+      for (unsigned s = 0; s < 4; s++)
+         locations |= (uint32_t(standard_4x[s][0] & 0xf) | (uint32_t(standard_4x[s][1] & 0xf) << 4)) << (8 * s);
+      if (cayman) {
+         for (unsigned pixel = 0; pixel < 4; pixel++)
+            set_context(cs, msaa::CM_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + msaa::cm_sample_locs_pixel_stride * pixel,
+                        locations);
+      } else {
+         set_context(cs, msaa::PA_SC_AA_SAMPLE_LOCS_0, {locations, locations, locations, locations});
+      }
+      /* The pipeline's (or dynamic) sample mask; the driver's own draws cover every sample. */
+      mask = application_draw ? uint16_t(dyn.ms.sample_mask & ((1u << samples) - 1)) : uint16_t((1u << samples) - 1);
+   }
+   /* PA_SC_AA_MASK: Evergreen a byte per quad pixel, Cayman 16 bits per pixel in two registers. */
+   if (cayman) {
+      const uint32_t two = uint32_t(mask) | (uint32_t(mask) << 16);
+      set_context(cs, msaa::CM_PA_SC_AA_MASK_X0Y0_X1Y0, {two, two});
+   } else {
+      const uint32_t byte = mask & 0xff;
+      set_context(cs, msaa::PA_SC_AA_MASK, byte * 0x01010101u);
+   }
+   /* PA_SC_MODE_CNTL_0: MSAA_ENABLE [0] (Vulkan rasterizes multisampled whenever there are
+    * several samples), VPORT_SCISSOR_ENABLE [1]. */
+   set_context(cs, gfx::PA_SC_MODE_CNTL_0, (uint32_t(samples > 1) << 0) | (1u << 1));
 }
 
 static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
@@ -806,14 +924,21 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    if (!emit_vertex_inputs(cmd, cs, g, dyn))
       return false;
 
+   const bool application = cmd->graphics_pipeline && setup.pipeline == cmd->graphics_pipeline->graphics;
+   uint32_t samples = terakan_rendering_samples(cmd);
+   if (!cmd->rendering.colour_count && !cmd->rendering.depth && !cmd->rendering.stencil && g.state.ms)
+      samples = dyn.ms.rasterization_samples ? dyn.ms.rasterization_samples : g.state.ms->rasterization_samples;
+   if (samples != 1 && samples != 4) {
+      fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
+      return false;
+   }
    emit_viewport_and_scissor(cmd, cs, dyn);
+   emit_multisample(cmd, cs, dyn, samples, application && g.state.ms);
    emit_rasterizer(cmd, cs, dyn);
    emit_depth(cmd, cs, dyn);
    /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
-   set_context(cs, gfx::DB_COUNT_CONTROL,
-               terakan_db_count_control(cmd, cmd->graphics_pipeline && setup.pipeline == cmd->graphics_pipeline->graphics,
-                                        setup.pipeline->state.ms ? setup.pipeline->state.ms->rasterization_samples : 1));
-   set_context(cs, reg::CB_TARGET_MASK, emit_colour_targets(cmd, cs, dyn, ps));
+   set_context(cs, gfx::DB_COUNT_CONTROL, terakan_db_count_control(cmd, application, samples));
+   set_context(cs, reg::CB_TARGET_MASK, emit_colour_targets(cmd, cs, dyn, ps, setup.resolve));
 
    /* VGT: the topology, restart, the index offset (firstVertex or vertexOffset) and the first
     * instance, which the vertex shader's VertexIndex and InstanceIndex include. */

@@ -184,6 +184,13 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    }
    out.maxMipLevels = 13; /* log2(4096) + 1 */
    out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   /* 4 samples for 2D attachments (terakan_image.cpp): what the simulator models and lavapipe,
+    * the reference, also offers; multisampled images cannot be sampled or stored to. */
+   if (info->type == VK_IMAGE_TYPE_2D && info->tiling == VK_IMAGE_TILING_OPTIMAL &&
+       !(info->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
+       (info->usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+       !(info->usage & ~terakan_multisampled_image_usage))
+      out.sampleCounts |= VK_SAMPLE_COUNT_4_BIT;
    out.maxResourceSize = 1ull << 31;
    return VK_SUCCESS;
 }

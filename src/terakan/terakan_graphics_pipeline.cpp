@@ -6,7 +6,8 @@
  * makes dynamic costs no recompilation.
  *
  * What is refused, each with a message: stages other than vertex and fragment, a pipeline
- * without a fragment stage, polygon modes other than fill, multisampling, storage buffers and
+ * without a fragment stage, polygon modes other than fill, sample counts other than 1 and 4,
+ * sample shading, alpha to coverage, storage buffers and
  * storage images in graphics stages (their RATs would share CB_COLOR0-7 with the colour
  * targets), vertex attribute formats the fetch unit cannot read. */
 #include "terakan_private.h"
@@ -106,9 +107,13 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
        s.rs->polygon_mode != VK_POLYGON_MODE_FILL)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: polygon mode %d is not supported (fillModeNonSolid is off)", s.rs->polygon_mode);
-   if (s.ms && s.ms->rasterization_samples > VK_SAMPLE_COUNT_1_BIT)
+   if (s.ms && !BITSET_TEST(s.dynamic, MESA_VK_DYNAMIC_MS_RASTERIZATION_SAMPLES) &&
+       s.ms->rasterization_samples != VK_SAMPLE_COUNT_1_BIT && s.ms->rasterization_samples != VK_SAMPLE_COUNT_4_BIT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: multisampled rendering is not supported yet");
+                            "terakan: %u samples are not supported (1 and 4 are)", unsigned(s.ms->rasterization_samples));
+   if (s.ms && s.ms->sample_shading_enable)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: sample shading is not supported (sampleRateShading is off)");
    if (s.ms && (s.ms->alpha_to_coverage_enable || s.ms->alpha_to_one_enable))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: alpha to coverage and alpha to one are not supported yet");

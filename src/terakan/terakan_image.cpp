@@ -14,7 +14,21 @@
  * (DB_DEPTH_SIZE, DB_DEPTH_SLICE), so every depth level takes the stencil level's pitch: a
  * multiple of 32 texels, which the kernel's 1D check of an 8-bit surface asks for
  * (evergreen_cs_track_validate_stencil; group size / (8 x bpe)) and which keeps every stencil
- * level and layer on a 256-byte boundary for DB_STENCIL_*_BASE. */
+ * level and layer on a 256-byte boundary for DB_STENCIL_*_BASE.
+ *
+ * Multisampled images (4 samples; one level, 2D, optimal tiling, attachment and transfer
+ * usage only: the simulator has no texture-unit reads of them). Their samples are stored as
+ * the simulator's model says the CB and DB address them (docs/sim-semantics.md
+ * "Multisampling", hw::LevelAddressing): a micro tile grows to 64 x bytes x samples, so a
+ * layer takes pitch x aligned height x bytes x samples. Colour images are always 2D tiled, as
+ * r600g makes every multisampled texture (Mesa r600_texture.c: "MSAA resources must be 2D
+ * tiled"), padded up to one macro tile when smaller, and carry an FMASK after the colour
+ * layers: 1 byte a pixel for 4 samples, 2D tiled with the colour pitch, height and tiling
+ * codes (r600g's r600_texture_get_fmask_info), so that CB_COLORn_INFO.COMPRESSION can be on.
+ * No CMASK: a fast clear would leave the clear colour in CB_COLORn_CLEAR_WORD0/1, which every
+ * later draw into the image would have to program, and a draw recorded in another command
+ * buffer cannot know it; clears store every sample instead. Depth and stencil are 1D tiled as
+ * single-sample ones, in the DB's depth sample order (a pixel's samples side by side). */
 #include "terakan_private.h"
 
 #include <cstring>
@@ -50,6 +64,58 @@ static hw::SurfaceDescription surface_of(const terakan_device *device, const VkI
    return surface;
 }
 
+/* Every level's layers grow by the sample count (multisampled images have one level). */
+static void scale_for_samples(hw::SurfaceLayout &layout, unsigned samples)
+{
+   if (samples <= 1)
+      return;
+   uint64_t end = 0;
+   for (hw::SurfaceLevel &level : layout.levels) {
+      level.slice_bytes *= samples;
+      end = std::max(end, level.offset + level.slice_bytes * level.slices);
+   }
+   layout.size = end;
+}
+
+/* A multisampled colour image: 2D tiled whatever its size (one macro tile at least), then its
+ * FMASK at the next macro-tile boundary; 1D tiled without FMASK when the board's tiling
+ * configuration allows no 2D tiling. */
+static bool lay_out_multisampled_colour(const terakan_device *device, terakan_image *image, std::string &error)
+{
+   const hw::SurfaceDescription &s = image->surface;
+   const unsigned samples = image->vk.samples;
+   hw::SurfaceLayout &layout = image->layout;
+   if (s.mode != hw::ArrayMode::Tiled2DThin1) {
+      if (!hw::compute_surface_layout(device->physical->pci->family, s, layout, error))
+         return false;
+      scale_for_samples(layout, samples);
+      return true;
+   }
+   layout = {};
+   layout.macro = hw::choose_macro_tiling(s.tiling, s.bytes_per_element);
+   const hw::SurfaceAlignment align = hw::surface_alignment_2d(s.tiling, layout.macro, s.bytes_per_element);
+   layout.macro_tile_width = align.pitch;
+   layout.macro_tile_height = align.height;
+   layout.macro_tile_bytes = align.base;
+   layout.alignment = std::max<uint64_t>(256, align.base);
+   hw::SurfaceLevel level{};
+   level.offset = 0;
+   level.pitch = unsigned(align64(s.width, align.pitch));
+   level.aligned_height = unsigned(align64(s.height, align.height));
+   level.width = s.width;
+   level.height = s.height;
+   level.depth = 1;
+   level.slices = s.layers;
+   level.mode = hw::ArrayMode::Tiled2DThin1;
+   level.slice_bytes = uint64_t(level.pitch) * level.aligned_height * s.bytes_per_element * samples;
+   layout.levels.push_back(level);
+   layout.mip_offset = 0;
+   image->fmask_offset = align64(level.slice_bytes * level.slices, layout.alignment);
+   image->fmask_slice_bytes = uint64_t(level.pitch) * level.aligned_height * (samples <= 4 ? 1 : 4);
+   layout.size = image->fmask_offset + align64(image->fmask_slice_bytes * level.slices, 256);
+   return true;
+}
+
 /* The stencil plane of `image` (a format with stencil), and the depth levels moved to its
  * pitches. */
 static bool lay_out_stencil(const terakan_device *device, terakan_image *image, std::string &error)
@@ -59,6 +125,8 @@ static bool lay_out_stencil(const terakan_device *device, terakan_image *image, 
    if (!hw::compute_surface_layout(device->physical->pci->family, image->stencil_surface, image->stencil_layout,
                                    error))
       return false;
+   const unsigned samples = image->vk.samples;
+   scale_for_samples(image->stencil_layout, samples);
    hw::SurfaceLayout &depth = image->layout;
    uint64_t offset = 0;
    for (size_t i = 0; i < depth.levels.size(); i++) {
@@ -70,7 +138,7 @@ static bool lay_out_stencil(const terakan_device *device, terakan_image *image, 
          return false;
       }
       level.pitch = stencil.pitch;
-      level.slice_bytes = uint64_t(level.pitch) * level.aligned_height * image->surface.bytes_per_element;
+      level.slice_bytes = uint64_t(level.pitch) * level.aligned_height * image->surface.bytes_per_element * samples;
       level.offset = offset;
       offset += level.slice_bytes * level.slices;
       if (i == 0) {
@@ -90,6 +158,10 @@ uint64_t terakan_image_size(const terakan_image *image)
 
 uint64_t terakan_image_stencil_offset(const terakan_image *image, uint32_t level, uint32_t layer)
 {
+   if (image->vk.samples > 1) {
+      const hw::SurfaceLevel &l = image->stencil_layout.levels[level];
+      return image->stencil_offset + l.offset + uint64_t(layer) * l.slice_bytes;
+   }
    return image->stencil_offset +
           hw::surface_texel_offset(image->stencil_layout, image->stencil_surface, level, 0, 0, layer);
 }
@@ -115,9 +187,20 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image flags 0x%x are not supported (sparse, 2D array views of 3D images, ...)",
                        pCreateInfo->flags);
-   if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: multisampled images are not supported");
+   if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT) {
+      if (pCreateInfo->samples != VK_SAMPLE_COUNT_4_BIT)
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: %u samples are not supported (1 and 4 are)", unsigned(pCreateInfo->samples));
+      if (pCreateInfo->imageType != VK_IMAGE_TYPE_2D || pCreateInfo->tiling != VK_IMAGE_TILING_OPTIMAL ||
+          pCreateInfo->mipLevels != 1 || (pCreateInfo->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: multisampled images must be 2D, optimally tiled, with one level");
+      if (pCreateInfo->usage & ~terakan_multisampled_image_usage)
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: multisampled image usage 0x%x is not supported (sampling and storage are "
+                               "not: the texture unit's FMASK reads are not simulated)",
+                               pCreateInfo->usage);
+   }
    auto *image = terakan_object_new<terakan_image>(pAllocator ? pAllocator : &device->vk.alloc,
                                                    VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!image)
@@ -128,8 +211,13 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    std::string error;
    bool laid_out = false;
    try {
-      laid_out = hw::compute_surface_layout(device->physical->pci->family, image->surface,
-                                            image->layout, error);
+      if (image->vk.samples > 1 && !format->depth) {
+         laid_out = lay_out_multisampled_colour(device, image, error);
+      } else {
+         laid_out = hw::compute_surface_layout(device->physical->pci->family, image->surface, image->layout, error);
+         if (laid_out && !format->stencil)
+            scale_for_samples(image->layout, image->vk.samples);
+      }
       if (laid_out && format->stencil)
          laid_out = lay_out_stencil(device, image, error);
    } catch (const std::bad_alloc &) {
@@ -192,6 +280,10 @@ terakan_BindImageMemory2(VkDevice, uint32_t bindInfoCount, const VkBindImageMemo
 /* Where texel (0, 0) of `layer` (or z slice) of `level` starts, from the image's base. */
 uint64_t terakan_image_subresource_offset(const terakan_image *image, uint32_t level, uint32_t layer)
 {
+   if (image->vk.samples > 1) {
+      const hw::SurfaceLevel &l = image->layout.levels[level];
+      return l.offset + uint64_t(layer) * l.slice_bytes;
+   }
    return hw::surface_texel_offset(image->layout, image->surface, level, 0, 0, layer);
 }
 

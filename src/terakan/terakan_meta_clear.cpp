@@ -15,6 +15,7 @@
  * draw state at all. */
 #include "terakan_private.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -230,12 +231,75 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
    }
 }
 
-/* ---- clears of images outside rendering ---- */
+/* ---- resolves ---- */
 
-/* Clears one level and layer of `image` by a clear draw over a rendering of just that
- * subresource (the command buffer is outside any rendering, as Vulkan requires). */
-static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uint32_t level, uint32_t layer,
-                              bool depth, bool stencil, const VkClearValue &value)
+bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, terakan_image_view *destination,
+                          const VkRect2D &area)
+{
+   const VkRect2D rect = area; /* `area` may be the rendering's, which is replaced below */
+   /* The clear pair of one float target serves: in RESOLVE mode the CB writes no export, the
+    * draw only names the pixels (a RECTLIST over `rect`). */
+   VkResult result = VK_SUCCESS;
+   const terakan_graphics_pipeline *pipeline = clear_pipeline(cmd->device, uint32_t(ClearKind::Float), result);
+   if (!pipeline) {
+      vk_command_buffer_set_error(&cmd->vk, result);
+      return false;
+   }
+   const terakan_rendering saved = cmd->rendering;
+   terakan_rendering &r = cmd->rendering;
+   r = {};
+   r.active = true;
+   r.layer_count = 1;
+   r.colour_count = 2;
+   r.colour[0] = source;
+   r.colour[1] = destination;
+   r.extent = {std::min(source->vk.extent.width, destination->vk.extent.width),
+               std::min(source->vk.extent.height, destination->vk.extent.height)};
+   r.area = rect;
+
+   const float width = float(r.extent.width), height = float(r.extent.height);
+   const float x0 = 2.0f * float(rect.offset.x) / width - 1.0f;
+   const float x1 = 2.0f * (float(rect.offset.x) + float(rect.extent.width)) / width - 1.0f;
+   const float y0 = 2.0f * float(rect.offset.y) / height - 1.0f;
+   const float y1 = 2.0f * (float(rect.offset.y) + float(rect.extent.height)) / height - 1.0f;
+   uint8_t push[256] = {};
+   const float corners[12] = {x0, y0, 0, 1.0f, x1, y0, 0, 1.0f, x0, y1, 0, 1.0f};
+   std::memcpy(push + corner_bytes, corners, sizeof(corners));
+
+   struct vk_dynamic_graphics_state dynamic;
+   vk_dynamic_graphics_state_init(&dynamic);
+   dynamic.vp.viewport_count = dynamic.vp.scissor_count = 1;
+   dynamic.vp.viewports[0] = {0, 0, width, height, 0, 1};
+   dynamic.vp.scissors[0] = rect;
+   dynamic.rs.cull_mode = VK_CULL_MODE_NONE;
+   dynamic.rs.line.width = 1.0f;
+   /* CB_TARGET_MASK: CB_COLOR0 (the source) only, all channels; the destination takes the
+    * resolved pixels. */
+   dynamic.cb.attachment_count = 8;
+   dynamic.cb.color_write_enables = 0xff;
+   dynamic.cb.attachments[0].write_mask = 0xf;
+
+   terakan_draw_setup setup;
+   setup.pipeline = pipeline;
+   setup.dynamic = &dynamic;
+   setup.push_constants = push;
+   setup.primitive_type = terakan::hw::gfx::RectList;
+   setup.resolve = true;
+   terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
+   const bool ok = terakan_emit_draw_state(cmd, cs, setup, 0, 0, false);
+   if (ok) {
+      cs.packet(terakan::hw::pm4::NUM_INSTANCES, 1);
+      cs.emit(1);
+      cs.packet(terakan::hw::pm4::DRAW_INDEX_AUTO, 2);
+      cs.emit(3);
+      cs.emit(2); /* SOURCE_SELECT: auto index */
+   }
+   cmd->rendering = saved;
+   return ok;
+}
+
+/* A view of one level and layer of `image` for the driver's own draws. */
+static terakan_image_view subresource_view(terakan_image *image, uint32_t level, uint32_t layer)
 {
    terakan_image_view view{};
    view.image = image;
@@ -247,6 +311,57 @@ static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uin
    view.vk.base_array_layer = layer;
    view.vk.layer_count = 1;
    view.vk.extent = vk_image_mip_level_extent(&image->vk, level);
+   return view;
+}
+
+/* vkCmdResolveImage: each region's layers by a RESOLVE draw over its rectangle. The CB writes
+ * pixel (x, y) of the source to (x, y) of the destination, so a region must not move. */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdResolveImage2(VkCommandBuffer commandBuffer, const VkResolveImageInfo2 *info)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_image, source, info->srcImage);
+   VK_FROM_HANDLE(terakan_image, destination, info->dstImage);
+   if (!source->memory || !destination->memory)
+      return;
+   if (vk_format_is_int(source->vk.format) || source->vk.format != destination->vk.format) {
+      vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                                           "terakan: vkCmdResolveImage of integer formats or "
+                                                           "between formats is not supported"));
+      return;
+   }
+   terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
+   terakan_emit_full_barrier(cs);
+   for (uint32_t i = 0; i < info->regionCount; i++) {
+      const VkImageResolve2 &region = info->pRegions[i];
+      if (region.srcOffset.x != region.dstOffset.x || region.srcOffset.y != region.dstOffset.y) {
+         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                                              "terakan: vkCmdResolveImage to another offset is not "
+                                                              "supported (the CB resolves in place)"));
+         return;
+      }
+      const VkRect2D rect = {{region.srcOffset.x, region.srcOffset.y}, {region.extent.width, region.extent.height}};
+      const uint32_t layers = vk_image_subresource_layer_count(&source->vk, &region.srcSubresource);
+      for (uint32_t l = 0; l < layers; l++) {
+         terakan_image_view from = subresource_view(source, region.srcSubresource.mipLevel,
+                                                    region.srcSubresource.baseArrayLayer + l);
+         terakan_image_view to = subresource_view(destination, region.dstSubresource.mipLevel,
+                                                  region.dstSubresource.baseArrayLayer + l);
+         if (!terakan_meta_resolve(cmd, &from, &to, rect))
+            return;
+      }
+   }
+   terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+}
+
+/* ---- clears of images outside rendering ---- */
+
+/* Clears one level and layer of `image` by a clear draw over a rendering of just that
+ * subresource (the command buffer is outside any rendering, as Vulkan requires). */
+static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uint32_t level, uint32_t layer,
+                              bool depth, bool stencil, const VkClearValue &value)
+{
+   terakan_image_view view = subresource_view(image, level, layer);
 
    const terakan_rendering saved = cmd->rendering;
    terakan_rendering &r = cmd->rendering;

@@ -382,10 +382,14 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
    limits.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
    limits.maxColorAttachments = 4;
-   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   /* Multisampled rendering has 4 samples (terakan_image.cpp, terakan_cmd_draw.cpp: the
+    * count the simulator models and lavapipe, the reference, offers). Sampling multisampled
+    * images (FMASK reads in the texture unit) is not simulated: 1 only, below Vulkan's
+    * minimum. */
+   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
    limits.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
    limits.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
    limits.maxSampleMaskWords = 1;
    limits.timestampComputeAndGraphics = VK_FALSE;
@@ -404,7 +408,8 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.lineWidthRange[0] = 1.0f;
    limits.lineWidthRange[1] = 1.0f;
    limits.strictLines = VK_FALSE;
-   limits.standardSampleLocations = VK_FALSE;
+   /* The standard 4x locations are what PA_SC_AA_SAMPLE_LOCS holds (terakan_cmd_draw.cpp). */
+   limits.standardSampleLocations = VK_TRUE;
    limits.optimalBufferCopyOffsetAlignment = 256;
    limits.optimalBufferCopyRowPitchAlignment = 256;
    limits.nonCoherentAtomSize = 256;

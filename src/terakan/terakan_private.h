@@ -187,6 +187,10 @@ struct terakan_image {
    terakan::hw::SurfaceDescription stencil_surface;
    terakan::hw::SurfaceLayout stencil_layout;
    uint64_t stencil_offset = 0;
+   /* Multisampled colour images (terakan_image.cpp): FMASK, each pixel's sample-to-fragment
+    * map, `fmask_offset` bytes from the image's base (0: none), one slice per layer. */
+   uint64_t fmask_offset = 0;
+   uint64_t fmask_slice_bytes = 0;
    struct terakan_device_memory *memory;
    VkDeviceSize offset; /* in the memory's buffer object */
 };
@@ -239,6 +243,11 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer_view, base, VkBufferView, VK_OBJEC
 /* Whether a format can be a uniform texel buffer: what the fetch unit converts. */
 bool terakan_format_is_texel_buffer(const terakan_format *format);
 VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling);
+/* What a multisampled image may be used for (terakan_image.cpp): attachments and transfers
+ * (clears, resolves), never sampling or storage. */
+constexpr VkImageUsageFlags terakan_multisampled_image_usage =
+   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+   VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
 
 /* ---- attachment and vertex formats (terakan_attachment_formats.cpp) ---- */
 
@@ -420,6 +429,9 @@ struct terakan_rendering {
    std::array<struct terakan_image_view *, 8> colour;
    struct terakan_image_view *depth;
    struct terakan_image_view *stencil; /* the same image as `depth` when both are set */
+   /* Colour attachment i's resolve attachment (VK_RESOLVE_MODE_AVERAGE), resolved over the
+    * render area at vkCmdEndRendering; nullptr if none. */
+   std::array<struct terakan_image_view *, 8> resolve;
    VkExtent2D extent; /* the smallest attachment: what the scissors keep drawing inside */
 };
 
@@ -488,7 +500,17 @@ struct terakan_draw_setup {
    terakan::winsys::RadeonBo *indirect_bo = nullptr;
    uint64_t indirect_offset = 0;
    uint32_t draw_index = 0;
+   /* CB_COLOR_CONTROL.MODE RESOLVE: the CB averages CB_COLOR0's samples into CB_COLOR1 over the
+    * pixels the draw covers (terakan_meta_resolve). */
+   bool resolve = false;
 };
+/* The sample count the rendering's attachments have (1 without any). */
+uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd);
+/* Resolves `rect` of `source` (a multisampled colour view) into `destination` (a
+ * single-sample view of the same format) by a RESOLVE draw (terakan_meta_clear.cpp); the
+ * rendering the command buffer records, if any, is kept. */
+bool terakan_meta_resolve(terakan_cmd_buffer *cmd, struct terakan_image_view *source,
+                          struct terakan_image_view *destination, const VkRect2D &rect);
 bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                              const terakan_draw_setup &setup, uint32_t first_vertex_or_offset,
                              uint32_t first_instance, bool indexed);

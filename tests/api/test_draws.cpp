@@ -940,4 +940,140 @@ TEST_F(Draws, ClearDepthStencilImageByAspect)
    }
 }
 
+/* ---- multisampling (4 samples: what the simulator models and lavapipe offers) ----
+ *
+ * Both devices sample at Vulkan's standard 4x locations, so the same samples are covered and
+ * each resolved pixel is the average of the same four stored 8-bit values, rounded to nearest
+ * by both (the simulated CB and lavapipe's resolve). The tolerance stays 1 because an average
+ * can fall exactly on a tie: two samples of 255 and two of 64 (the clear colour's blue) average
+ * to 159.5, which the simulator's float arithmetic rounds to 159 and lavapipe's to 160 (seen
+ * in MultisampledDepthTest with tolerance 0; the other scenes matched exactly then). */
+
+/* How many pixels of target 0 differ from both `a` and `b` by more than 1 in some channel:
+ * the blended edge pixels a resolve of partly covered pixels leaves. */
+unsigned pixels_between(const DrawImages &images, std::array<uint8_t, 4> a, std::array<uint8_t, 4> b)
+{
+   unsigned count = 0;
+   auto near = [](std::array<uint8_t, 4> x, std::array<uint8_t, 4> y) {
+      for (unsigned c = 0; c < 4; c++)
+         if (std::abs(int(x[c]) - int(y[c])) > 1)
+            return false;
+      return true;
+   };
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++)
+         if (!near(texel(images, x, y), a) && !near(texel(images, x, y), b))
+            count++;
+   return count;
+}
+
+TEST_F(Draws, MultisampledTrianglesResolvedByTheRenderPass)
+{
+   /* Two solid triangles with edges at every slope, vertices off the pixel grid (on the
+    * 1/256 grid both rasterizers snap to), drawn with 4 samples and resolved by the render
+    * pass's resolve attachment; then vkCmdClearAttachments of a rectangle inside the pass
+    * (a clear draw that must write all four samples). */
+   const std::vector<Vertex> vertices = triangle(1.375f, 2.125f, 29.625f, 5.5f, 4.25f, 30.875f, 0.5f, {1, 0, 0, 1}) +
+                                        triangle(31.5f, 9.75f, 12.125f, 31.25f, 17.0625f, 1.1875f, 0.5f, {0, 1, 0, 1});
+   DrawJob job = coloured(vertices);
+   job.samples = VK_SAMPLE_COUNT_4_BIT;
+   job.clear_rects = {{{20, 20}, {5, 3}}};
+   job.clear_rect_value.float32[0] = 1.0f;
+   job.clear_rect_value.float32[1] = 1.0f;
+   job.clear_rect_value.float32[3] = 1.0f;
+   const DrawImages images = expect_same(job);
+   /* Inside the first triangle only, the clear colour in a corner, the cleared rectangle. */
+   EXPECT_EQ(texel(images, 5, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+   EXPECT_EQ(texel(images, 0, 31), (std::array<uint8_t, 4>{0, 0, 64, 255}));
+   EXPECT_EQ(texel(images, 22, 21), (std::array<uint8_t, 4>{255, 255, 0, 255}));
+   /* Edges are blended: without multisampling every pixel would be one of the solid colours. */
+   EXPECT_GT(pixels_between(images, {255, 0, 0, 255}, {0, 0, 64, 255}), 20u);
+}
+
+TEST_F(Draws, MultisampledDepthTest)
+{
+   /* Two triangles that cross in depth (each with a depth slope, one through the other) with
+    * a 4-sample D32 attachment and the test LESS: where they cross, each sample keeps the
+    * nearer one at its own location, and the resolve averages them. Then the same with
+    * D24S8. */
+   const std::vector<Vertex> vertices = {
+      {2, 2, 0.2f, 1, 1, 0, 0, 1}, {30, 3, 0.8f, 1, 1, 0, 0, 1}, {3, 29, 0.2f, 1, 1, 0, 0, 1},
+      {29, 1.5f, 0.3f, 1, 0, 0, 1, 1}, {30.5f, 30, 0.3f, 1, 0, 0, 1, 1}, {1.25f, 16.625f, 0.9f, 1, 0, 0, 1, 1}};
+   for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT}) {
+      SCOPED_TRACE(format);
+      DrawJob job = coloured(vertices);
+      job.samples = VK_SAMPLE_COUNT_4_BIT;
+      job.depth = true;
+      job.depth_format = format;
+      job.depth_compare = VK_COMPARE_OP_LESS;
+      const DrawImages images = expect_same(job);
+      EXPECT_EQ(texel(images, 4, 6), (std::array<uint8_t, 4>{255, 0, 0, 255})) << "the near end of the first";
+      EXPECT_EQ(texel(images, 27, 8), (std::array<uint8_t, 4>{0, 0, 255, 255})) << "the second in front";
+      /* Where the two cross, pixels mix red and blue (more blue than the clear colour has,
+       * and some red): the samples of one pixel took different triangles. */
+      unsigned mixed = 0;
+      for (unsigned y = 0; y < size; y++)
+         for (unsigned x = 0; x < size; x++) {
+            const std::array<uint8_t, 4> p = texel(images, x, y);
+            mixed += p[0] > 40 && p[0] < 215 && p[2] > 80;
+         }
+      EXPECT_GT(mixed, 3u);
+   }
+}
+
+TEST_F(Draws, MultisampledStencilPerSample)
+{
+   /* Two overlapping triangles in one draw over a 4-sample D24S8 attachment cleared to 0, the
+    * stencil test NOT_EQUAL 1 with REPLACE on pass: the first triangle marks its samples, the
+    * second draws only on samples the first left unmarked, so the edge pixels of the first
+    * inside the second mix both colours per sample. */
+   const std::vector<Vertex> vertices = triangle(1.375f, 2.125f, 29.625f, 5.5f, 4.25f, 30.875f, 0.5f, {1, 0, 0, 1}) +
+                                        triangle(31.5f, 9.75f, 12.125f, 31.25f, 17.0625f, 1.1875f, 0.25f, {0, 1, 0, 1});
+   DrawJob job = coloured(vertices);
+   job.samples = VK_SAMPLE_COUNT_4_BIT;
+   job.depth = true;
+   job.depth_format = VK_FORMAT_D24_UNORM_S8_UINT;
+   job.stencil = true;
+   job.stencil_clear = 0;
+   job.stencil_front = job.stencil_back = stencil_face(VK_COMPARE_OP_NOT_EQUAL, VK_STENCIL_OP_KEEP,
+                                                       VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, 1);
+   const DrawImages images = expect_same(job);
+   /* (16, 12): inside both; the nearer green triangle is drawn later and the depth test is
+    * ALWAYS, so only the stencil keeps the red. */
+   EXPECT_EQ(texel(images, 16, 12), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+   EXPECT_EQ(texel(images, 25, 12), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+}
+
+TEST_F(Draws, MultisampledSampleMask)
+{
+   /* pSampleMask 0b0101: a triangle over the whole target writes samples 0 and 2 only, so
+    * every pixel it covers resolves to the mean of its colour and the clear colour; then a
+    * smaller green one, whose edge pixels show which covered samples the mask keeps (samples
+    * 0 and 2 sit at the top left and bottom left of the standard pattern). */
+   const std::vector<Vertex> vertices = triangle(-1, -1, 70, -1, -1, 70, 0.5f, {1, 0, 0, 1}) +
+                                        triangle(20.25f, 1.5f, 30.5f, 22.125f, 3.0625f, 27.75f, 0.5f, {0, 1, 0, 1});
+   DrawJob job = coloured(vertices);
+   job.samples = VK_SAMPLE_COUNT_4_BIT;
+   job.sample_mask = 0x5;
+   const DrawImages images = expect_same(job);
+   const std::array<uint8_t, 4> pixel = texel(images, 2, 7);
+   EXPECT_NEAR(pixel[0], 128, 1);
+   EXPECT_EQ(pixel[1], 0);
+   EXPECT_EQ(pixel[2], 32);
+   EXPECT_EQ(pixel[3], 255);
+}
+
+TEST_F(Draws, MultisampledResolveImageCommand)
+{
+   /* The attachment stored with its samples and resolved after the pass by
+    * vkCmdResolveImage (the same RESOLVE draw outside a rendering). */
+   const std::vector<Vertex> vertices = triangle(1.375f, 2.125f, 29.625f, 5.5f, 4.25f, 30.875f, 0.5f, {1, 1, 0, 1});
+   DrawJob job = coloured(vertices);
+   job.samples = VK_SAMPLE_COUNT_4_BIT;
+   job.resolve_by_command = true;
+   const DrawImages images = expect_same(job);
+   EXPECT_EQ(texel(images, 5, 8), (std::array<uint8_t, 4>{255, 255, 0, 255}));
+   EXPECT_GT(pixels_between(images, {255, 255, 0, 255}, {0, 0, 64, 255}), 20u);
+}
+
 } // namespace

@@ -166,7 +166,7 @@ bool VulkanDrawRunner::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, 
 }
 
 bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-                                  uint32_t width, uint32_t height, Image &image)
+                                  uint32_t width, uint32_t height, Image &image, VkSampleCountFlagBits samples)
 {
    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
    info.imageType = VK_IMAGE_TYPE_2D;
@@ -174,7 +174,7 @@ bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkIm
    info.extent = {width, height, 1};
    info.mipLevels = 1;
    info.arrayLayers = 1;
-   info.samples = VK_SAMPLE_COUNT_1_BIT;
+   info.samples = samples;
    info.tiling = VK_IMAGE_TILING_OPTIMAL;
    info.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
    if (vkCreateImage(device_, &info, nullptr, &image.image) != VK_SUCCESS)
@@ -219,6 +219,9 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    const bool has_texture = !job.texture.texels.empty();
    const bool has_descriptors = has_texture || !job.uniform_data.empty();
    std::vector<Image> targets(job.targets.size());
+   /* Multisampled jobs: the single-sample images the colour attachments resolve into. */
+   const bool multisampled = job.samples != VK_SAMPLE_COUNT_1_BIT;
+   std::vector<Image> resolved(multisampled ? job.targets.size() : 0);
    Image depth;
    VkRenderPass render_pass = VK_NULL_HANDLE;
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
@@ -272,12 +275,12 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
        * layout of the copy to `readback` after it. */
       auto add_attachment = [&](VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, unsigned bytes,
                                 Image &image, Buffer &readback) {
-         if (!make_image(format, usage, aspect, job.width, job.height, image) ||
+         if (!make_image(format, usage, aspect, job.width, job.height, image, job.samples) ||
              !make_buffer(VkDeviceSize(job.width) * job.height * bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback))
             return false;
          VkAttachmentDescription attachment{};
          attachment.format = format;
-         attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+         attachment.samples = job.samples;
          attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
          attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
          attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
@@ -312,10 +315,38 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          attachments.back().loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
          attachments.back().initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
       }
+      /* Multisampled: the colour attachments stay in their layout (for vkCmdResolveImage: the
+       * transfer source layout), each resolved into a single-sample attachment after the
+       * others (the subpass's resolve attachments) unless resolve_by_command. */
+      std::vector<VkAttachmentReference> resolve_refs;
+      for (size_t t = 0; t < resolved.size(); t++) {
+         attachments[t].finalLayout = job.resolve_by_command ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                                                             : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+         if (!make_image(job.targets[t].format,
+                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                         job.width, job.height, resolved[t])) {
+            error = "resolve image creation failed";
+            return false;
+         }
+         if (job.resolve_by_command)
+            continue;
+         VkAttachmentDescription attachment{};
+         attachment.format = job.targets[t].format;
+         attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+         attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+         attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+         resolve_refs.push_back({uint32_t(attachments.size()), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+         attachments.push_back(attachment);
+         views.push_back(resolved[t].view);
+      }
       if (stencil_aspect) {
-         attachments.back().stencilLoadOp =
+         attachments[depth_ref.attachment].stencilLoadOp =
             job.depth_cleared_by_command ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
-         attachments.back().stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+         attachments[depth_ref.attachment].stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
          if (!make_buffer(VkDeviceSize(job.width) * job.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, stencil_readback)) {
             error = "stencil readback buffer creation failed";
             return false;
@@ -325,6 +356,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
       subpass.colorAttachmentCount = uint32_t(colour_refs.size());
       subpass.pColorAttachments = colour_refs.data();
+      subpass.pResolveAttachments = resolve_refs.empty() ? nullptr : resolve_refs.data();
       subpass.pDepthStencilAttachment = job.depth ? &depth_ref : nullptr;
       /* The copies after the pass wait for its attachment writes. */
       VkSubpassDependency dependency{};
@@ -511,7 +543,8 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       raster.depthBiasConstantFactor = job.depth_bias_constant;
       raster.depthBiasSlopeFactor = job.depth_bias_slope;
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-      multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+      multisample.rasterizationSamples = job.samples;
+      multisample.pSampleMask = &job.sample_mask;
       VkPipelineDepthStencilStateCreateInfo depth_state{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
       depth_state.depthTestEnable = VK_TRUE;
       depth_state.depthWriteEnable = job.depth_write;
@@ -744,11 +777,39 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          region.imageExtent = {job.width, job.height, 1};
          vkCmdCopyImageToBuffer(commands, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to.buffer, 1, &region);
       };
+      if (multisampled && job.resolve_by_command) {
+         /* The resolve images into the transfer destination layout, each attachment resolved
+          * into its image, which then becomes a transfer source. */
+         std::vector<VkImageMemoryBarrier> to_resolve(resolved.size(), {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER});
+         for (size_t t = 0; t < resolved.size(); t++) {
+            to_resolve[t].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            to_resolve[t].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+            to_resolve[t].newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            to_resolve[t].srcQueueFamilyIndex = to_resolve[t].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            to_resolve[t].image = resolved[t].image;
+            to_resolve[t].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+         }
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                              0, nullptr, uint32_t(to_resolve.size()), to_resolve.data());
+         for (size_t t = 0; t < resolved.size(); t++) {
+            VkImageResolve region{};
+            region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.extent = {job.width, job.height, 1};
+            vkCmdResolveImage(commands, targets[t].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, resolved[t].image,
+                              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+            to_resolve[t].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            to_resolve[t].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+            to_resolve[t].oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            to_resolve[t].newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+         }
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                              0, nullptr, uint32_t(to_resolve.size()), to_resolve.data());
+      }
       for (size_t t = 0; t < targets.size(); t++)
-         copy(targets[t], VK_IMAGE_ASPECT_COLOR_BIT, readbacks[t]);
-      if (job.depth)
+         copy(multisampled ? resolved[t] : targets[t], VK_IMAGE_ASPECT_COLOR_BIT, readbacks[t]);
+      if (job.depth && !multisampled)
          copy(depth, VK_IMAGE_ASPECT_DEPTH_BIT, readbacks.back());
-      if (stencil_aspect)
+      if (stencil_aspect && !multisampled)
          copy(depth, VK_IMAGE_ASPECT_STENCIL_BIT, stencil_readback);
       VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
       to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -773,6 +834,9 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       }
       images.depth.clear();
       images.depth24.clear();
+      images.stencil.clear();
+      if (multisampled)
+         return true;
       if (job.depth && job.depth_format == VK_FORMAT_D16_UNORM) {
          const auto *values = static_cast<const uint16_t *>(readbacks.back().map);
          for (size_t p = 0; p < size_t(job.width) * job.height; p++)
@@ -805,6 +869,8 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    vkDestroyFramebuffer(device_, framebuffer, nullptr);
    vkDestroyRenderPass(device_, render_pass, nullptr);
    for (Image &image : targets)
+      destroy(image);
+   for (Image &image : resolved)
       destroy(image);
    destroy(depth);
    for (Buffer &buffer : vertex_buffers)

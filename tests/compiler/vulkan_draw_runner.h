@@ -119,6 +119,16 @@ struct DrawJob {
    /* vkCmdClearAttachments of the stencil aspect over clear_rects. */
    bool clear_rect_stencil = false;
    uint32_t clear_rect_stencil_value = 0;
+
+   /* Multisampling: the colour attachments (and the depth attachment) get `samples` samples,
+    * and each colour attachment is resolved by the render pass (a subpass resolve attachment)
+    * into a single-sample image, which is what `targets` returns. A multisampled depth
+    * attachment cannot be copied to a buffer: `depth`, `depth24` and `stencil` stay empty.
+    * `sample_mask` is the pipeline's pSampleMask word. With resolve_by_command the colour
+    * attachments are stored instead and resolved after the pass by vkCmdResolveImage. */
+   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+   uint32_t sample_mask = 0xffffffffu;
+   bool resolve_by_command = false;
 };
 
 struct DrawImages {
@@ -162,7 +172,7 @@ private:
    };
    bool make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer);
    bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, uint32_t width,
-                   uint32_t height, Image &image);
+                   uint32_t height, Image &image, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
    void destroy(Buffer &buffer);
    void destroy(Image &image);
 
