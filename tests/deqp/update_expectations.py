@@ -44,22 +44,12 @@ KNOWN_REASONS = {
 }
 
 
-# The draw tests read the frame back by copying the colour attachment to a linear image with
-# vkCmdCopyImage2, which Terakan does not implement yet. The driver reports an unimplemented
-# command once per process, so in a chunk only the first such case has the driver's message; the
-# others fail with dEQP's bare 'Fail' or an image mismatch (each checked alone: the message comes).
-READBACK_GROUPS = ('dEQP-VK.draw.',)
-READBACK_REASON = 'the frame is read back with vkCmdCopyImage2, not implemented yet'
-
-
 def short_reason(status, reason, case=''):
     for prefix, known in KNOWN_REASONS.items():
         if case.startswith(prefix):
             return known
     driver = re.search(r'\[(terakan: .*)\]$', reason)
     text = driver.group(1) if driver else reason
-    if status == 'Fail' and not driver and case.startswith(READBACK_GROUPS):
-        text = '%s (%s)' % (re.sub(r' at [\w./]+\.(cpp|inl|hpp|c):\d+', '', text), READBACK_REASON)
     text = re.sub(r' at [\w./]+\.(cpp|inl|hpp|c):\d+', '', text)
     text = re.sub(r'\s+', ' ', text).strip()
     if status == 'Crash' and not text:
