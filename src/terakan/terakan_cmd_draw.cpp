@@ -1028,6 +1028,18 @@ static void emit_indirect_base(CommandStream &cs, RadeonBo &bo)
    cs.relocation(bo);
 }
 
+/* An application draw whose parameters are at `offset` in `buffer`. */
+static bool indirect_draw(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDeviceSize offset, uint32_t draw_index,
+                          terakan_draw_setup &setup)
+{
+   if (!application_draw(cmd, setup))
+      return false;
+   setup.indirect_bo = buffer->memory->bo;
+   setup.indirect_offset = buffer->offset + offset;
+   setup.draw_index = draw_index;
+   return true;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset, uint32_t drawCount,
                         uint32_t stride)
@@ -1039,11 +1051,8 @@ terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDevic
    for (uint32_t i = 0; i < drawCount; i++) {
       CommandStream &cs = terakan_cmd_stream(cmd);
       terakan_draw_setup setup;
-      if (!application_draw(cmd, setup))
+      if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup))
          return;
-      setup.indirect_bo = buffer->memory->bo;
-      setup.indirect_offset = buffer->offset + offset + uint64_t(i) * stride;
-      setup.draw_index = i;
       if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
          return;
       emit_indirect_base(cs, *buffer->memory->bo);
@@ -1075,11 +1084,8 @@ terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, 
    for (uint32_t i = 0; i < drawCount; i++) {
       CommandStream &cs = terakan_cmd_stream(cmd);
       terakan_draw_setup setup;
-      if (!application_draw(cmd, setup))
+      if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup))
          return;
-      setup.indirect_bo = buffer->memory->bo;
-      setup.indirect_offset = buffer->offset + offset + uint64_t(i) * stride;
-      setup.draw_index = i;
       if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, true))
          return;
       emit_indirect_base(cs, *buffer->memory->bo);

@@ -207,24 +207,9 @@ terakan_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache pipelineCache,
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
    VK_FROM_HANDLE(vk_pipeline_cache, cache, pipelineCache);
-   VkResult result = VK_SUCCESS;
-   uint32_t i = 0;
-   for (; i < count; i++) {
-      pPipelines[i] = VK_NULL_HANDLE;
-      VkResult one;
-      try {
-         one = create_graphics_pipeline(device, cache, &pCreateInfos[i], pAllocator, &pPipelines[i]);
-      } catch (const std::bad_alloc &) {
-         one = vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
-      }
-      if (one != VK_SUCCESS) {
-         result = one;
-         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT_EXT)
-            break;
-      }
-   }
-   for (i++; i < count; i++)
-      pPipelines[i] = VK_NULL_HANDLE;
-   return result;
+   return terakan_create_pipelines(device, count, pCreateInfos, pPipelines,
+                                   [&](const VkGraphicsPipelineCreateInfo &info, VkPipeline &out) {
+                                      return create_graphics_pipeline(device, cache, &info, pAllocator, &out);
+                                   });
 }
 

@@ -120,6 +120,27 @@ static ClearKind kind_of(VkFormat format)
                                    : ClearKind::Float;
 }
 
+/* A meta draw's RECTLIST over `rect` (the clear vertex shader's three corners at depth
+ * `depth`, in the push constants) and the dynamic state every meta draw starts from: one
+ * viewport over the whole rendering area, the scissor on `rect`, no culling. */
+static void meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, float depth, uint8_t *push,
+                           struct vk_dynamic_graphics_state &dynamic)
+{
+   const float width = float(r.extent.width), height = float(r.extent.height);
+   auto clip_x = [&](float x) { return 2.0f * x / width - 1.0f; };
+   auto clip_y = [&](float y) { return 2.0f * y / height - 1.0f; };
+   const float x0 = clip_x(float(rect.offset.x)), x1 = clip_x(float(rect.offset.x) + float(rect.extent.width));
+   const float y0 = clip_y(float(rect.offset.y)), y1 = clip_y(float(rect.offset.y) + float(rect.extent.height));
+   const float corners[12] = {x0, y0, depth, 1.0f, x1, y0, depth, 1.0f, x0, y1, depth, 1.0f};
+   std::memcpy(push + corner_bytes, corners, sizeof(corners));
+   vk_dynamic_graphics_state_init(&dynamic);
+   dynamic.vp.viewport_count = dynamic.vp.scissor_count = 1;
+   dynamic.vp.viewports[0] = {0, 0, width, height, 0, 1};
+   dynamic.vp.scissors[0] = rect;
+   dynamic.rs.cull_mode = VK_CULL_MODE_NONE;
+   dynamic.rs.line.width = 1.0f;
+}
+
 bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t colour_mask,
                         const VkClearColorValue *values, bool clear_depth, float depth, bool clear_stencil,
                         uint32_t stencil)
@@ -140,26 +161,12 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
       return false;
    }
 
-   /* The rectangle in clip space over a viewport that is the whole attachment area. */
-   const float width = float(r.extent.width), height = float(r.extent.height);
-   auto clip_x = [&](float x) { return 2.0f * x / width - 1.0f; };
-   auto clip_y = [&](float y) { return 2.0f * y / height - 1.0f; };
-   const float x0 = clip_x(float(rect.offset.x)), x1 = clip_x(float(rect.offset.x) + float(rect.extent.width));
-   const float y0 = clip_y(float(rect.offset.y)), y1 = clip_y(float(rect.offset.y) + float(rect.extent.height));
    uint8_t push[256] = {};
    for (uint32_t i = 0; i < 8; i++)
       if (key >> (2 * i) & 3)
          std::memcpy(push + 16 * i, &values[i], 16);
-   const float corners[12] = {x0, y0, depth, 1.0f, x1, y0, depth, 1.0f, x0, y1, depth, 1.0f};
-   std::memcpy(push + corner_bytes, corners, sizeof(corners));
-
    struct vk_dynamic_graphics_state dynamic;
-   vk_dynamic_graphics_state_init(&dynamic);
-   dynamic.vp.viewport_count = dynamic.vp.scissor_count = 1;
-   dynamic.vp.viewports[0] = {0, 0, width, height, 0, 1};
-   dynamic.vp.scissors[0] = rect;
-   dynamic.rs.cull_mode = VK_CULL_MODE_NONE;
-   dynamic.rs.line.width = 1.0f;
+   meta_rectangle(r, rect, depth, push, dynamic);
    dynamic.ds.depth.test_enable = clear_depth;
    dynamic.ds.depth.write_enable = clear_depth;
    dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
@@ -257,22 +264,9 @@ bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, t
                std::min(source->vk.extent.height, destination->vk.extent.height)};
    r.area = rect;
 
-   const float width = float(r.extent.width), height = float(r.extent.height);
-   const float x0 = 2.0f * float(rect.offset.x) / width - 1.0f;
-   const float x1 = 2.0f * (float(rect.offset.x) + float(rect.extent.width)) / width - 1.0f;
-   const float y0 = 2.0f * float(rect.offset.y) / height - 1.0f;
-   const float y1 = 2.0f * (float(rect.offset.y) + float(rect.extent.height)) / height - 1.0f;
    uint8_t push[256] = {};
-   const float corners[12] = {x0, y0, 0, 1.0f, x1, y0, 0, 1.0f, x0, y1, 0, 1.0f};
-   std::memcpy(push + corner_bytes, corners, sizeof(corners));
-
    struct vk_dynamic_graphics_state dynamic;
-   vk_dynamic_graphics_state_init(&dynamic);
-   dynamic.vp.viewport_count = dynamic.vp.scissor_count = 1;
-   dynamic.vp.viewports[0] = {0, 0, width, height, 0, 1};
-   dynamic.vp.scissors[0] = rect;
-   dynamic.rs.cull_mode = VK_CULL_MODE_NONE;
-   dynamic.rs.line.width = 1.0f;
+   meta_rectangle(r, rect, 0.0f, push, dynamic);
    /* CB_TARGET_MASK: CB_COLOR0 (the source) only, all channels; the destination takes the
     * resolved pixels. */
    dynamic.cb.attachment_count = 8;

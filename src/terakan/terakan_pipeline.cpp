@@ -507,21 +507,10 @@ terakan_CreateComputePipelines(VkDevice _device, VkPipelineCache pipelineCache, 
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
    VK_FROM_HANDLE(vk_pipeline_cache, cache, pipelineCache);
-   VkResult result = VK_SUCCESS;
-   uint32_t i = 0;
-   for (; i < count; i++) {
-      pPipelines[i] = VK_NULL_HANDLE;
-      const VkResult one = create_compute_pipeline(device, cache, &pCreateInfos[i], pAllocator,
-                                                   &pPipelines[i]);
-      if (one != VK_SUCCESS) {
-         result = one;
-         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT_EXT)
-            break;
-      }
-   }
-   for (i++; i < count; i++)
-      pPipelines[i] = VK_NULL_HANDLE;
-   return result;
+   return terakan_create_pipelines(device, count, pCreateInfos, pPipelines,
+                                   [&](const VkComputePipelineCreateInfo &info, VkPipeline &out) {
+                                      return create_compute_pipeline(device, cache, &info, pAllocator, &out);
+                                   });
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

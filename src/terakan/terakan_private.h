@@ -407,6 +407,34 @@ VkResult terakan_obtain_binary(struct terakan_device *device, struct vk_pipeline
 VkResult terakan_upload_code(struct terakan_device *device, const std::vector<uint32_t> &code,
                              terakan::winsys::RadeonBo *&out);
 void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics);
+
+/* vkCreate*Pipelines' loop: each pipeline made by `create` (out of host memory reported as
+ * such), the first failure's result returned, and with EARLY_RETURN_ON_FAILURE the rest left
+ * null. */
+template <typename Info, typename Create>
+VkResult terakan_create_pipelines(struct terakan_device *device, uint32_t count, const Info *infos,
+                                  VkPipeline *pipelines, Create create)
+{
+   VkResult result = VK_SUCCESS;
+   uint32_t i = 0;
+   for (; i < count; i++) {
+      pipelines[i] = VK_NULL_HANDLE;
+      VkResult one;
+      try {
+         one = create(infos[i], pipelines[i]);
+      } catch (const std::bad_alloc &) {
+         one = vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+      if (one != VK_SUCCESS) {
+         result = one;
+         if (infos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT_EXT)
+            break;
+      }
+   }
+   for (i++; i < count; i++)
+      pipelines[i] = VK_NULL_HANDLE;
+   return result;
+}
 bool terakan_make_variants(struct terakan_device *device, const terakan::compiler::ShaderBinary &binary,
                            terakan_code_store *&store, terakan::ShaderVariants *&variants);
 void terakan_destroy_code_store(terakan_code_store *store);
