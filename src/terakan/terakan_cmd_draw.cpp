@@ -1,5 +1,5 @@
-/* Rendering and draws: vkCmdBeginRendering (and render passes, through the runtime's
- * implementation over it), vertex and index buffers, vkCmdDraw and vkCmdDrawIndexed.
+/* Draws: vertex and index buffers, vkCmdDraw, DrawIndexed and the indirect forms, and the
+ * state every draw emits (terakan_cmd_rendering.cpp has the render pass instance).
  *
  * Like a dispatch, every draw writes all the state it relies on: the programs and their
  * interface registers (from the compiler's GraphicsInterface), constants, fetch resources,
@@ -9,16 +9,11 @@
  * Mesa's evergreend.h (cited in src/hw/graphics_registers.h where they are named); the values
  * each Vulkan state maps to are written next to the code.
  *
- * Load-op clears are CP DMA fills of the attachment's whole level (only when the render area
- * covers it and the clear value repeats every 32 bits: a multisampled attachment's fill stores
- * every sample), else a clear draw over the render area (terakan_meta_clear.cpp).
- *
  * Multisampling (4 samples; docs/sim-semantics.md "Multisampling" for what the simulator
  * models, Mesa's evergreend.h and hw/msaa.h for the fields): the sample count comes from the
  * attachments (PA_SC_AA_CONFIG, Cayman's CB_COLORn_ATTRIB and DB_Z_INFO counts), the
  * locations are Vulkan's standard ones, PA_SC_AA_MASK is the pipeline's or dynamic sample
- * mask, and colour attachments with an FMASK run with CB_COLORn_INFO.COMPRESSION. Resolve
- * attachments are resolved at vkCmdEndRendering by a draw in the CB's RESOLVE mode. */
+ * mask, and colour attachments with an FMASK run with CB_COLORn_INFO.COMPRESSION. */
 #include "terakan_private.h"
 
 #include <algorithm>
@@ -52,7 +47,7 @@ void terakan_reset_graphics_state(terakan_cmd_buffer *cmd)
    cmd->index_type = VK_INDEX_TYPE_UINT16;
 }
 
-static void fail(terakan_cmd_buffer *cmd, VkResult result, const char *message)
+void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message)
 {
    vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, result, "terakan: %s", message));
 }
@@ -78,232 +73,6 @@ static void set_context(CommandStream &cs, uint32_t reg, const std::vector<uint3
 static void set_context(CommandStream &cs, uint32_t reg, uint32_t value)
 {
    cs.context_registers(reg, {value}, false);
-}
-
-/* ---- attachments ---- */
-
-static uint64_t view_offset(const terakan_image_view *view)
-{
-   const terakan_image *image = view->image;
-   const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
-   return image->offset + level.offset + uint64_t(view->vk.base_array_layer) * level.slice_bytes;
-}
-
-static VkExtent2D view_extent(const terakan_image_view *view)
-{
-   return {view->vk.extent.width, view->vk.extent.height};
-}
-
-/* Fills an attachment's level (its first layer through the view's last) with a 32-bit value. */
-static void fill_view(terakan_cmd_buffer *cmd, const terakan_image_view *view, uint32_t pattern)
-{
-   const terakan_image *image = view->image;
-   const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
-   terakan_cmd_fill(cmd, *image->memory->bo, view_offset(view), level.slice_bytes * view->vk.layer_count, pattern);
-}
-
-/* The clear value as the attachment stores it, if it is one 32-bit value repeated. */
-bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool depth, uint32_t &pattern)
-{
-   uint8_t bytes[16] = {};
-   const enum pipe_format pipe = vk_format_to_pipe_format(format);
-   unsigned size = util_format_get_blocksize(pipe);
-   if (depth) {
-      /* The depth plane: Z_16, Z_24 in the low 24 bits of a dword (the top byte 0), or the
-       * float; rounded to nearest as the DB stores unorm depth. */
-      const double z = std::clamp(double(value.depthStencil.depth), 0.0, 1.0);
-      if (format == VK_FORMAT_D16_UNORM) {
-         const uint16_t z16 = uint16_t(std::lround(std::clamp(value.depthStencil.depth, 0.0f, 1.0f) * 65535.0f));
-         std::memcpy(bytes, &z16, 2);
-         size = 2;
-      } else if (terakan_depth_z_format(format) == 2) {
-         const uint32_t z24 = uint32_t(std::nearbyint(z * 16777215.0));
-         std::memcpy(bytes, &z24, 4);
-         size = 4;
-      } else {
-         std::memcpy(bytes, &value.depthStencil.depth, 4);
-         size = 4;
-      }
-   } else if (vk_format_is_int(format)) {
-      if (vk_format_is_sint(format))
-         util_format_pack_rgba(pipe, bytes, value.color.int32, 1);
-      else
-         util_format_pack_rgba(pipe, bytes, value.color.uint32, 1);
-   } else {
-      util_format_pack_rgba(pipe, bytes, value.color.float32, 1);
-   }
-   if (size == 0 || size > 16)
-      return false;
-   for (unsigned b = 0; b < 4; b++)
-      bytes[b] = bytes[b % size];
-   for (unsigned b = 4; b < size; b++)
-      if (bytes[b] != bytes[b % 4])
-         return false;
-   std::memcpy(&pattern, bytes, 4);
-   return true;
-}
-
-/* Where the stencil plane of a view's first layer starts in its buffer object. */
-static uint64_t stencil_view_offset(const terakan_image_view *view)
-{
-   return view->image->offset +
-          terakan_image_stencil_offset(view->image, view->vk.base_mip_level, view->vk.base_array_layer);
-}
-
-static bool covers_view(const VkRect2D &area, const terakan_image_view *view)
-{
-   const VkExtent2D extent = view_extent(view);
-   return area.offset.x == 0 && area.offset.y == 0 && area.extent.width >= extent.width &&
-          area.extent.height >= extent.height;
-}
-
-/* A load-op clear: a CP DMA fill when it covers the whole attachment with a value that
- * repeats every 32 bits (no draw state needed, every layer at once); false when it must be
- * drawn instead. */
-static bool clear_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *view, const VkClearValue &value,
-                          bool depth)
-{
-   uint32_t pattern;
-   if (!covers_view(cmd->rendering.area, view) || !terakan_clear_pattern(view->vk.format, value, depth, pattern))
-      return false;
-   fill_view(cmd, view, pattern);
-   return true;
-}
-
-/* The same for the stencil plane: the 8-bit value four times. */
-static bool clear_stencil_by_fill(terakan_cmd_buffer *cmd, const terakan_image_view *view, uint32_t value)
-{
-   if (!covers_view(cmd->rendering.area, view))
-      return false;
-   const hw::SurfaceLevel &level = view->image->stencil_layout.levels[view->vk.base_mip_level];
-   terakan_cmd_fill(cmd, *view->image->memory->bo, stencil_view_offset(view), level.slice_bytes * view->vk.layer_count,
-                    (value & 0xff) * 0x01010101u);
-   return true;
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *info)
-{
-   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   terakan_rendering &r = cmd->rendering;
-   r = {};
-   r.active = true;
-   r.area = info->renderArea;
-   r.layer_count = info->layerCount;
-   r.extent = {16384, 16384};
-   if (info->viewMask)
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "multiview rendering is not supported");
-   if (info->colorAttachmentCount > r.colour.size())
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "more than 8 colour attachments");
-   auto shrink = [&](const terakan_image_view *view) {
-      const VkExtent2D e = view_extent(view);
-      r.extent.width = std::min(r.extent.width, e.width);
-      r.extent.height = std::min(r.extent.height, e.height);
-   };
-
-   r.colour_count = info->colorAttachmentCount;
-   for (uint32_t i = 0; i < info->colorAttachmentCount; i++) {
-      const VkRenderingAttachmentInfo &a = info->pColorAttachments[i];
-      VK_FROM_HANDLE(terakan_image_view, view, a.imageView);
-      r.colour[i] = view;
-      if (!view)
-         continue;
-      if (a.resolveMode != VK_RESOLVE_MODE_NONE && a.resolveImageView) {
-         VK_FROM_HANDLE(terakan_image_view, resolve, a.resolveImageView);
-         /* The CB averages the samples as floats (the RESOLVE mode), into a destination of the
-          * source's format: integer formats (SAMPLE_ZERO) and other modes are not drawn. */
-         if (a.resolveMode != VK_RESOLVE_MODE_AVERAGE_BIT || vk_format_is_int(view->vk.format))
-            return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                        "resolve modes other than AVERAGE of float and normalized formats are not supported");
-         if (view->image->vk.samples == 1 || resolve->image->vk.samples != 1 || resolve->vk.format != view->vk.format)
-            return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                        "a resolve needs a multisampled source and a single-sample destination of its format");
-         r.resolve[i] = resolve;
-      }
-      shrink(view);
-   }
-   const VkRenderingAttachmentInfo *depth = info->pDepthAttachment;
-   if (depth && depth->imageView) {
-      VK_FROM_HANDLE(terakan_image_view, view, depth->imageView);
-      r.depth = view;
-      shrink(view);
-      if (depth->resolveMode != VK_RESOLVE_MODE_NONE)
-         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "depth resolve is not supported yet");
-   }
-   /* Vulkan makes a depth and a stencil attachment given together one image view; a stencil
-    * attachment of a depth-only format has no stencil to act on (not kept). */
-   const VkRenderingAttachmentInfo *stencil = info->pStencilAttachment;
-   if (stencil && stencil->imageView) {
-      VK_FROM_HANDLE(terakan_image_view, view, stencil->imageView);
-      if (view->image->format->stencil) {
-         r.stencil = view;
-         shrink(view);
-      }
-      if (stencil->resolveMode != VK_RESOLVE_MODE_NONE)
-         return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil resolve is not supported yet");
-   }
-
-   /* Load-op clears: whole attachments by fills, the rest by one clear draw over the render
-    * area (which draws into the first layer only: layered rendering does not exist yet). */
-   CommandStream &cs = terakan_cmd_stream(cmd);
-   bool filled = false;
-   uint32_t drawn_mask = 0;
-   VkClearColorValue values[8] = {};
-   bool draw_depth = false;
-   for (uint32_t i = 0; i < r.colour_count; i++) {
-      const VkRenderingAttachmentInfo &a = info->pColorAttachments[i];
-      if (!r.colour[i] || a.loadOp != VK_ATTACHMENT_LOAD_OP_CLEAR)
-         continue;
-      if (!filled)
-         terakan_emit_full_barrier(cs);
-      if (clear_by_fill(cmd, r.colour[i], a.clearValue, false)) {
-         filled = true;
-         continue;
-      }
-      filled = true;
-      drawn_mask |= 1u << i;
-      values[i] = a.clearValue.color;
-   }
-   if (r.depth && depth->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-      if (!filled)
-         terakan_emit_full_barrier(cs);
-      filled = true;
-      draw_depth = !clear_by_fill(cmd, r.depth, depth->clearValue, true);
-   }
-   bool draw_stencil = false;
-   if (r.stencil && stencil->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-      if (!filled)
-         terakan_emit_full_barrier(cs);
-      filled = true;
-      draw_stencil = !clear_stencil_by_fill(cmd, r.stencil, stencil->clearValue.depthStencil.stencil);
-   }
-   /* The fills must land before the first draw's CB and DB read or write the memory. */
-   if (filled)
-      terakan_emit_full_barrier(cs);
-   if ((drawn_mask || draw_depth || draw_stencil) && r.layer_count > 1)
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                  "a load-op clear of part of a layered attachment is not supported yet");
-   if (drawn_mask || draw_depth || draw_stencil)
-      terakan_meta_clear(cmd, r.area, drawn_mask, values, draw_depth,
-                         depth ? depth->clearValue.depthStencil.depth : 0.0f, draw_stencil,
-                         stencil ? stencil->clearValue.depthStencil.stencil : 0);
-}
-
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
-{
-   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   /* Resolve attachments: one RESOLVE draw per attachment over the render area, after every
-    * draw of the rendering (the same CB reads what it wrote). */
-   for (uint32_t i = 0; i < cmd->rendering.colour_count && vk_command_buffer_get_record_result(&cmd->vk) == VK_SUCCESS;
-        i++)
-      if (cmd->rendering.resolve[i] && cmd->rendering.colour[i])
-         terakan_meta_resolve(cmd, cmd->rendering.colour[i], cmd->rendering.resolve[i], cmd->rendering.area);
-   /* Store ops: the CB and DB caches are flushed to memory, so later transfers and sampling
-    * see the pixels (the barrier the application records may not name the CB at all when the
-    * next use is a copy in the same submission). */
-   terakan_emit_full_barrier(terakan_cmd_stream(cmd));
-   cmd->rendering = {};
 }
 
 /* ---- vertex and index buffers ---- */
@@ -443,7 +212,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       if (fmask)
          attrib |= ((attrib >> 16) & 3) << 22;
       cs.context_registers(cb + reg::Base,
-                           {uint32_t(view_offset(view) >> 8), level.pitch / 8 - 1,
+                           {uint32_t(terakan_view_offset(view) >> 8), level.pitch / 8 - 1,
                             uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0,
                             info | (uint32_t(fmask) << 18), attrib},
                            false);
@@ -511,7 +280,7 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    const terakan_image *image = view->image;
    const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
    RadeonBo &bo = *image->memory->bo;
-   const uint32_t base = uint32_t(view_offset(view) >> 8);
+   const uint32_t base = uint32_t(terakan_view_offset(view) >> 8);
    /* A stencil attachment without a depth attachment: FORMAT invalid, the depth test off; the
     * DB still takes the pitch, height and tiling of the depth buffer for the stencil. */
    /* Cayman's DB_Z_INFO.NUM_SAMPLES [3:2] (log2); Evergreen's DB takes PA_SC_AA_CONFIG's. */
@@ -525,7 +294,7 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    set_context(cs, gfx::DB_Z_WRITE_BASE, base);
    cs.relocation(bo);
    if (stencil) {
-      const uint32_t stencil_base = uint32_t(stencil_view_offset(stencil) >> 8);
+      const uint32_t stencil_base = uint32_t(terakan_stencil_view_offset(stencil) >> 8);
       set_context(cs, gfx::DB_STENCIL_READ_BASE, stencil_base);
       cs.relocation(bo);
       set_context(cs, gfx::DB_STENCIL_WRITE_BASE, stencil_base);
@@ -777,7 +546,7 @@ static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const
    const struct vk_vertex_input_state *vi = g.state.vi;
    for (unsigned location : g.vertex.binary.graphics.vertex_inputs) {
       if (!vi || !(vi->attributes_valid & (1u << location))) {
-         fail(cmd, VK_ERROR_UNKNOWN, "the vertex shader reads an input the pipeline's vertex input state lacks");
+         terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "the vertex shader reads an input the pipeline's vertex input state lacks");
          return false;
       }
       const uint32_t binding = vi->attributes[location].binding;
@@ -788,7 +557,7 @@ static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const
       const uint32_t stride = dyn.vi_binding_strides[binding];
       if (stride > 2047) {
          /* SQ_VTX_CONSTANT_WORD2.STRIDE has 11 bits. */
-         fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "vertex binding strides above 2047 bytes are not supported yet");
+         terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "vertex binding strides above 2047 bytes are not supported yet");
          return false;
       }
       const uint64_t start = vb.offset + vi->attributes[location].offset;
@@ -844,7 +613,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
                              uint32_t first_vertex_or_offset, uint32_t first_instance, bool indexed)
 {
    if (!cmd->rendering.active) {
-      fail(cmd, VK_ERROR_UNKNOWN, "a draw outside vkCmdBeginRendering");
+      terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "a draw outside vkCmdBeginRendering");
       return false;
    }
    const terakan_graphics_pipeline &g = *setup.pipeline;
@@ -854,7 +623,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    const uint32_t topology =
       setup.primitive_type ? setup.primitive_type : primitive_type(VkPrimitiveTopology(dyn.ia.primitive_topology));
    if (!topology) {
-      fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "adjacency and patch topologies are not supported");
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "adjacency and patch topologies are not supported");
       return false;
    }
 
@@ -929,7 +698,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    if (!cmd->rendering.colour_count && !cmd->rendering.depth && !cmd->rendering.stencil && g.state.ms)
       samples = dyn.ms.rasterization_samples ? dyn.ms.rasterization_samples : g.state.ms->rasterization_samples;
    if (samples != 1 && samples != 4) {
-      fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
       return false;
    }
    emit_viewport_and_scissor(cmd, cs, dyn);
@@ -958,7 +727,7 @@ static bool application_draw(terakan_cmd_buffer *cmd, terakan_draw_setup &setup)
 {
    terakan_pipeline *pipeline = cmd->graphics_pipeline;
    if (!pipeline || !pipeline->graphics) {
-      fail(cmd, VK_ERROR_UNKNOWN, "a draw without a graphics pipeline");
+      terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "a draw without a graphics pipeline");
       return false;
    }
    setup.pipeline = pipeline->graphics;
@@ -994,9 +763,9 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !indexCount || !instanceCount)
       return;
    if (!cmd->index_buffer || !cmd->index_buffer->memory)
-      return fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexed without an index buffer");
+      return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexed without an index buffer");
    if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
+      return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
    CommandStream &cs = terakan_cmd_stream(cmd);
    terakan_draw_setup setup;
    if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
@@ -1073,9 +842,9 @@ terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, 
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
       return;
    if (!cmd->index_buffer || !cmd->index_buffer->memory)
-      return fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
+      return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
    if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
-      return fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
+      return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
    const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
    const uint64_t index_start = cmd->index_buffer->offset + cmd->index_offset;
    const uint64_t index_count =

@@ -516,6 +516,13 @@ void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, ui
 bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
                              terakan_descriptor &out);
 void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);
+/* Records the error on the command buffer with a message (vkEndCommandBuffer returns it). */
+void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message);
+/* Where a view's first layer starts in its buffer object (terakan_cmd_rendering.cpp), its
+ * stencil plane's, and the view's level size. */
+uint64_t terakan_view_offset(const struct terakan_image_view *view);
+uint64_t terakan_stencil_view_offset(const struct terakan_image_view *view);
+VkExtent2D terakan_view_extent(const struct terakan_image_view *view);
 
 /* What a draw is made of (terakan_cmd_draw.cpp). */
 struct terakan_draw_setup {
