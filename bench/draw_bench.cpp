@@ -119,10 +119,7 @@ public:
          vkDestroyShaderModule(device, m, nullptr);
       vkDestroyFramebuffer(device, framebuffer, nullptr);
       vkDestroyRenderPass(device, render_pass, nullptr);
-      vkDestroyImageView(device, view, nullptr);
-      vkDestroyImage(device, image, nullptr);
-      if (image_memory)
-         vkFreeMemory(device, image_memory, nullptr);
+      destroy_image_2d(device, target);
       for (unsigned b = 0; b < 2; b++) {
          vkDestroyBuffer(device, vertex_buffers[b], nullptr);
          if (vertex_memory[b])
@@ -214,27 +211,9 @@ public:
 private:
    bool make_target()
    {
-      VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-      info.imageType = VK_IMAGE_TYPE_2D;
-      info.format = target_format;
-      info.extent = {target_size, target_size, 1};
-      info.mipLevels = 1;
-      info.arrayLayers = 1;
-      info.samples = VK_SAMPLE_COUNT_1_BIT;
-      info.tiling = VK_IMAGE_TILING_OPTIMAL;
-      info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-      if (vkCreateImage(device, &info, nullptr, &image) != VK_SUCCESS ||
-          !bind_image_memory(physical, device, image, image_memory)) {
+      if (!create_image_2d(physical, device, target_format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                           VK_IMAGE_ASPECT_COLOR_BIT, target_size, target_size, VK_SAMPLE_COUNT_1_BIT, target)) {
          error = "colour attachment creation failed";
-         return false;
-      }
-      VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-      view_info.image = image;
-      view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-      view_info.format = target_format;
-      view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-      if (vkCreateImageView(device, &view_info, nullptr, &view) != VK_SUCCESS) {
-         error = "vkCreateImageView failed";
          return false;
       }
       VkAttachmentDescription attachment{};
@@ -263,7 +242,7 @@ private:
       VkFramebufferCreateInfo framebuffer_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
       framebuffer_info.renderPass = render_pass;
       framebuffer_info.attachmentCount = 1;
-      framebuffer_info.pAttachments = &view;
+      framebuffer_info.pAttachments = &target.view;
       framebuffer_info.width = target_size;
       framebuffer_info.height = target_size;
       framebuffer_info.layers = 1;
@@ -395,9 +374,7 @@ private:
    VkQueue queue = VK_NULL_HANDLE;
    VkCommandPool pool = VK_NULL_HANDLE;
    VkCommandBuffer commands = VK_NULL_HANDLE;
-   VkImage image = VK_NULL_HANDLE;
-   VkDeviceMemory image_memory = VK_NULL_HANDLE;
-   VkImageView view = VK_NULL_HANDLE;
+   Image2D target;
    VkRenderPass render_pass = VK_NULL_HANDLE;
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
    VkShaderModule modules[2] = {};

@@ -169,4 +169,36 @@ bool bind_image_memory(VkPhysicalDevice physical, VkDevice device, VkImage image
    return true;
 }
 
+bool create_image_2d(VkPhysicalDevice physical, VkDevice device, VkFormat format, VkImageUsageFlags usage,
+                     VkImageAspectFlags aspect, uint32_t width, uint32_t height, VkSampleCountFlagBits samples,
+                     Image2D &image)
+{
+   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   info.imageType = VK_IMAGE_TYPE_2D;
+   info.format = format;
+   info.extent = {width, height, 1};
+   info.mipLevels = 1;
+   info.arrayLayers = 1;
+   info.samples = samples;
+   info.tiling = VK_IMAGE_TILING_OPTIMAL;
+   info.usage = usage;
+   if (vkCreateImage(device, &info, nullptr, &image.image) != VK_SUCCESS ||
+       !bind_image_memory(physical, device, image.image, image.memory))
+      return false;
+   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+   view.image = image.image;
+   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+   view.format = format;
+   view.subresourceRange = {aspect, 0, 1, 0, 1};
+   return vkCreateImageView(device, &view, nullptr, &image.view) == VK_SUCCESS;
+}
+
+void destroy_image_2d(VkDevice device, Image2D &image)
+{
+   vkDestroyImageView(device, image.view, nullptr);
+   vkDestroyImage(device, image.image, nullptr);
+   vkFreeMemory(device, image.memory, nullptr);
+   image = {};
+}
+
 } // namespace terakan::test

@@ -53,4 +53,17 @@ bool create_host_buffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize
 /* Memory of the first type `image` accepts, bound to it. */
 bool bind_image_memory(VkPhysicalDevice physical, VkDevice device, VkImage image, VkDeviceMemory &memory);
 
+/* A 2D optimal-tiling image of one level and layer with its memory and a 2D view of `aspect`
+ * (attachments and the like). False if any step fails; what was made is left for the caller
+ * to destroy. */
+struct Image2D {
+   VkImage image = VK_NULL_HANDLE;
+   VkDeviceMemory memory = VK_NULL_HANDLE;
+   VkImageView view = VK_NULL_HANDLE;
+};
+bool create_image_2d(VkPhysicalDevice physical, VkDevice device, VkFormat format, VkImageUsageFlags usage,
+                     VkImageAspectFlags aspect, uint32_t width, uint32_t height, VkSampleCountFlagBits samples,
+                     Image2D &image);
+void destroy_image_2d(VkDevice device, Image2D &image);
+
 } // namespace terakan::test

@@ -84,6 +84,19 @@ enum PrimitiveType : uint32_t {
 /* CB. */
 constexpr uint32_t CB_BLEND_RED = 0x28414; /* RED, GREEN, BLUE, ALPHA */
 constexpr uint32_t CB_BLEND0_CONTROL = 0x28780; /* + 4n */
+/* CB_BLENDn_CONTROL: COLOR_SRCBLEND [4:0], COLOR_COMB_FCN [7:5], COLOR_DESTBLEND [12:8],
+ * ALPHA_SRCBLEND [20:16], ALPHA_COMB_FCN [23:21], ALPHA_DESTBLEND [28:24],
+ * SEPARATE_ALPHA_BLEND [29], BLEND_CONTROL_ENABLE [30]; the factors (V_028780_BLEND_*) and
+ * functions (V_028780_COMB_*). */
+enum BlendFactor : uint32_t {
+   BlendZero = 0, BlendOne, BlendSrcColour, BlendInvSrcColour, BlendSrcAlpha, BlendInvSrcAlpha, BlendDstAlpha,
+   BlendInvDstAlpha, BlendDstColour, BlendInvDstColour, BlendSrcAlphaSaturate, BlendBothSrcAlpha,
+   BlendBothInvSrcAlpha, BlendConstantColour, BlendInvConstantColour, BlendSrc1Colour, BlendInvSrc1Colour,
+   BlendSrc1Alpha, BlendInvSrc1Alpha, BlendConstantAlpha, BlendInvConstantAlpha,
+};
+enum BlendFunction : uint32_t {
+   CombineDstPlusSrc = 0, CombineSrcMinusDst = 1, CombineMin = 2, CombineMax = 3, CombineDstMinusSrc = 4,
+};
 constexpr uint32_t CB_COLOR_CONTROL = 0x28808;
 /* The 2D tiling codes a colour or depth surface register holds (the values are decoded by
  * hw::macro_tiling_from_codes): CB_COLORn_ATTRIB TILE_SPLIT [8:5], NUM_BANKS [11:10],

@@ -114,12 +114,12 @@ bool terakan_colour_target_format(VkFormat format, terakan_colour_target &out)
 uint32_t terakan_depth_z_format(VkFormat format)
 {
    switch (format) {
-   case VK_FORMAT_D16_UNORM: return 1; /* Z_16 */
+   case VK_FORMAT_D16_UNORM: return hw::gfx::Depth16;
    case VK_FORMAT_X8_D24_UNORM_PACK32:
-   case VK_FORMAT_D24_UNORM_S8_UINT: return 2; /* Z_24 */
+   case VK_FORMAT_D24_UNORM_S8_UINT: return hw::gfx::Depth24;
    case VK_FORMAT_D32_SFLOAT:
-   case VK_FORMAT_D32_SFLOAT_S8_UINT: return 3; /* Z_32_FLOAT */
-   default: return 0;
+   case VK_FORMAT_D32_SFLOAT_S8_UINT: return hw::gfx::Depth32Float;
+   default: return hw::gfx::DepthInvalid;
    }
 }
 
@@ -135,7 +135,7 @@ bool terakan_vertex_format(VkFormat format, terakan_vertex_fetch_format &out)
        * alpha: Vulkan's (0, 0, 1) rule. The fetch unit's 1 is an integer 1 under NUM_FORMAT
        * Int and 1.0 otherwise, which is what integer and float attributes need. */
       for (unsigned c = 0; c < 4; c++)
-         out.dst_sel[c] = c < row.components ? c : c == 3 ? 5 : 4;
+         out.dst_sel[c] = uint32_t(c < row.components ? hw::Select(c) : c == 3 ? hw::Select::One : hw::Select::Zero);
       return true;
    }
    return false;

@@ -120,44 +120,42 @@ static uint32_t primitive_type(VkPrimitiveTopology topology)
    }
 }
 
-/* Vulkan's blend factors as CB_BLENDn_CONTROL's (V_028780_BLEND_*). */
+/* Vulkan's blend factors and operations as CB_BLENDn_CONTROL's (src/hw/graphics_registers.h).
+ * Vulkan's SUBTRACT is source minus destination. */
 static uint32_t blend_factor(VkBlendFactor factor)
 {
    switch (factor) {
-   case VK_BLEND_FACTOR_ZERO: return 0;
-   case VK_BLEND_FACTOR_ONE: return 1;
-   case VK_BLEND_FACTOR_SRC_COLOR: return 2;
-   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 3;
-   case VK_BLEND_FACTOR_SRC_ALPHA: return 4;
-   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 5;
-   case VK_BLEND_FACTOR_DST_ALPHA: return 6;
-   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 7;
-   case VK_BLEND_FACTOR_DST_COLOR: return 8;
-   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 9;
-   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return 10;
-   case VK_BLEND_FACTOR_CONSTANT_COLOR: return 13;
-   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 14;
-   case VK_BLEND_FACTOR_SRC1_COLOR: return 15;
-   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 16;
-   case VK_BLEND_FACTOR_SRC1_ALPHA: return 17;
-   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 18;
-   case VK_BLEND_FACTOR_CONSTANT_ALPHA: return 19;
-   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 20;
-   default: return 1;
+   case VK_BLEND_FACTOR_ZERO: return gfx::BlendZero;
+   case VK_BLEND_FACTOR_ONE: return gfx::BlendOne;
+   case VK_BLEND_FACTOR_SRC_COLOR: return gfx::BlendSrcColour;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return gfx::BlendInvSrcColour;
+   case VK_BLEND_FACTOR_SRC_ALPHA: return gfx::BlendSrcAlpha;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return gfx::BlendInvSrcAlpha;
+   case VK_BLEND_FACTOR_DST_ALPHA: return gfx::BlendDstAlpha;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return gfx::BlendInvDstAlpha;
+   case VK_BLEND_FACTOR_DST_COLOR: return gfx::BlendDstColour;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return gfx::BlendInvDstColour;
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return gfx::BlendSrcAlphaSaturate;
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: return gfx::BlendConstantColour;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return gfx::BlendInvConstantColour;
+   case VK_BLEND_FACTOR_SRC1_COLOR: return gfx::BlendSrc1Colour;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return gfx::BlendInvSrc1Colour;
+   case VK_BLEND_FACTOR_SRC1_ALPHA: return gfx::BlendSrc1Alpha;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return gfx::BlendInvSrc1Alpha;
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: return gfx::BlendConstantAlpha;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return gfx::BlendInvConstantAlpha;
+   default: return gfx::BlendOne;
    }
 }
 
-/* COMB_FCN: DST_PLUS_SRC 0, SRC_MINUS_DST 1, MIN 2, MAX 3, DST_MINUS_SRC 4. Vulkan's
- * SUBTRACT is source minus destination. */
 static uint32_t blend_op(VkBlendOp op)
 {
    switch (op) {
-   case VK_BLEND_OP_ADD: return 0;
-   case VK_BLEND_OP_SUBTRACT: return 1;
-   case VK_BLEND_OP_MIN: return 2;
-   case VK_BLEND_OP_MAX: return 3;
-   case VK_BLEND_OP_REVERSE_SUBTRACT: return 4;
-   default: return 0;
+   case VK_BLEND_OP_SUBTRACT: return gfx::CombineSrcMinusDst;
+   case VK_BLEND_OP_MIN: return gfx::CombineMin;
+   case VK_BLEND_OP_MAX: return gfx::CombineMax;
+   case VK_BLEND_OP_REVERSE_SUBTRACT: return gfx::CombineDstMinusSrc;
+   default: return gfx::CombineDstPlusSrc;
    }
 }
 
@@ -451,11 +449,13 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
        * times 4 for 16-bit depth (POLY_OFFSET_NEG_NUM_DB_BITS -16), times 2 for 24-bit depth
        * (-24), unchanged for float depth (-23 and DB_IS_FLOAT_FMT). */
       const uint32_t z_format = cmd->rendering.depth ? terakan_depth_z_format(cmd->rendering.depth->vk.format) : 0;
-      const bool d16 = z_format == 1, d24 = z_format == 2;
+      const bool d16 = z_format == gfx::Depth16, d24 = z_format == gfx::Depth24;
       const float units = dyn.rs.depth_bias.constant * (d16 ? 4.0f : d24 ? 2.0f : 1.0f);
       const float scale = dyn.rs.depth_bias.slope * 16.0f;
-      /* -16 and -24 bits for unorm depth, -23 with DB_IS_FLOAT_FMT [8] for float depth. */
-      set_context(cs, gfx::PA_SU_POLY_OFFSET_DB_FMT_CNTL, d16 ? 0xF0u : d24 ? 0xE8u : (0xE9u | (1u << 8)));
+      /* POLY_OFFSET_NEG_NUM_DB_BITS [7:0] (signed): -16 and -24 for unorm depth, -23 with
+       * DB_IS_FLOAT_FMT [8] for float depth. */
+      const int8_t bits = d16 ? -16 : d24 ? -24 : -23;
+      set_context(cs, gfx::PA_SU_POLY_OFFSET_DB_FMT_CNTL, uint32_t(uint8_t(bits)) | (d16 || d24 ? 0u : 1u << 8));
       set_context(cs, gfx::PA_SU_POLY_OFFSET_CLAMP, float_bits(dyn.rs.depth_bias.clamp));
       set_context(cs, gfx::PA_SU_POLY_OFFSET_FRONT_SCALE,
                   {float_bits(scale), float_bits(units), float_bits(scale), float_bits(units)});

@@ -115,11 +115,8 @@ public:
          vkDestroyPipelineLayout(device, layout, nullptr);
          vkDestroyFramebuffer(device, framebuffer, nullptr);
          vkDestroyRenderPass(device, render_pass, nullptr);
-         for (Image *i : {&colour, &depth}) {
-            vkDestroyImageView(device, i->view, nullptr);
-            vkDestroyImage(device, i->image, nullptr);
-            vkFreeMemory(device, i->memory, nullptr);
-         }
+         for (terakan::test::Image2D *i : {&colour, &depth})
+            terakan::test::destroy_image_2d(device, *i);
          vkDestroyCommandPool(device, command_pool, nullptr);
          vkDestroyDevice(device, nullptr);
       }
@@ -227,36 +224,16 @@ public:
    } vertices, results;
 
 private:
-   struct Image {
-      VkImage image = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      VkImageView view = VK_NULL_HANDLE;
-   } colour, depth;
+   terakan::test::Image2D colour, depth;
    VkRenderPass render_pass = VK_NULL_HANDLE;
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
    VkPipelineLayout layout = VK_NULL_HANDLE;
    VkPipeline pipeline = VK_NULL_HANDLE;
 
-   bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, Image &image)
+   bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, terakan::test::Image2D &image)
    {
-      VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-      info.imageType = VK_IMAGE_TYPE_2D;
-      info.format = format;
-      info.extent = {size, size, 1};
-      info.mipLevels = 1;
-      info.arrayLayers = 1;
-      info.samples = VK_SAMPLE_COUNT_1_BIT;
-      info.tiling = VK_IMAGE_TILING_OPTIMAL;
-      info.usage = usage;
-      if (vkCreateImage(device, &info, nullptr, &image.image) != VK_SUCCESS ||
-          !terakan::test::bind_image_memory(physical, device, image.image, image.memory))
-         return false;
-      VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-      view.image = image.image;
-      view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-      view.format = format;
-      view.subresourceRange = {aspect, 0, 1, 0, 1};
-      return vkCreateImageView(device, &view, nullptr, &image.view) == VK_SUCCESS;
+      return terakan::test::create_image_2d(physical, device, format, usage, aspect, size, size, VK_SAMPLE_COUNT_1_BIT,
+                                            image);
    }
 
    bool make_targets()

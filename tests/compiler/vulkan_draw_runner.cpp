@@ -104,16 +104,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
     * dynamic state from its two extensions wherever both are offered. */
    std::vector<const char *> device_extensions;
-   uint32_t count = 0;
-   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
-   std::vector<VkExtensionProperties> offered_extensions(count);
-   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, offered_extensions.data());
-   auto offers = [&](const char *name) {
-      for (const VkExtensionProperties &e : offered_extensions)
-         if (std::string(e.extensionName) == name)
-            return true;
-      return false;
-   };
+   auto offers = [&](const char *name) { return has_device_extension(physical_, name); };
    if (!vulkan_1_1 && offers(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME))
       device_extensions.push_back(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
    VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds1{
@@ -168,25 +159,8 @@ bool VulkanDrawRunner::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, 
 bool VulkanDrawRunner::make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
                                   uint32_t width, uint32_t height, Image &image, VkSampleCountFlagBits samples)
 {
-   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-   info.imageType = VK_IMAGE_TYPE_2D;
-   info.format = format;
-   info.extent = {width, height, 1};
-   info.mipLevels = 1;
-   info.arrayLayers = 1;
-   info.samples = samples;
-   info.tiling = VK_IMAGE_TILING_OPTIMAL;
-   info.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-   if (vkCreateImage(device_, &info, nullptr, &image.image) != VK_SUCCESS)
-      return false;
-   if (!bind_image_memory(physical_, device_, image.image, image.memory))
-      return false;
-   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-   view.image = image.image;
-   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-   view.format = format;
-   view.subresourceRange = {aspect, 0, 1, 0, 1};
-   return vkCreateImageView(device_, &view, nullptr, &image.view) == VK_SUCCESS;
+   return create_image_2d(physical_, device_, format, usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect, width, height,
+                          samples, image);
 }
 
 void VulkanDrawRunner::destroy(Buffer &buffer)
@@ -198,10 +172,7 @@ void VulkanDrawRunner::destroy(Buffer &buffer)
 
 void VulkanDrawRunner::destroy(Image &image)
 {
-   vkDestroyImageView(device_, image.view, nullptr);
-   vkDestroyImage(device_, image.image, nullptr);
-   vkFreeMemory(device_, image.memory, nullptr);
-   image = {};
+   destroy_image_2d(device_, image);
 }
 
 bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &error)

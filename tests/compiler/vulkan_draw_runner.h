@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "../vulkan_helpers.h"
+
 namespace terakan::test {
 
 struct DrawJob {
@@ -165,11 +167,7 @@ private:
       VkDeviceMemory memory = VK_NULL_HANDLE;
       void *map = nullptr;
    };
-   struct Image {
-      VkImage image = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      VkImageView view = VK_NULL_HANDLE;
-   };
+   using Image = Image2D;
    bool make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer);
    bool make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, uint32_t width,
                    uint32_t height, Image &image, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);

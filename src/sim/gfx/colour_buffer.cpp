@@ -42,16 +42,9 @@ constexpr SwapMapping swap_mappings[5][4] = {
    {{true, {0, 1, 2, 3}}, {true, {2, 1, 0, 3}}, {true, {3, 2, 1, 0}}, {true, {3, 0, 1, 2}}},
 };
 
-/* Blend factors, CB_BLEND0_CONTROL (Mesa evergreend.h V_028780_BLEND_*). */
-enum BlendFactor : uint32_t {
-   Zero = 0, One, SrcColour, InvSrcColour, SrcAlpha, InvSrcAlpha, DstAlpha, InvDstAlpha, DstColour,
-   InvDstColour, SrcAlphaSaturate, BothSrcAlpha, BothInvSrcAlpha, ConstantColour, InvConstantColour,
-   Src1Colour, InvSrc1Colour, Src1Alpha, InvSrc1Alpha, ConstantAlpha, InvConstantAlpha,
-};
-
 bool reads_second_source(uint32_t factor)
 {
-   return factor >= Src1Colour && factor <= InvSrc1Alpha;
+   return factor >= hw::gfx::BlendSrc1Colour && factor <= hw::gfx::BlendInvSrc1Alpha;
 }
 
 float blend_factor(uint32_t factor, const std::array<float, 4> &src, const std::array<float, 4> &src1,
@@ -59,25 +52,25 @@ float blend_factor(uint32_t factor, const std::array<float, 4> &src, const std::
 {
    const bool alpha = channel == 3;
    switch (factor) {
-   case Zero: return 0.0f;
-   case One: return 1.0f;
-   case SrcColour: return src[channel];
-   case InvSrcColour: return 1.0f - src[channel];
-   case SrcAlpha: return src[3];
-   case InvSrcAlpha: return 1.0f - src[3];
-   case DstAlpha: return dst[3];
-   case InvDstAlpha: return 1.0f - dst[3];
-   case DstColour: return dst[channel];
-   case InvDstColour: return 1.0f - dst[channel];
-   case SrcAlphaSaturate: return alpha ? 1.0f : std::min(src[3], 1.0f - dst[3]);
-   case ConstantColour: return constant[channel];
-   case InvConstantColour: return 1.0f - constant[channel];
-   case Src1Colour: return src1[channel];
-   case InvSrc1Colour: return 1.0f - src1[channel];
-   case Src1Alpha: return src1[3];
-   case InvSrc1Alpha: return 1.0f - src1[3];
-   case ConstantAlpha: return constant[3];
-   case InvConstantAlpha: return 1.0f - constant[3];
+   case hw::gfx::BlendZero: return 0.0f;
+   case hw::gfx::BlendOne: return 1.0f;
+   case hw::gfx::BlendSrcColour: return src[channel];
+   case hw::gfx::BlendInvSrcColour: return 1.0f - src[channel];
+   case hw::gfx::BlendSrcAlpha: return src[3];
+   case hw::gfx::BlendInvSrcAlpha: return 1.0f - src[3];
+   case hw::gfx::BlendDstAlpha: return dst[3];
+   case hw::gfx::BlendInvDstAlpha: return 1.0f - dst[3];
+   case hw::gfx::BlendDstColour: return dst[channel];
+   case hw::gfx::BlendInvDstColour: return 1.0f - dst[channel];
+   case hw::gfx::BlendSrcAlphaSaturate: return alpha ? 1.0f : std::min(src[3], 1.0f - dst[3]);
+   case hw::gfx::BlendConstantColour: return constant[channel];
+   case hw::gfx::BlendInvConstantColour: return 1.0f - constant[channel];
+   case hw::gfx::BlendSrc1Colour: return src1[channel];
+   case hw::gfx::BlendInvSrc1Colour: return 1.0f - src1[channel];
+   case hw::gfx::BlendSrc1Alpha: return src1[3];
+   case hw::gfx::BlendInvSrc1Alpha: return 1.0f - src1[3];
+   case hw::gfx::BlendConstantAlpha: return constant[3];
+   case hw::gfx::BlendInvConstantAlpha: return 1.0f - constant[3];
    default: return NAN; /* BOTH_*: refused when the state is decoded */
    }
 }
@@ -85,11 +78,11 @@ float blend_factor(uint32_t factor, const std::array<float, 4> &src, const std::
 float combine(uint32_t function, float s, float sf, float d, float df)
 {
    switch (function) {
-   case 0: return s * sf + d * df;
-   case 1: return s * sf - d * df;
-   case 2: return std::min(s, d);
-   case 3: return std::max(s, d);
-   default: return d * df - s * sf;
+   case hw::gfx::CombineDstPlusSrc: return s * sf + d * df;
+   case hw::gfx::CombineSrcMinusDst: return s * sf - d * df;
+   case hw::gfx::CombineMin: return std::min(s, d);
+   case hw::gfx::CombineMax: return std::max(s, d);
+   default: return d * df - s * sf; /* CombineDstMinusSrc */
    }
 }
 
@@ -284,9 +277,9 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
       b.enable = false;
    if (b.enable) {
       for (uint32_t f : {b.colour_src, b.colour_dst, b.alpha_src, b.alpha_dst}) {
-         if (f == BothSrcAlpha || f == BothInvSrcAlpha)
+         if (f == BlendBothSrcAlpha || f == BlendBothInvSrcAlpha)
             return refuse("BOTH_SRC_ALPHA/BOTH_INV_SRC_ALPHA blend factors are not simulated yet");
-         if (f > InvConstantAlpha)
+         if (f > BlendInvConstantAlpha)
             return refuse("undefined blend factor");
          target.dual_source |= reads_second_source(f);
       }
