@@ -12,6 +12,9 @@ packages="
   mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   libpng-dev
   libgbm-dev libegl-dev libgles-dev libgl1-mesa-dri libegl1 libgbm1 libgles2
+  libx11-dev libx11-xcb-dev libxcb1-dev libxcb-dri2-0-dev libxcb-dri3-dev libxcb-present-dev
+  libxcb-xfixes0-dev libxcb-sync-dev libxcb-randr0-dev libxcb-shm0-dev libxshmfence-dev
+  libxrandr-dev xvfb x11-apps x11-utils
 "
 
 missing=""

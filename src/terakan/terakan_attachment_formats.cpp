@@ -40,6 +40,10 @@ constexpr ColourRow colour_rows[] = {
    {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 1, true},
+   /* NUMBER_SRGB: the CB encodes the colour channels on write (alpha stays linear). Not
+    * blendable yet: whether BLEND_CLAMP clamps sRGB sources is not known from a source. */
+   {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 0, false},
+   {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 1, false},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumberType::Unorm, 0, true},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumberType::Float, 0, true},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumberType::Float, 0, true},

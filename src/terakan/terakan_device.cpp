@@ -105,11 +105,12 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
                               VK_SYSTEM_ALLOCATION_SCOPE_DEVICE))
       return vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
 
-   /* Ours first, then the runtime's common implementations (fences, semaphores, command
+   /* Ours first, then wsi_common's swapchains, then the runtime's common implementations (fences, semaphores, command
     * pools, shader modules, pipeline layouts and caches, Vulkan 1.1/1.3 wrappers), then the
     * generated "not implemented yet" fallbacks for everything else. */
    struct vk_device_dispatch_table dispatch_table;
    vk_device_dispatch_table_from_entrypoints(&dispatch_table, &terakan_device_entrypoints, true);
+   vk_device_dispatch_table_from_entrypoints(&dispatch_table, &wsi_device_entrypoints, false);
    vk_device_dispatch_table_from_entrypoints(&dispatch_table, &vk_common_device_entrypoints, false);
    vk_device_dispatch_table_from_entrypoints(&dispatch_table,
                                              &terakan_unimplemented_device_entrypoints, false);

@@ -9,6 +9,10 @@
 static const struct vk_instance_extension_table terakan_instance_extensions = {
    .KHR_device_group_creation = true, /* groups of one: the runtime enumerates them */
    .KHR_get_physical_device_properties2 = true,
+   .KHR_get_surface_capabilities2 = true,
+   .KHR_surface = true,
+   .KHR_xcb_surface = true,
+   .KHR_xlib_surface = true,
    .EXT_debug_report = true,
    .EXT_debug_utils = true,
 };
@@ -42,10 +46,11 @@ terakan_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
    if (!instance)
       return vk_error(NULL, VK_ERROR_OUT_OF_HOST_MEMORY);
 
-   /* Our own commands first, then the runtime's, then the "not implemented yet" reports. */
+   /* Our own commands first, then wsi_common's surfaces, then the runtime's, then the "not implemented yet" reports. */
    struct vk_instance_dispatch_table dispatch_table;
    vk_instance_dispatch_table_from_entrypoints(&dispatch_table, &terakan_instance_entrypoints,
                                                true);
+   vk_instance_dispatch_table_from_entrypoints(&dispatch_table, &wsi_instance_entrypoints, false);
    vk_instance_dispatch_table_from_entrypoints(&dispatch_table, &vk_common_instance_entrypoints,
                                                false);
    vk_instance_dispatch_table_from_entrypoints(

@@ -42,6 +42,7 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_shader_integer_dot_product = true,
    /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
    .KHR_storage_buffer_storage_class = true,
+   .KHR_swapchain = true, /* wsi_common's CPU presentation path (terakan_wsi.cpp) */
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
    /* Workgroup variables initialized with OpConstantNull: zeroed by the invocations first. */
    .KHR_zero_initialize_workgroup_memory = true,
@@ -192,6 +193,8 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    vk_physical_device_dispatch_table_from_entrypoints(
       &dispatch_table, &terakan_physical_device_entrypoints, true);
    vk_physical_device_dispatch_table_from_entrypoints(
+      &dispatch_table, &wsi_physical_device_entrypoints, false);
+   vk_physical_device_dispatch_table_from_entrypoints(
       &dispatch_table, &vk_common_physical_device_entrypoints, false);
    vk_physical_device_dispatch_table_from_entrypoints(
       &dispatch_table, &terakan_unimplemented_physical_device_entrypoints, false);
@@ -226,6 +229,12 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    disk_cache_format_hex_id(cache_id, pdev->pipeline_cache_uuid, 2 * VK_UUID_SIZE);
    pdev->vk.disk_cache = disk_cache_create(cache_name, cache_id, 0);
 
+   result = terakan_wsi_init(pdev);
+   if (result != VK_SUCCESS) {
+      terakan_physical_device_destroy(&pdev->vk);
+      return result;
+   }
+
    log_startup("terakan: using %s: %s", path, pdev->name);
    *out = &pdev->vk;
    return VK_SUCCESS;
@@ -234,6 +243,7 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
 void terakan_physical_device_destroy(struct vk_physical_device *vk_pdev)
 {
    auto *pdev = container_of(vk_pdev, terakan_physical_device, vk);
+   terakan_wsi_finish(pdev);
    if (pdev->vk.disk_cache)
       disk_cache_destroy(pdev->vk.disk_cache);
    pdev->vk.disk_cache = nullptr;

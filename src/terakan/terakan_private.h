@@ -25,6 +25,7 @@
 #include "vk_queue.h"
 
 #include "vk_common_entrypoints.h"
+#include "wsi_common_entrypoints.h"
 #include "terakan_entrypoints.h"
 #include "terakan_debug.h"
 
@@ -114,6 +115,10 @@ VkResult terakan_physical_device_try_create(struct vk_instance *instance,
                                             struct _drmDevice *drm_device,
                                             struct vk_physical_device **out);
 void terakan_physical_device_destroy(struct vk_physical_device *physical_device);
+
+/* Window-system integration (terakan_wsi.cpp). */
+VkResult terakan_wsi_init(struct terakan_physical_device *pdev);
+void terakan_wsi_finish(struct terakan_physical_device *pdev);
 
 /* The one queue family Terakan exposes. */
 void terakan_get_queue_family_properties(const struct terakan_physical_device *physical_device,

@@ -1,0 +1,55 @@
+/* Window-system integration: Mesa's wsi_common (surfaces, swapchains, presentation) working
+ * through the driver's own Vulkan commands.
+ *
+ * Presentation takes wsi_common's CPU path ("sw"): each swapchain image is an ordinary optimal
+ * image the application renders to; at vkQueuePresentKHR wsi_common records a copy of it into a
+ * host-visible linear buffer (our vkCmdCopyImageToBuffer), waits for it, and sends the pixels to
+ * the X server with PutImage. This is the path an X server without DRI3 needs (Xvfb, the
+ * simulator's case), and it is correct on a real card too. The zero-copy DRI3 path (images
+ * shared as dma-bufs in a layout the display engine scans out) needs external memory export,
+ * which the driver does not have yet. */
+#include "terakan_private.h"
+
+#include "vk_alloc.h"
+#include "wsi_common.h"
+
+static PFN_vkVoidFunction VKAPI_PTR
+terakan_wsi_proc_addr(VkPhysicalDevice physical_device, const char *name)
+{
+   VK_FROM_HANDLE(terakan_physical_device, pdev, physical_device);
+   return vk_instance_get_proc_addr_unchecked(pdev->vk.instance, name);
+}
+
+VkResult terakan_wsi_init(struct terakan_physical_device *pdev)
+{
+   const VkAllocationCallbacks *alloc = &pdev->vk.instance->alloc;
+   auto *wsi = static_cast<struct wsi_device *>(
+      vk_zalloc(alloc, sizeof(struct wsi_device), 8, VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE));
+   if (!wsi)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+
+   /* No display fd: the radeon render node is not a KMS device, and display-plane
+    * presentation (VK_KHR_display) is not offered. */
+   VkResult result = wsi_device_init(wsi, terakan_physical_device_to_handle(pdev),
+                                     terakan_wsi_proc_addr, alloc, -1, nullptr,
+                                     true /* the CPU presentation path, see above */);
+   if (result != VK_SUCCESS) {
+      vk_free(alloc, wsi);
+      return result;
+   }
+   /* B8G8R8A8_UNORM is listed before the sRGB format: the colour buffer does not write sRGB
+    * yet, so a swapchain in B8G8R8A8_SRGB fails at creation with a clear error. */
+   wsi->force_bgra8_unorm_first = true;
+   pdev->vk.wsi_device = wsi;
+   return VK_SUCCESS;
+}
+
+void terakan_wsi_finish(struct terakan_physical_device *pdev)
+{
+   if (!pdev->vk.wsi_device)
+      return;
+   const VkAllocationCallbacks *alloc = &pdev->vk.instance->alloc;
+   wsi_device_finish(pdev->vk.wsi_device, alloc);
+   vk_free(alloc, pdev->vk.wsi_device);
+   pdev->vk.wsi_device = nullptr;
+}
