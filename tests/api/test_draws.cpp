@@ -141,8 +141,8 @@ protected:
       ASSERT_TRUE(lavapipe().available()) << lavapipe().error();
    }
 
-   /* Draws on both devices and compares every texel: unorm8 channels within `tolerance`,
-    * depth exactly. Returns Terakan's images. */
+   /* Draws on both devices and compares every texel: 8-bit normalized channels (sRGB ones
+    * too) within `tolerance`, depth exactly. Returns Terakan's images. */
    DrawImages expect_same(const DrawJob &job, unsigned tolerance = 1, unsigned depth_ulps = 0)
    {
       DrawImages ours, reference;
@@ -160,7 +160,9 @@ protected:
       }
       for (size_t t = 0; t < ours.targets.size(); t++) {
          const unsigned bytes = terakan::test::texel_bytes(job.targets[t].format);
-         const bool unorm8 = bytes == 4 && job.targets[t].format == VK_FORMAT_R8G8B8A8_UNORM;
+         const VkFormat format = job.targets[t].format;
+         const bool unorm8 = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM ||
+                             format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
          unsigned reported = 0;
          for (size_t p = 0; p < size_t(job.width) * job.height && reported < 8; p++) {
             const uint8_t *a = &ours.targets[t][p * bytes], *b = &reference.targets[t][p * bytes];
@@ -234,6 +236,26 @@ TEST_F(Draws, TrianglesWithPerspectiveInterpolation)
    EXPECT_EQ(texel(images, 5, 5)[3], 255);
    EXPECT_NE(texel(images, 5, 5), (std::array<uint8_t, 4>{0, 0, 64, 255}));
    EXPECT_EQ(texel(images, 31, 0), (std::array<uint8_t, 4>{0, 0, 64, 255}));
+}
+
+TEST_F(Draws, SrgbTargetsEncodeOnWrite)
+{
+   /* Smooth gradients into sRGB targets (the swapchain formats of an X11 window): the colour
+    * channels are encoded on write, alpha is stored linearly; both memory orders. Codes may
+    * differ by one: the simulated CB encodes with Mesa's util_format table and lavapipe with
+    * llvmpipe's own approximation, which round some values to neighbouring codes (the
+    * hardware's rounding is not documented). */
+   const std::vector<Vertex> vertices = {
+      {1, 1, 0.5f, 1, 1, 0, 0, 0.25f}, {31, 2, 0.5f, 1, 0, 1, 0, 1}, {2, 31, 0.5f, 1, 0, 0, 1, 0.75f}};
+   for (VkFormat format : {VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB}) {
+      SCOPED_TRACE(format);
+      DrawJob job = coloured(vertices);
+      job.targets[0].format = format;
+      const DrawImages images = expect_same(job);
+      /* Linear 0.25 blue clear: sRGB-encoded it is 137 (0x89), not 64. */
+      const unsigned blue = format == VK_FORMAT_B8G8R8A8_SRGB ? 0 : 2;
+      EXPECT_EQ(images.targets[0][(size_t(0) * size + 31) * 4 + blue], 137);
+   }
 }
 
 TEST_F(Draws, EveryTriangleTopology)

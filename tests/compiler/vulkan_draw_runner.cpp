@@ -34,7 +34,10 @@ bool has_stencil(VkFormat format)
 unsigned texel_bytes(VkFormat format)
 {
    switch (format) {
-   case VK_FORMAT_R8G8B8A8_UNORM: return 4;
+   case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_SRGB:
+   case VK_FORMAT_B8G8R8A8_SRGB:
+   case VK_FORMAT_B8G8R8A8_UNORM: return 4;
    case VK_FORMAT_R32G32B32A32_SFLOAT:
    case VK_FORMAT_R32G32B32A32_UINT:
    case VK_FORMAT_R32G32B32A32_SINT: return 16;
