@@ -137,6 +137,10 @@ terakan_BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferB
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    vk_command_buffer_reset(&cmd->vk);
    release_resources(cmd);
+   /* A secondary records into its vk_cmd_queue (the runtime's recorders sit in front of
+    * every vkCmd*), never into streams of its own. */
+   if (cmd->vk.level == VK_COMMAND_BUFFER_LEVEL_SECONDARY)
+      return VK_SUCCESS;
    try {
       begin_stream(cmd);
    } catch (const std::bad_alloc &) {
@@ -145,27 +149,26 @@ terakan_BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferB
    return VK_SUCCESS;
 }
 
-/* A secondary command buffer records streams like a primary one (there are no render passes
- * to inherit yet, and every dispatch writes all the state it relies on, so nothing flows in
- * either direction). Executing it appends its packets to the primary's stream, with their
- * relocations renumbered; the secondary's upload buffers stay its own, alive as long as the
- * primary may run (the application may not reset or free it before). */
+/* A secondary command buffer holds its commands as the runtime recorded them (vk_cmd_queue);
+ * executing it records them again, in order, into this primary through the table a primary's
+ * commands take. So they draw into the render pass instance the primary is in, with its
+ * attachments, whether the secondary inherited a VkRenderPass (with or without its
+ * framebuffer) or dynamic rendering formats, and the queue is only read: a secondary runs as
+ * often and in as many primaries as the application likes. A secondary whose recording
+ * failed makes the primary fail the same way instead of running part of it. */
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdExecuteCommands(VkCommandBuffer commandBuffer, uint32_t commandBufferCount,
                            const VkCommandBuffer *pCommandBuffers)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   try {
-      for (uint32_t i = 0; i < commandBufferCount; i++) {
-         VK_FROM_HANDLE(terakan_cmd_buffer, secondary, pCommandBuffers[i]);
-         for (const CommandStream &part : secondary->streams) {
-            if (terakan_cmd_stream(cmd).size() + part.size() > terakan::winsys::max_ib_dwords)
-               begin_stream(cmd);
-            cmd->streams.back().append(part);
-         }
+   for (uint32_t i = 0; i < commandBufferCount; i++) {
+      VK_FROM_HANDLE(terakan_cmd_buffer, secondary, pCommandBuffers[i]);
+      if (vk_command_buffer_has_error(&secondary->vk)) {
+         terakan_cmd_fail(cmd, secondary->vk.record_result,
+                          "vkCmdExecuteCommands with a secondary command buffer whose recording failed");
+         return;
       }
-   } catch (const std::bad_alloc &) {
-      vk_command_buffer_set_error(&cmd->vk, VK_ERROR_OUT_OF_HOST_MEMORY);
+      vk_cmd_queue_execute(&secondary->vk.cmd_queue, commandBuffer, &cmd->device->command_dispatch);
    }
 }
 
@@ -642,7 +645,9 @@ terakan_CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *i
 
 /* Buffer <-> image: one CP DMA copy per run of bytes that is contiguous on both sides: rows
  * (a whole slice when they are packed) for linear images; texel by texel, merged where the
- * micro-tile order allows, for tiled ones (terakan_image.cpp). */
+ * micro-tile order allows, for tiled ones (terakan_image.cpp). Compressed images are copied
+ * in blocks: the region's texel offsets and sizes are divided by the block size (Vulkan
+ * requires offsets on block boundaries; a size reaching the image's edge may be partial). */
 static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, terakan_image *image,
                               const VkBufferImageCopy2 &region, bool to_image)
 {
@@ -657,8 +662,12 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    const terakan::hw::SurfaceDescription &surface = stencil ? image->stencil_surface : image->surface;
    const uint64_t plane = stencil ? image->stencil_offset : 0;
    const uint64_t bytes_per_texel = stencil ? 1 : image->format->bytes;
-   const uint32_t row_length = region.bufferRowLength ? region.bufferRowLength : region.imageExtent.width;
-   const uint32_t image_height = region.bufferImageHeight ? region.bufferImageHeight : region.imageExtent.height;
+   const uint32_t block = stencil ? 1 : image->format->block;
+   auto blocks = [block](uint32_t texels) { return (texels + block - 1) / block; };
+   const uint32_t row_length = blocks(region.bufferRowLength ? region.bufferRowLength : region.imageExtent.width);
+   const uint32_t image_height = blocks(region.bufferImageHeight ? region.bufferImageHeight : region.imageExtent.height);
+   const uint32_t width = blocks(region.imageExtent.width), height = blocks(region.imageExtent.height);
+   const uint32_t offset_x = uint32_t(region.imageOffset.x) / block, offset_y = uint32_t(region.imageOffset.y) / block;
    const bool is_3d = image->surface.is_3d;
    const uint32_t slices = is_3d ? region.imageExtent.depth : sub.layerCount;
    const bool linear = layout.levels[sub.mipLevel].mode == terakan::hw::ArrayMode::LinearAligned ||
@@ -678,18 +687,17 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    };
    for (uint32_t s = 0; s < slices; s++) {
       const uint32_t slice = is_3d ? uint32_t(region.imageOffset.z) + s : sub.baseArrayLayer + s;
-      for (uint32_t y = 0; y < region.imageExtent.height; y++) {
+      for (uint32_t y = 0; y < height; y++) {
          const uint64_t row_buffer = buffer->offset + region.bufferOffset +
                                      ((uint64_t(s) * image_height + y) * row_length) * bytes_per_texel;
          /* Linear rows are contiguous: one step per row; tiled images: one step per texel. */
-         const uint32_t step = linear ? region.imageExtent.width : 1;
-         for (uint32_t x = 0; x < region.imageExtent.width; x += step) {
+         const uint32_t step = linear ? width : 1;
+         for (uint32_t x = 0; x < width; x += step) {
             const uint64_t buffer_offset = row_buffer + x * bytes_per_texel;
             const uint64_t bytes = step * bytes_per_texel;
             const uint64_t image_offset =
                image->offset + plane + terakan::hw::surface_texel_offset(layout, surface, sub.mipLevel,
-                                                                 uint32_t(region.imageOffset.x) + x,
-                                                                 uint32_t(region.imageOffset.y) + y, slice);
+                                                                 offset_x + x, offset_y + y, slice);
             if (run_bytes && buffer_offset == run_buffer + run_bytes && image_offset == run_image + run_bytes) {
                run_bytes += bytes;
                continue;
@@ -712,6 +720,7 @@ struct ImageAspectPlace {
    const terakan::hw::SurfaceDescription *surface;
    uint64_t plane;
    unsigned bytes;
+   unsigned block; /* texels per block side: 4 for compressed formats */
 
    ImageAspectPlace(const terakan_image *image, VkImageAspectFlags aspect)
       : image(image)
@@ -721,6 +730,7 @@ struct ImageAspectPlace {
       surface = stencil ? &image->stencil_surface : &image->surface;
       plane = stencil ? image->stencil_offset : 0;
       bytes = stencil ? 1 : image->format->bytes;
+      block = stencil ? 1 : image->format->block;
    }
 
    uint64_t offset(uint32_t level, uint32_t x, uint32_t y, uint32_t slice) const
@@ -731,8 +741,9 @@ struct ImageAspectPlace {
 
 /* Image to image: one CP DMA copy per run of texels contiguous on both sides (as for buffer
  * copies; a DMA-engine or shader copy would be the fast path, issue 15). Both images have
- * texels of the same size (Vulkan's size-compatibility rule; compressed formats are not
- * offered). */
+ * elements of the same size (Vulkan's size-compatibility rule): the copy walks the source's
+ * elements (texels, or blocks of a compressed format) and puts each on one element of the
+ * destination, so a BC1 block can land on an R32G32_UINT texel and back. */
 static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
                               const VkImageCopy2 &region)
 {
@@ -752,6 +763,10 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
       }
       const bool src_3d = src->surface.is_3d, dst_3d = dst->surface.is_3d;
       const uint32_t slices = src_3d ? region.extent.depth : region.srcSubresource.layerCount;
+      const uint32_t width = (region.extent.width + from.block - 1) / from.block;
+      const uint32_t height = (region.extent.height + from.block - 1) / from.block;
+      const uint32_t src_x = uint32_t(region.srcOffset.x) / from.block, src_y = uint32_t(region.srcOffset.y) / from.block;
+      const uint32_t dst_x = uint32_t(region.dstOffset.x) / to.block, dst_y = uint32_t(region.dstOffset.y) / to.block;
       uint64_t run_src = 0, run_dst = 0, run_bytes = 0;
       auto flush = [&]() {
          if (run_bytes)
@@ -761,12 +776,10 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
       for (uint32_t s = 0; s < slices; s++) {
          const uint32_t src_slice = src_3d ? uint32_t(region.srcOffset.z) + s : region.srcSubresource.baseArrayLayer + s;
          const uint32_t dst_slice = dst_3d ? uint32_t(region.dstOffset.z) + s : region.dstSubresource.baseArrayLayer + s;
-         for (uint32_t y = 0; y < region.extent.height; y++)
-            for (uint32_t x = 0; x < region.extent.width; x++) {
-               const uint64_t a = from.offset(region.srcSubresource.mipLevel, uint32_t(region.srcOffset.x) + x,
-                                              uint32_t(region.srcOffset.y) + y, src_slice);
-               const uint64_t b = to.offset(region.dstSubresource.mipLevel, uint32_t(region.dstOffset.x) + x,
-                                            uint32_t(region.dstOffset.y) + y, dst_slice);
+         for (uint32_t y = 0; y < height; y++)
+            for (uint32_t x = 0; x < width; x++) {
+               const uint64_t a = from.offset(region.srcSubresource.mipLevel, src_x + x, src_y + y, src_slice);
+               const uint64_t b = to.offset(region.dstSubresource.mipLevel, dst_x + x, dst_y + y, dst_slice);
                if (run_bytes && a == run_src + run_bytes && b == run_dst + run_bytes) {
                   run_bytes += from.bytes;
                   continue;

@@ -690,6 +690,19 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
 
    emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset);
    emit_stage_descriptors(cmd, cs, g.fragment, gfx::ps_resource_base, hw::ps_sampler_base, *bo, offset);
+   if (setup.meta_texture && setup.meta_sampler) {
+      RadeonBo &texture_bo = *setup.meta_texture->image->memory->bo;
+      cs.packet(pm4::SET_RESOURCE, 9);
+      cs.emit(gfx::ps_resource_base * 8);
+      for (uint32_t word : setup.meta_texture->resource_words)
+         cs.emit(word);
+      cs.relocation(texture_bo); /* BASE_ADDRESS */
+      cs.relocation(texture_bo); /* MIP_ADDRESS */
+      cs.packet(pm4::SET_SAMPLER, 4);
+      cs.emit(hw::ps_sampler_base * 3);
+      for (uint32_t word : *setup.meta_sampler)
+         cs.emit(word);
+   }
    if (!emit_vertex_inputs(cmd, cs, g, dyn))
       return false;
 

@@ -4,6 +4,7 @@
  * are the submission's fences and semaphores signalled (terakan_sync.cpp). */
 #include "terakan_private.h"
 
+#include "vk_cmd_enqueue_entrypoints.h"
 #include "vk_util.h"
 
 #include "hw/pm4.h"
@@ -77,6 +78,24 @@ static void finish_queue(terakan_queue *queue)
    delete queue->fence_bo;
 }
 
+/* Secondary command buffers are the runtime's recordings (docs/architecture.md, "Secondary
+ * command buffers"): the table as built so far becomes the one commands run through on a
+ * primary command buffer (and when vkCmdExecuteCommands replays a secondary), and in the
+ * application's table every vkCmd* becomes the runtime's recorder, which keeps the command in
+ * a secondary's vk_cmd_queue or passes it on to that table for a primary. */
+static void put_recorders_in_front(terakan_device *device, struct vk_device_dispatch_table &dispatch_table)
+{
+   device->command_dispatch = dispatch_table;
+   struct vk_device_dispatch_table recorders;
+   vk_device_dispatch_table_from_entrypoints(&recorders, &vk_cmd_enqueue_unless_primary_device_entrypoints, true);
+   /* Both are arrays of entry points, as the runtime's own table builders treat them. */
+   auto *to = reinterpret_cast<PFN_vkVoidFunction *>(&dispatch_table);
+   const auto *from = reinterpret_cast<const PFN_vkVoidFunction *>(&recorders);
+   for (size_t i = 0; i < sizeof(recorders) / sizeof(PFN_vkVoidFunction); i++)
+      if (from[i])
+         to[i] = from[i];
+}
+
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
                      const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
@@ -114,6 +133,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
    vk_device_dispatch_table_from_entrypoints(&dispatch_table, &vk_common_device_entrypoints, false);
    vk_device_dispatch_table_from_entrypoints(&dispatch_table,
                                              &terakan_unimplemented_device_entrypoints, false);
+   put_recorders_in_front(device, dispatch_table);
 
    /* Checks the requested extensions and features against what the physical device
     * advertises, and fails with the right VkResult if one is not supported. */
@@ -127,6 +147,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
    device->radeon = pdev->radeon;
    device->queues = queues;
    device->vk.command_buffer_ops = &terakan_cmd_buffer_ops;
+   device->vk.command_dispatch_table = &device->command_dispatch;
    device->submit_lock = new (std::nothrow) std::mutex;
    device->code_placement = terakan::winsys::BoPlacement::GttWriteCombined;
    for (uint32_t t = 0; t < pdev->memory.memoryTypeCount; t++)

@@ -19,6 +19,7 @@ static constexpr std::array<Select, 4> xyzw = {Select::X, Select::Y, Select::Z, 
 static constexpr std::array<Select, 4> x001 = {Select::X, Select::Zero, Select::Zero, Select::One};
 static constexpr std::array<Select, 4> xy01 = {Select::X, Select::Y, Select::Zero, Select::One};
 static constexpr std::array<Select, 4> zyxw = {Select::Z, Select::Y, Select::X, Select::W};
+static constexpr std::array<Select, 4> xyz1 = {Select::X, Select::Y, Select::Z, Select::One};
 
 static const terakan_format formats[] = {
    /* vk format, hw format, number format, signed, sRGB, swizzle, bytes, filterable */
@@ -61,6 +62,24 @@ static const terakan_format formats[] = {
    {VK_FORMAT_X8_D24_UNORM_PACK32, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true},
    {VK_FORMAT_D24_UNORM_S8_UINT, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true, true},
    {VK_FORMAT_D32_SFLOAT_S8_UINT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true, true},
+   /* Block-compressed: the texture unit decodes 4x4 blocks of 8 (BC1, BC4) or 16 bytes; images
+    * are laid out, copied and addressed in blocks. BC1 without alpha reads alpha as one. */
+   {VK_FORMAT_BC1_RGB_UNORM_BLOCK, hw::FmtBC1, NumFormat::Norm, false, false, xyz1, 8, true, false, false, 4},
+   {VK_FORMAT_BC1_RGB_SRGB_BLOCK, hw::FmtBC1, NumFormat::Norm, false, true, xyz1, 8, true, false, false, 4},
+   {VK_FORMAT_BC1_RGBA_UNORM_BLOCK, hw::FmtBC1, NumFormat::Norm, false, false, xyzw, 8, true, false, false, 4},
+   {VK_FORMAT_BC1_RGBA_SRGB_BLOCK, hw::FmtBC1, NumFormat::Norm, false, true, xyzw, 8, true, false, false, 4},
+   {VK_FORMAT_BC2_UNORM_BLOCK, hw::FmtBC2, NumFormat::Norm, false, false, xyzw, 16, true, false, false, 4},
+   {VK_FORMAT_BC2_SRGB_BLOCK, hw::FmtBC2, NumFormat::Norm, false, true, xyzw, 16, true, false, false, 4},
+   {VK_FORMAT_BC3_UNORM_BLOCK, hw::FmtBC3, NumFormat::Norm, false, false, xyzw, 16, true, false, false, 4},
+   {VK_FORMAT_BC3_SRGB_BLOCK, hw::FmtBC3, NumFormat::Norm, false, true, xyzw, 16, true, false, false, 4},
+   {VK_FORMAT_BC4_UNORM_BLOCK, hw::FmtBC4, NumFormat::Norm, false, false, x001, 8, true, false, false, 4},
+   {VK_FORMAT_BC4_SNORM_BLOCK, hw::FmtBC4, NumFormat::Norm, true, false, x001, 8, true, false, false, 4},
+   {VK_FORMAT_BC5_UNORM_BLOCK, hw::FmtBC5, NumFormat::Norm, false, false, xy01, 16, true, false, false, 4},
+   {VK_FORMAT_BC5_SNORM_BLOCK, hw::FmtBC5, NumFormat::Norm, true, false, xy01, 16, true, false, false, 4},
+   {VK_FORMAT_BC6H_UFLOAT_BLOCK, hw::FmtBC6, NumFormat::Norm, false, false, xyz1, 16, true, false, false, 4},
+   {VK_FORMAT_BC6H_SFLOAT_BLOCK, hw::FmtBC6, NumFormat::Norm, true, false, xyz1, 16, true, false, false, 4},
+   {VK_FORMAT_BC7_UNORM_BLOCK, hw::FmtBC7, NumFormat::Norm, false, false, xyzw, 16, true, false, false, 4},
+   {VK_FORMAT_BC7_SRGB_BLOCK, hw::FmtBC7, NumFormat::Norm, false, true, xyzw, 16, true, false, false, 4},
 };
 
 const terakan_format *terakan_format_of(VkFormat format)
@@ -73,8 +92,9 @@ const terakan_format *terakan_format_of(VkFormat format)
 
 bool terakan_format_is_texel_buffer(const terakan_format *format)
 {
-   /* The fetch unit has no sRGB decoding; every other listed colour format it converts. */
-   return format && !format->srgb && !format->depth;
+   /* The fetch unit has no sRGB decoding and reads no compressed blocks; every other listed
+    * colour format it converts. */
+   return format && !format->srgb && !format->depth && format->block == 1;
 }
 
 static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling);
@@ -106,14 +126,16 @@ static VkFormatFeatureFlags image_features(const terakan_format *format, VkImage
                                                     VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT
                                               : 0;
-   VkFormatFeatureFlags features = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+   /* Blits are draws sampling the source (terakan_meta_blit.cpp): every sampled colour format
+    * is a blit source, every colour attachment format a blit destination. */
+   VkFormatFeatureFlags features = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT |
                                    VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                    VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    if (format->filterable)
       features |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
    terakan_colour_target target;
    if (terakan_colour_target_format(format->vk, target)) {
-      features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+      features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
       if (target.blendable)
          features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
    }

@@ -47,6 +47,7 @@ static hw::SurfaceDescription surface_of(const terakan_device *device, const VkI
    surface.layers = info->arrayLayers;
    surface.levels = info->mipLevels;
    surface.bytes_per_element = format->bytes;
+   surface.block_dim = format->block;
    surface.is_3d = info->imageType == VK_IMAGE_TYPE_3D;
    surface.mode = hw::ArrayMode::LinearAligned;
    if (info->tiling == VK_IMAGE_TILING_OPTIMAL) {
@@ -340,7 +341,7 @@ static hw::Select compose(VkComponentSwizzle swizzle, hw::Select identity,
 /* The words of a view: level 0 of the image at BASE_ADDRESS and level 1 at MIP_ADDRESS (both
  * offsets in the buffer object here; the relocations add its address), the view's levels and
  * layers in BASE_LEVEL/LAST_LEVEL and BASE_ARRAY/LAST_ARRAY. */
-static std::array<uint32_t, 8> resource_words(const terakan_image *image, const terakan_image_view *view)
+std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, const terakan_image_view *view)
 {
    const terakan_format *format = terakan_format_of(view->vk.view_format);
    if (!format)
@@ -350,7 +351,8 @@ static std::array<uint32_t, 8> resource_words(const terakan_image *image, const 
    resource.array_mode = image->layout.levels[0].mode;
    resource.non_disp_tiling_order = image->surface.non_displayable_order;
    hw::fill_texture_resource_tiling(image->layout, resource);
-   resource.pitch = image->layout.levels[0].pitch;
+   /* PITCH counts texels: the layout's pitch counts blocks of compressed formats. */
+   resource.pitch = image->layout.levels[0].pitch * image->format->block;
    resource.width = image->surface.width;
    resource.height = resource.dim == hw::TextureDim::Dim1DArray ? 1 : image->surface.height;
    resource.depth = image->surface.is_3d ? image->surface.depth : image->surface.layers;
@@ -390,7 +392,7 @@ terakan_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateIn
       return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    vk_image_view_init(&device->vk, &view->vk, false, pCreateInfo);
    view->image = image;
-   view->resource_words = resource_words(image, view);
+   view->resource_words = terakan_image_view_words(image, view);
    *pView = terakan_image_view_to_handle(view);
    return VK_SUCCESS;
 }

@@ -13,14 +13,11 @@
  * vkCmdClearAttachments and load-op clears that do not cover whole attachments come here;
  * whole-attachment load-op clears stay CP DMA fills (terakan_cmd_draw.cpp), which need no
  * draw state at all. */
-#include "terakan_private.h"
+#include "terakan_meta.h"
 
 #include <algorithm>
 #include <cstring>
-#include <map>
-#include <mutex>
 
-#include "compiler/nir_shaders.h"
 #include "hw/graphics_registers.h"
 #include "vk_format.h"
 
@@ -28,11 +25,6 @@ using terakan::compiler::ShaderStage;
 
 /* Per attachment, how the pixel shader declares its output: not cleared, float, uint, sint. */
 enum class ClearKind : uint32_t { None = 0, Float = 1, Uint = 2, Sint = 3 };
-
-struct terakan_meta {
-   std::mutex lock;
-   std::map<uint32_t, terakan_graphics_pipeline *> clears; /* by the 2-bit kinds of targets 0-7 */
-};
 
 terakan_meta *terakan_meta_create()
 {
@@ -45,12 +37,14 @@ void terakan_meta_destroy(terakan_meta *meta)
       return;
    for (auto &[key, pipeline] : meta->clears)
       terakan_graphics_pipeline_destroy(pipeline);
+   for (auto &[key, pipeline] : meta->blits)
+      terakan_graphics_pipeline_destroy(pipeline);
    delete meta;
 }
 
-static constexpr unsigned corner_bytes = 128;
+static constexpr unsigned corner_bytes = terakan_meta_corner_bytes;
 
-static nir_shader *clear_vertex_shader()
+nir_shader *terakan_meta_vertex_shader()
 {
    nir_builder b = terakan::compiler::begin_graphics_nir(ShaderStage::Vertex, "terakan clear vertex shader");
    nir_ssa_def *offset = nir_imul_imm(&b, nir_load_vertex_id(&b), 16);
@@ -79,15 +73,18 @@ static nir_shader *clear_pixel_shader(uint32_t key)
    return b.shader;
 }
 
-static VkResult build_stage(terakan_device *device, nir_shader *shader, ShaderStage stage,
-                            terakan_graphics_stage &out)
+VkResult terakan_meta_build_stage(terakan_device *device, nir_shader *shader, ShaderStage stage,
+                                  terakan_graphics_stage &out,
+                                  const std::vector<terakan::compiler::TextureBinding> &textures)
 {
    terakan::compiler::CompileOptions options;
+   options.texture_bindings = textures;
    options.family = device->physical->pci->family;
    options.debug = terakan::compiler::debug_options_from_environment();
    std::string error;
    if (!terakan::compiler::compile_graphics_nir(shader, stage, options, out.binary, error))
-      return terakan_errorf(device, VK_ERROR_UNKNOWN, "terakan: the clear shaders do not compile: %s", error.c_str());
+      return terakan_errorf(device, VK_ERROR_UNKNOWN, "terakan: the driver's own shaders do not compile: %s",
+                            error.c_str());
    return terakan_upload_code(device, out.binary.code, out.code_bo);
 }
 
@@ -103,9 +100,9 @@ static terakan_graphics_pipeline *clear_pipeline(terakan_device *device, uint32_
       result = VK_ERROR_OUT_OF_HOST_MEMORY;
       return nullptr;
    }
-   result = build_stage(device, clear_vertex_shader(), ShaderStage::Vertex, pipeline->vertex);
+   result = terakan_meta_build_stage(device, terakan_meta_vertex_shader(), ShaderStage::Vertex, pipeline->vertex);
    if (result == VK_SUCCESS)
-      result = build_stage(device, clear_pixel_shader(key), ShaderStage::Fragment, pipeline->fragment);
+      result = terakan_meta_build_stage(device, clear_pixel_shader(key), ShaderStage::Fragment, pipeline->fragment);
    if (result != VK_SUCCESS) {
       terakan_graphics_pipeline_destroy(pipeline);
       return nullptr;
@@ -120,11 +117,8 @@ static ClearKind kind_of(VkFormat format)
                                    : ClearKind::Float;
 }
 
-/* A meta draw's RECTLIST over `rect` (the clear vertex shader's three corners at depth
- * `depth`, in the push constants) and the dynamic state every meta draw starts from: one
- * viewport over the whole rendering area, the scissor on `rect`, no culling. */
-static void meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, float depth, uint8_t *push,
-                           struct vk_dynamic_graphics_state &dynamic)
+void terakan_meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, float depth, uint8_t *push,
+                            struct vk_dynamic_graphics_state &dynamic)
 {
    const float width = float(r.extent.width), height = float(r.extent.height);
    auto clip_x = [&](float x) { return 2.0f * x / width - 1.0f; };
@@ -166,7 +160,7 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
       if (key >> (2 * i) & 3)
          std::memcpy(push + 16 * i, &values[i], 16);
    struct vk_dynamic_graphics_state dynamic;
-   meta_rectangle(r, rect, depth, push, dynamic);
+   terakan_meta_rectangle(r, rect, depth, push, dynamic);
    dynamic.ds.depth.test_enable = clear_depth;
    dynamic.ds.depth.write_enable = clear_depth;
    dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
@@ -187,6 +181,11 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
    setup.dynamic = &dynamic;
    setup.push_constants = push;
    setup.primitive_type = terakan::hw::gfx::RectList;
+   return terakan_meta_draw_rectangle(cmd, setup);
+}
+
+bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup)
+{
    terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
    if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
       return false;
@@ -266,7 +265,7 @@ bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, t
 
    uint8_t push[256] = {};
    struct vk_dynamic_graphics_state dynamic;
-   meta_rectangle(r, rect, 0.0f, push, dynamic);
+   terakan_meta_rectangle(r, rect, 0.0f, push, dynamic);
    /* CB_TARGET_MASK: CB_COLOR0 (the source) only, all channels; the destination takes the
     * resolved pixels. */
    dynamic.cb.attachment_count = 8;
@@ -279,25 +278,17 @@ bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, t
    setup.push_constants = push;
    setup.primitive_type = terakan::hw::gfx::RectList;
    setup.resolve = true;
-   terakan::winsys::CommandStream &cs = terakan_cmd_stream(cmd);
-   const bool ok = terakan_emit_draw_state(cmd, cs, setup, 0, 0, false);
-   if (ok) {
-      cs.packet(terakan::hw::pm4::NUM_INSTANCES, 1);
-      cs.emit(1);
-      cs.packet(terakan::hw::pm4::DRAW_INDEX_AUTO, 2);
-      cs.emit(3);
-      cs.emit(2); /* SOURCE_SELECT: auto index */
-   }
+   const bool ok = terakan_meta_draw_rectangle(cmd, setup);
    cmd->rendering = saved;
    return ok;
 }
 
-/* A view of one level and layer of `image` for the driver's own draws. */
-static terakan_image_view subresource_view(terakan_image *image, uint32_t level, uint32_t layer)
+terakan_image_view terakan_meta_subresource_view(terakan_image *image, uint32_t level, uint32_t layer)
 {
    terakan_image_view view{};
    view.image = image;
    view.vk.image = &image->vk;
+   view.vk.view_type = VK_IMAGE_VIEW_TYPE_2D;
    view.vk.format = image->vk.format;
    view.vk.view_format = image->vk.format;
    view.vk.base_mip_level = level;
@@ -305,6 +296,7 @@ static terakan_image_view subresource_view(terakan_image *image, uint32_t level,
    view.vk.base_array_layer = layer;
    view.vk.layer_count = 1;
    view.vk.extent = vk_image_mip_level_extent(&image->vk, level);
+   view.resource_words = terakan_image_view_words(image, &view);
    return view;
 }
 
@@ -337,9 +329,9 @@ terakan_CmdResolveImage2(VkCommandBuffer commandBuffer, const VkResolveImageInfo
       const VkRect2D rect = {{region.srcOffset.x, region.srcOffset.y}, {region.extent.width, region.extent.height}};
       const uint32_t layers = vk_image_subresource_layer_count(&source->vk, &region.srcSubresource);
       for (uint32_t l = 0; l < layers; l++) {
-         terakan_image_view from = subresource_view(source, region.srcSubresource.mipLevel,
+         terakan_image_view from = terakan_meta_subresource_view(source, region.srcSubresource.mipLevel,
                                                     region.srcSubresource.baseArrayLayer + l);
-         terakan_image_view to = subresource_view(destination, region.dstSubresource.mipLevel,
+         terakan_image_view to = terakan_meta_subresource_view(destination, region.dstSubresource.mipLevel,
                                                   region.dstSubresource.baseArrayLayer + l);
          if (!terakan_meta_resolve(cmd, &from, &to, rect))
             return;
@@ -355,7 +347,7 @@ terakan_CmdResolveImage2(VkCommandBuffer commandBuffer, const VkResolveImageInfo
 static bool clear_subresource(terakan_cmd_buffer *cmd, terakan_image *image, uint32_t level, uint32_t layer,
                               bool depth, bool stencil, const VkClearValue &value)
 {
-   terakan_image_view view = subresource_view(image, level, layer);
+   terakan_image_view view = terakan_meta_subresource_view(image, level, layer);
 
    const terakan_rendering saved = cmd->rendering;
    terakan_rendering &r = cmd->rendering;

@@ -276,6 +276,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * no pipeline statistics (the simulator models no statistics counters), and no queries
     * inherited by secondary command buffers. */
    pFeatures->features.occlusionQueryPrecise = VK_TRUE;
+   /* Every BC format is sampled, filtered and a blit source (FMT_BC1-BC7; api-images
+    * CompressedFormatsSampledAtEveryLevel, BlitsScaledMirroredFilteredAndFromCompressedImages). */
+   pFeatures->features.textureCompressionBC = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:

@@ -103,6 +103,9 @@ struct terakan_device {
    struct terakan_meta *meta;
    /* The query copy shader (terakan_query.cpp), made on first use. */
    struct terakan_query_meta *query_meta;
+   /* What a vkCmd* runs on a primary command buffer (the application's table records it
+    * into a secondary's vk_cmd_queue instead; terakan_device.cpp). */
+   struct vk_device_dispatch_table command_dispatch;
 };
 
 struct terakan_meta *terakan_meta_create();
@@ -171,10 +174,11 @@ struct terakan_format {
    bool is_signed;
    bool srgb;
    std::array<terakan::hw::Select, 4> swizzle; /* texel components to x, y, z, w */
-   unsigned bytes;                             /* per texel */
+   unsigned bytes;                             /* per texel (per block when compressed) */
    bool filterable;
    bool depth = false; /* a depth format: an attachment and a copy source/destination only */
    bool stencil = false; /* with an 8-bit stencil plane after the depth (terakan_image.cpp) */
+   unsigned block = 1;   /* block width and height in texels: 4 for the BC formats */
 };
 
 /* nullptr: the format cannot be used for images. */
@@ -217,6 +221,9 @@ struct terakan_image_view {
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_image_view, vk.base, VkImageView,
                                VK_OBJECT_TYPE_IMAGE_VIEW)
+/* The texture resource words of `view` of `image` (its format, levels, layers, swizzle). */
+std::array<uint32_t, 8> terakan_image_view_words(const struct terakan_image *image,
+                                                 const struct terakan_image_view *view);
 
 /* What a sampler descriptor needs; immutable samplers are copied into their set layout
  * (an application may destroy the VkSampler once the layout exists). */
@@ -543,6 +550,9 @@ struct terakan_draw_setup {
    /* CB_COLOR_CONTROL.MODE RESOLVE: the CB averages CB_COLOR0's samples into CB_COLOR1 over the
     * pixels the draw covers (terakan_meta_resolve). */
    bool resolve = false;
+   /* A meta draw's texture: pixel shader texture resource 0 and sampler 0 (blits). */
+   const struct terakan_image_view *meta_texture = nullptr;
+   const std::array<uint32_t, 3> *meta_sampler = nullptr;
 };
 /* The sample count the rendering's attachments have (1 without any). */
 uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd);

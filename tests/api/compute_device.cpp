@@ -225,7 +225,7 @@ void ComputeDevice::barrier(VkCommandBuffer commands)
 ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkExtent3D extent,
                                           uint32_t layers, uint32_t levels,
                                           const std::vector<uint8_t> &texels, unsigned bytes_per_texel,
-                                          VkImageCreateFlags flags)
+                                          VkImageCreateFlags flags, unsigned block)
 {
    Image out;
    out.format = format;
@@ -271,7 +271,8 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
       region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, layers};
       region.imageExtent = e;
       regions.push_back(region);
-      offset += VkDeviceSize(e.width) * e.height * e.depth * layers * bytes_per_texel;
+      offset += VkDeviceSize((e.width + block - 1) / block) * ((e.height + block - 1) / block) * e.depth * layers *
+                bytes_per_texel;
    }
    vkCmdCopyBufferToImage(commands, staging.buffer, out.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                           uint32_t(regions.size()), regions.data());

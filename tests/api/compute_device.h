@@ -92,10 +92,11 @@ public:
       uint32_t layers = 1, levels = 1;
    };
    /* An optimal-tiling sampled image filled from `texels`: every level in order, each level
-    * all its layers (or z slices) in order, rows packed. Left in SHADER_READ_ONLY_OPTIMAL. */
+    * all its layers (or z slices) in order, rows packed. Left in SHADER_READ_ONLY_OPTIMAL.
+    * Compressed formats: `block` texels a side, `bytes_per_texel` per block. */
    Image image(VkFormat format, VkImageType type, VkExtent3D extent, uint32_t layers,
                uint32_t levels, const std::vector<uint8_t> &texels, unsigned bytes_per_texel,
-               VkImageCreateFlags flags = 0);
+               VkImageCreateFlags flags = 0, unsigned block = 1);
    VkImageView view(const Image &image, VkImageViewType type, uint32_t base_level = 0,
                     uint32_t levels = VK_REMAINING_MIP_LEVELS, uint32_t base_layer = 0,
                     uint32_t layers = VK_REMAINING_ARRAY_LAYERS);

@@ -641,6 +641,258 @@ std::vector<uint32_t> copy_between_images(ComputeDevice &gpu)
 }
 
 /* Everything the driver writes to stderr while `work` runs (the TERAKAN_DEBUG reports). */
+/* Block-compressed formats sampled from a 16x16 image with 5 levels filled with
+ * pseudo-random blocks (every bit pattern is a valid BC1-BC5 block; for BC6H and BC7 some are
+ * reserved modes, which decode to zero), through sample_compressed.comp.
+ *
+ * How close to lavapipe: the simulator decodes with Mesa's util decoders and lavapipe with
+ * llvmpipe's own, and the two round the interpolated palette entries of BC1-BC5 (2/3 a + 1/3
+ * b, the BC4/BC5 6- and 8-step ramps) differently: fetched texels were seen one 8-bit unit
+ * apart (SNORM: two 7-bit units, on negative ramps near zero), as a real card's undocumented
+ * rounding may be too.
+ * BC7 and BC6H decode identically (llvmpipe calls util's decoder for them). Filtered values
+ * add llvmpipe's 8-bit filter weights (its low-precision path for 8-bit texels): up to two
+ * units. So: `fetch_units` and `filter_units` units of `unit` (in the shader's scaled values)
+ * per component; BC6H: exact fetches, filtered within 1 at scale 64. */
+struct CompressedCase {
+   VkFormat format;
+   unsigned block_bytes;
+   float scale = 4096.0f;   /* sample_compressed.comp's specialization constant */
+   uint32_t fetch_tolerance = 0, filter_tolerance = 0;
+};
+/* 4096/255 and 4096/127 rounded up; an sRGB unit near white is 2.3 linear units (the slope
+ * of the sRGB curve at 1 is 2.4/1.055): 38. */
+constexpr uint32_t unorm_unit = 17, snorm_unit = 33, srgb_unit = 38;
+const CompressedCase compressed_cases[] = {
+   {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4096.0f, unorm_unit, 2 * unorm_unit},
+   {VK_FORMAT_BC1_RGBA_SRGB_BLOCK, 8, 4096.0f, srgb_unit, 2 * srgb_unit},
+   {VK_FORMAT_BC2_UNORM_BLOCK, 16, 4096.0f, unorm_unit, 2 * unorm_unit},
+   {VK_FORMAT_BC3_SRGB_BLOCK, 16, 4096.0f, srgb_unit, 2 * srgb_unit},
+   {VK_FORMAT_BC4_UNORM_BLOCK, 8, 4096.0f, unorm_unit, 2 * unorm_unit},
+   {VK_FORMAT_BC4_SNORM_BLOCK, 8, 4096.0f, 2 * snorm_unit, 3 * snorm_unit},
+   {VK_FORMAT_BC5_UNORM_BLOCK, 16, 4096.0f, unorm_unit, 2 * unorm_unit},
+   {VK_FORMAT_BC5_SNORM_BLOCK, 16, 4096.0f, 2 * snorm_unit, 3 * snorm_unit},
+   {VK_FORMAT_BC6H_UFLOAT_BLOCK, 16, 64.0f, 0, 1},
+   {VK_FORMAT_BC6H_SFLOAT_BLOCK, 16, 64.0f, 0, 1},
+   {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4096.0f, 0, 2 * unorm_unit},
+   /* sRGB decoding after the block decoder: llvmpipe's approximation of the curve. */
+   {VK_FORMAT_BC7_SRGB_BLOCK, 16, 4096.0f, 1, 2 * unorm_unit},
+};
+
+std::vector<uint32_t> compressed_sampling(ComputeDevice &gpu, const CompressedCase &c)
+{
+   /* Blocks: 16 + 4 + 1 + 1 + 1 (levels 16, 8, 4, 2, 1 texels). */
+   std::vector<uint8_t> blocks(23 * c.block_bytes);
+   uint32_t x = uint32_t(c.format) * 2654435761u;
+   for (uint8_t &b : blocks) {
+      x = x * 1664525u + 1013904223u;
+      b = uint8_t(x >> 24);
+   }
+   ComputeDevice::Image image = gpu.image(c.format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 5, blocks, c.block_bytes, 0, 4);
+   auto out = gpu.buffer(16 * 16 * 8 * 16);
+   std::memset(out.words, 0xee, out.size);
+   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_2D);
+   VkSampler linear = gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT, false,
+                                  VK_SAMPLER_MIPMAP_MODE_LINEAR, 4.0f);
+   const VkSpecializationMapEntry entry{0, 0, sizeof(float)};
+   const VkSpecializationInfo specialization{1, &entry, sizeof(float), &c.scale};
+   auto program = gpu.program_with_bindings(
+      read_spirv("sample_compressed"),
+      {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)}}, 0,
+      nullptr, &specialization);
+   VkDescriptorSet set = gpu.allocate_set(program, 0);
+   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+   gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, linear);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
+   gpu.destroy(program);
+   vkDestroyImageView(gpu.device, view, nullptr);
+   vkDestroySampler(gpu.device, linear, nullptr);
+   gpu.destroy(image);
+   gpu.destroy(out);
+   return words;
+}
+
+/* BC3 blocks (16 bytes) copied into an R32G32B32A32_UINT image, one block per texel, at an
+ * offset, and back into a second BC3 image at another block; both read back whole. */
+std::vector<uint32_t> compressed_copies(ComputeDevice &gpu)
+{
+   std::vector<uint8_t> blocks(16 * 16);
+   for (size_t i = 0; i < blocks.size(); i++)
+      blocks[i] = uint8_t(i * 29 + 3);
+   ComputeDevice::Image bc3 = gpu.image(VK_FORMAT_BC3_UNORM_BLOCK, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1, blocks, 16, 0, 4);
+   ComputeDevice::Image wide = gpu.image(VK_FORMAT_R32G32B32A32_UINT, VK_IMAGE_TYPE_2D, {8, 8, 1}, 1, 1,
+                                         std::vector<uint8_t>(8 * 8 * 16, 0x11), 16);
+   ComputeDevice::Image back = gpu.image(VK_FORMAT_BC3_UNORM_BLOCK, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1,
+                                         std::vector<uint8_t>(16 * 16, 0x22), 16, 0, 4);
+   auto out = gpu.buffer(8 * 8 * 16 + 16 * 16);
+   VkCommandBuffer commands = gpu.begin();
+   VkImageMemoryBarrier barriers[3]{};
+   const VkImage images[3] = {bc3.image, wide.image, back.image};
+   for (unsigned i = 0; i < 3; i++) {
+      barriers[i] = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      barriers[i].srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
+      barriers[i].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+      barriers[i].oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      barriers[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      barriers[i].srcQueueFamilyIndex = barriers[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barriers[i].image = images[i];
+      barriers[i].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+   }
+   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                        nullptr, 3, barriers);
+   /* Texels (4, 8)-(12, 16) of the BC3 image, 2x2 blocks, to texel (5, 1) of the wide one. */
+   VkImageCopy to_wide{};
+   to_wide.srcSubresource = to_wide.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+   to_wide.srcOffset = {4, 8, 0};
+   to_wide.dstOffset = {5, 1, 0};
+   to_wide.extent = {8, 8, 1};
+   vkCmdCopyImage(commands, bc3.image, VK_IMAGE_LAYOUT_GENERAL, wide.image, VK_IMAGE_LAYOUT_GENERAL, 1, &to_wide);
+   ComputeDevice::barrier(commands);
+   /* 3x2 texels of the wide image back to block (1, 2) of the other BC3 image. */
+   VkImageCopy to_back{};
+   to_back.srcSubresource = to_back.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+   to_back.srcOffset = {4, 0, 0};
+   to_back.dstOffset = {4, 8, 0};
+   to_back.extent = {3, 2, 1};
+   vkCmdCopyImage(commands, wide.image, VK_IMAGE_LAYOUT_GENERAL, back.image, VK_IMAGE_LAYOUT_GENERAL, 1, &to_back);
+   ComputeDevice::barrier(commands);
+   VkBufferImageCopy regions[2]{};
+   regions[0].imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+   regions[0].imageExtent = {8, 8, 1};
+   regions[1].bufferOffset = 8 * 8 * 16;
+   regions[1].imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+   regions[1].imageExtent = {16, 16, 1};
+   vkCmdCopyImageToBuffer(commands, wide.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &regions[0]);
+   vkCmdCopyImageToBuffer(commands, back.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &regions[1]);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   std::vector<uint32_t> words(out.words, out.words + out.size / 4);
+   /* The block at texel (4, 8) of the source is texel (5, 1) of the wide image. */
+   EXPECT_EQ(std::memcmp(&words[(1 * 8 + 5) * 4], &blocks[(2 * 4 + 1) * 16], 16), 0);
+   for (auto *image : {&bc3, &wide, &back})
+      gpu.destroy(*image);
+   gpu.destroy(out);
+   return words;
+}
+
+/* ---- blits ---- */
+
+/* Moves every image in `images` between SHADER_READ_ONLY_OPTIMAL and GENERAL. */
+void transition(VkCommandBuffer commands, const std::vector<const ComputeDevice::Image *> &images, bool to_general)
+{
+   std::vector<VkImageMemoryBarrier> barriers;
+   for (const ComputeDevice::Image *image : images) {
+      VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      b.srcAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      b.oldLayout = to_general ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL;
+      b.newLayout = to_general ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = image->image;
+      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, image->levels, 0, image->layers};
+      barriers.push_back(b);
+   }
+   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0,
+                        nullptr, 0, nullptr, uint32_t(barriers.size()), barriers.data());
+}
+
+VkImageBlit blit_region(uint32_t src_level, uint32_t layers, VkOffset3D s0, VkOffset3D s1, VkOffset3D d0, VkOffset3D d1)
+{
+   VkImageBlit region{};
+   region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, src_level, 0, layers};
+   region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, layers};
+   region.srcOffsets[0] = s0;
+   region.srcOffsets[1] = s1;
+   region.dstOffsets[0] = d0;
+   region.dstOffsets[1] = d1;
+   return region;
+}
+
+/* Blits into 40x24 destinations (pre-filled): from a 16x16 RGBA8 source with 2 layers into an
+ * RGBA8 image with 2 layers (`rgba8_blits`: NEAREST doubled, LINEAR mirrored in x and shrunk,
+ * LINEAR enlarged by 2.5 x 3.5, NEAREST mirrored in both axes at a non-integer scale), from
+ * level 1 of a BC1 image with LINEAR into another RGBA8 image, and between R8G8B8A8_UINT
+ * images with NEAREST, mirrored in y. Returns the destinations' bytes. */
+struct BlitScene {
+   VkFilter filter;
+   VkImageBlit region;
+};
+const BlitScene rgba8_blits[] = {
+   {VK_FILTER_NEAREST, blit_region(0, 2, {0, 0, 0}, {16, 16, 1}, {2, 3, 0}, {34, 19, 1})},
+   {VK_FILTER_LINEAR, blit_region(0, 2, {16, 0, 0}, {0, 16, 1}, {0, 0, 0}, {10, 6, 1})},
+   {VK_FILTER_LINEAR, blit_region(0, 1, {4, 4, 0}, {12, 8, 1}, {20, 10, 0}, {40, 24, 1})},
+   {VK_FILTER_NEAREST, blit_region(0, 1, {3, 2, 0}, {13, 15, 1}, {36, 20, 0}, {26, 2, 1})},
+};
+const BlitScene compressed_blits[] = {
+   {VK_FILTER_LINEAR, blit_region(1, 1, {0, 0, 0}, {8, 8, 1}, {1, 1, 0}, {23, 17, 1})},
+};
+
+std::vector<uint32_t> blit_images(ComputeDevice &gpu)
+{
+   std::vector<uint8_t> texels = coarse_texels(16 * 16 * 2, 5);
+   for (size_t i = 0; i < texels.size(); i++)
+      texels[i] = uint8_t(texels[i] + (i * 7) % 61);
+   ComputeDevice::Image source = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {16, 16, 1}, 2, 1, texels, 4);
+   std::vector<uint8_t> bc1(23 * 8); /* 16 + 4 + 1 + 1 + 1 blocks */
+   for (size_t i = 0; i < bc1.size(); i++)
+      bc1[i] = uint8_t(i * 89 + 17);
+   ComputeDevice::Image compressed =
+      gpu.image(VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 5, bc1, 8, 0, 4);
+   ComputeDevice::Image uint_source = gpu.image(VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1,
+                                                std::vector<uint8_t>(texels.begin(), texels.begin() + 1024), 4);
+   const std::vector<uint8_t> fill(40 * 24 * 2 * 4, 0x11);
+   ComputeDevice::Image target = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {40, 24, 1}, 2, 1, fill, 4);
+   ComputeDevice::Image target2 = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {40, 24, 1}, 1, 1,
+                                            std::vector<uint8_t>(40 * 24 * 4, 0x22), 4);
+   ComputeDevice::Image uint_target = gpu.image(VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TYPE_2D, {40, 24, 1}, 1, 1,
+                                                std::vector<uint8_t>(40 * 24 * 4, 0x33), 4);
+   auto out = gpu.buffer(40 * 24 * 4 * 4);
+   VkCommandBuffer commands = gpu.begin();
+   transition(commands, {&source, &compressed, &uint_source, &target, &target2, &uint_target}, true);
+   for (const BlitScene &b : rgba8_blits)
+      vkCmdBlitImage(commands, source.image, VK_IMAGE_LAYOUT_GENERAL, target.image, VK_IMAGE_LAYOUT_GENERAL, 1,
+                     &b.region, b.filter);
+   for (const BlitScene &b : compressed_blits)
+      vkCmdBlitImage(commands, compressed.image, VK_IMAGE_LAYOUT_GENERAL, target2.image, VK_IMAGE_LAYOUT_GENERAL, 1,
+                     &b.region, b.filter);
+   /* 15 source texels over 30 and 20 pixels: no pixel centre maps onto a texel edge (where two
+    * conforming NEAREST lookups may round either way). */
+   const VkImageBlit integer = blit_region(0, 1, {0, 15, 0}, {15, 0, 1}, {5, 2, 0}, {35, 22, 1});
+   vkCmdBlitImage(commands, uint_source.image, VK_IMAGE_LAYOUT_GENERAL, uint_target.image, VK_IMAGE_LAYOUT_GENERAL, 1,
+                  &integer, VK_FILTER_NEAREST);
+   ComputeDevice::barrier(commands);
+   VkBufferImageCopy region{};
+   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2};
+   region.imageExtent = {40, 24, 1};
+   vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &region);
+   region.imageSubresource.layerCount = 1;
+   region.bufferOffset = 40 * 24 * 4 * 2;
+   vkCmdCopyImageToBuffer(commands, target2.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &region);
+   region.bufferOffset = 40 * 24 * 4 * 3;
+   vkCmdCopyImageToBuffer(commands, uint_target.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &region);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   std::vector<uint32_t> words(out.words, out.words + out.size / 4);
+   for (auto *image : {&source, &compressed, &uint_source, &target, &target2, &uint_target})
+      gpu.destroy(*image);
+   gpu.destroy(out);
+   return words;
+}
+
+/* Whether destination pixel (x, y) of `layer` was written by a LINEAR blit of `scenes`. */
+bool linear_blit_area(const BlitScene *scenes, size_t count, unsigned x, unsigned y, unsigned layer)
+{
+   for (size_t i = 0; i < count; i++) {
+      const VkImageBlit &r = scenes[i].region;
+      const int x0 = std::min(r.dstOffsets[0].x, r.dstOffsets[1].x), x1 = std::max(r.dstOffsets[0].x, r.dstOffsets[1].x);
+      const int y0 = std::min(r.dstOffsets[0].y, r.dstOffsets[1].y), y1 = std::max(r.dstOffsets[0].y, r.dstOffsets[1].y);
+      if (scenes[i].filter == VK_FILTER_LINEAR && layer < r.dstSubresource.layerCount && int(x) >= x0 &&
+          int(x) < x1 && int(y) >= y0 && int(y) < y1)
+         return true;
+   }
+   return false;
+}
+
 std::string capture_stderr(const std::function<void()> &work)
 {
    char path[] = "/tmp/terakan-stderr-XXXXXX";
@@ -725,6 +977,63 @@ TEST(ImagesAndSamplers, ClearColorImageByFillsAndByDraws)
 TEST(ImagesAndSamplers, CopiesBetweenImages)
 {
    expect_same_as_lavapipe(copy_between_images);
+}
+
+TEST(ImagesAndSamplers, CompressedFormatsSampledAtEveryLevel)
+{
+   for (const CompressedCase &c : compressed_cases) {
+      SCOPED_TRACE(c.format);
+      /* Words 0-19 of each invocation's 32 are the fetches of levels 0-4, 20-31 the filtered
+       * samples. */
+      expect_same_as_lavapipe([&c](ComputeDevice &gpu) { return compressed_sampling(gpu, c); }, {},
+                              [&c](size_t word) { return word % 32 < 20 ? c.fetch_tolerance : c.filter_tolerance; });
+   }
+}
+
+TEST(ImagesAndSamplers, CompressedBlocksCopiedThroughAnUncompressedImage)
+{
+   expect_same_as_lavapipe(compressed_copies);
+}
+
+/* NEAREST blits must match lavapipe exactly. LINEAR ones within 2 of 255 per channel:
+ * llvmpipe filters 8-bit texels with 8-bit weights (its low-precision path), the simulated
+ * texture unit in float; and BC1's decoded palette differs by one unit (see the compressed
+ * tests above). */
+TEST(ImagesAndSamplers, BlitsScaledMirroredFilteredAndFromCompressedImages)
+{
+   ComputeDevice &terakan = terakan_gpu();
+   ComputeDevice &lavapipe = lavapipe_gpu();
+   ASSERT_TRUE(terakan.ok()) << terakan.error;
+   ASSERT_TRUE(lavapipe.ok()) << lavapipe.error;
+   const unsigned before = terakan.validation_messages, lavapipe_before = lavapipe.validation_messages;
+   const std::vector<uint32_t> got = blit_images(terakan), expected = blit_images(lavapipe);
+   ASSERT_EQ(got.size(), expected.size());
+   unsigned mismatches = 0, filtered_differences = 0, untouched = 0;
+   for (size_t word = 0; word < expected.size(); word++) {
+      const size_t pixel = word % (40 * 24), image = word / (40 * 24);
+      const unsigned x = unsigned(pixel % 40), y = unsigned(pixel / 40);
+      bool linear = false;
+      if (image < 2)
+         linear = linear_blit_area(rgba8_blits, std::size(rgba8_blits), x, y, unsigned(image));
+      else if (image == 2)
+         linear = linear_blit_area(compressed_blits, std::size(compressed_blits), x, y, 0);
+      const uint32_t fill = image < 2 ? 0x11111111u : image == 2 ? 0x22222222u : 0x33333333u;
+      untouched += got[word] == fill;
+      for (unsigned c = 0; c < 4; c++) {
+         const int a = int(got[word] >> (8 * c) & 0xff), b = int(expected[word] >> (8 * c) & 0xff);
+         filtered_differences += linear && a != b;
+         if (std::abs(a - b) > (linear ? 2 : 0) && ++mismatches <= 12)
+            ADD_FAILURE() << "image " << image << " pixel (" << x << ", " << y << ") channel " << c << ": lavapipe "
+                          << b << ", terakan " << a;
+      }
+   }
+   EXPECT_EQ(mismatches, 0u);
+   /* Not vacuous: the blits wrote most of the destinations. */
+   EXPECT_LT(untouched, expected.size() / 2);
+   std::printf("blits: %u filtered channels differ from lavapipe (by at most 2), %u pixels kept their fill\n",
+               filtered_differences, untouched);
+   EXPECT_EQ(terakan.validation_messages, before) << "validation layer messages on Terakan";
+   EXPECT_EQ(lavapipe.validation_messages, lavapipe_before);
 }
 
 TEST(ImagesAndSamplers, CubeSampling)

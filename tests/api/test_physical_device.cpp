@@ -173,29 +173,39 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    /* api-draws-* (LogicOps, IndependentBlendingOfThreeTargets). */
    const size_t logic_op = offsetof(VkPhysicalDeviceFeatures, logicOp) / sizeof(VkBool32);
    const size_t independent_blend = offsetof(VkPhysicalDeviceFeatures, independentBlend) / sizeof(VkBool32);
+   /* api-images-* (CompressedFormatsSampledAtEveryLevel, BlitsScaledMirroredFilteredAndFromCompressedImages). */
+   const size_t bc = offsetof(VkPhysicalDeviceFeatures, textureCompressionBC) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
-                           i == precise || i == logic_op || i == independent_blend;
+                           i == precise || i == logic_op || i == independent_blend || i == bc;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 
-   /* Sampling, copies, uniform texel buffers, vertex buffers, colour and depth attachments:
-    * no storage images or texel buffers, no blits, no sampled depth. */
+   /* Sampling, copies, blits, uniform texel buffers, vertex buffers, colour and depth
+    * attachments: no storage images or texel buffers, no sampled depth. */
    VkFormatProperties format;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
    const VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
                                         VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                                         VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                                        VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+                                        VK_FORMAT_FEATURE_TRANSFER_DST_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT;
    const VkFormatFeatureFlags rendered = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
-                                         VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+                                         VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
    EXPECT_EQ(format.optimalTilingFeatures, sampled | rendered);
    EXPECT_EQ(format.linearTilingFeatures, sampled | rendered);
    EXPECT_EQ(format.bufferFeatures,
              VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT));
+   /* sRGB targets are written, not blended (api-draws SrgbTargetsEncodeOnWrite). */
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB, &format);
    EXPECT_EQ(format.bufferFeatures, 0u);
-   EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
+   EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
+   EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+   /* Block-compressed: sampled, filtered, copied and blitted from; nothing else. */
+   for (VkFormat compressed : {VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC5_SNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK}) {
+      vkGetPhysicalDeviceFormatProperties(device, compressed, &format);
+      EXPECT_EQ(format.optimalTilingFeatures, sampled) << compressed;
+      EXPECT_EQ(format.bufferFeatures, 0u) << compressed;
+   }
    /* Integer and 32-bit float targets are written, not blended. */
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R32G32B32A32_SFLOAT, &format);
    EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
@@ -291,7 +301,7 @@ TEST_F(BadInput, UnsupportedFeatureIsRefused)
 
 TEST_F(BadInput, UnknownExtensionIsRefused)
 {
-   const char *extension = "VK_KHR_swapchain";
+   const char *extension = "VK_KHR_ray_tracing_pipeline";
    info.enabledExtensionCount = 1;
    info.ppEnabledExtensionNames = &extension;
    VkDevice vk_device = VK_NULL_HANDLE;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "hw/surface.h"
+#include "util/format/u_format.h"
 #include "core/message.h"
 
 namespace terakan::sim {
@@ -239,22 +240,54 @@ AxisTaps axis_taps(float u, int n, ClampMode mode, bool linear)
    return taps;
 }
 
+/* The block-compressed formats as Mesa's util formats, whose decoders the simulator uses
+ * (the hardware's own decoding arithmetic has no public description; the BCn formats are
+ * defined bit for bit by the D3D and Vulkan specifications, and util's decoders are the ones
+ * lavapipe's results are checked against in Mesa). Signedness comes from FORMAT_COMP_X;
+ * sRGB is the resource's degamma, applied after decoding like for any other format. */
+enum pipe_format compressed_format(const TextureResource &r)
+{
+   const bool is_signed = r.format_signed[0];
+   switch (r.format) {
+   case FmtBC1: return is_signed ? PIPE_FORMAT_NONE : PIPE_FORMAT_DXT1_RGBA;
+   case FmtBC2: return is_signed ? PIPE_FORMAT_NONE : PIPE_FORMAT_DXT3_RGBA;
+   case FmtBC3: return is_signed ? PIPE_FORMAT_NONE : PIPE_FORMAT_DXT5_RGBA;
+   case FmtBC4: return is_signed ? PIPE_FORMAT_RGTC1_SNORM : PIPE_FORMAT_RGTC1_UNORM;
+   case FmtBC5: return is_signed ? PIPE_FORMAT_RGTC2_SNORM : PIPE_FORMAT_RGTC2_UNORM;
+   case FmtBC6: return is_signed ? PIPE_FORMAT_BPTC_RGB_FLOAT : PIPE_FORMAT_BPTC_RGB_UFLOAT;
+   case FmtBC7: return is_signed ? PIPE_FORMAT_NONE : PIPE_FORMAT_BPTC_RGBA_UNORM;
+   default: return PIPE_FORMAT_NONE;
+   }
+}
+
 class Lookup {
 public:
    Lookup(const TextureView &view, const Sampler &sampler, const std::array<float, 4> &register_border)
       : view(view), r(view.resource), sampler(sampler), register_border(register_border)
    {
-      if (!format_component_layout(r.format, layout))
-         fault("texture data format %u is not simulated", unsigned(r.format));
-      if (view.block_dim != 1)
-         fault("block-compressed texture formats are not simulated");
-      integer = is_integer_result(r, layout);
+      if (view.block_dim != 1) {
+         const enum pipe_format format = compressed_format(r);
+         if (format == PIPE_FORMAT_NONE || r.num_format == NumFormat::Int || r.num_format == NumFormat::Scaled)
+            fault("block-compressed format %u with these number and sign settings is not simulated",
+                  unsigned(r.format));
+         decode_block = util_format_fetch_rgba_func(format);
+         integer = false;
+      } else {
+         if (!format_component_layout(r.format, layout))
+            fault("texture data format %u is not simulated", unsigned(r.format));
+         integer = is_integer_result(r, layout);
+      }
       degamma = r.force_degamma || sampler.force_degamma;
    }
 
    Texel fetch(unsigned level, int x, int y, int slice) const
    {
       const TextureView::Level &l = view.levels[level];
+      /* Compressed levels are addressed in blocks; the texel is decoded from its block. */
+      const unsigned block = view.block_dim;
+      const unsigned texel_x = unsigned(x) % block, texel_y = unsigned(y) % block;
+      x /= int(block);
+      y /= int(block);
       LevelAddressing a;
       a.mode = l.mode;
       a.pitch = l.pitch;
@@ -268,7 +301,14 @@ public:
                                                          unsigned(slice));
       if (offset + view.bytes_per_element > l.size)
          fault("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
-      return decode_texel(r, layout, l.data + offset, degamma);
+      if (!decode_block)
+         return decode_texel(r, layout, l.data + offset, degamma);
+      Texel t;
+      decode_block(t.f.data(), l.data + offset, texel_x, texel_y);
+      if (degamma)
+         for (unsigned c = 0; c < 3; c++)
+            t.f[c] = srgb_to_linear(t.f[c]);
+      return t;
    }
 
    Texel border_texel() const
@@ -413,6 +453,8 @@ private:
    const std::array<float, 4> &register_border;
    Layout layout{};
    bool degamma = false;
+   /* Set for block-compressed formats: decodes texel (i, j) of a block to four floats. */
+   util_format_fetch_rgba_func_ptr decode_block = nullptr;
 };
 
 bool is_array(TextureDim dim)

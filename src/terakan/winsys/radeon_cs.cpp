@@ -15,7 +15,6 @@ void CommandStream::clear()
    dwords.clear();
    buffers_.clear();
    index_of_handle_.clear();
-   relocation_positions_.clear();
 }
 
 uint32_t CommandStream::relocation_index(RadeonBo &bo)
@@ -31,19 +30,7 @@ void CommandStream::relocation(RadeonBo &bo)
    const uint32_t index = relocation_index(bo);
    /* The NOP's body is the relocation's dword offset in the RELOCS chunk (4 dwords each). */
    packet(hw::pm4::NOP, 1);
-   relocation_positions_.push_back(dwords.size());
    emit(index * 4);
-}
-
-void CommandStream::append(const CommandStream &other)
-{
-   const size_t base = dwords.size();
-   dwords.insert(dwords.end(), other.dwords.begin(), other.dwords.end());
-   for (size_t position : other.relocation_positions_) {
-      RadeonBo &bo = *other.buffers_[other.dwords[position] / 4];
-      dwords[base + position] = relocation_index(bo) * 4;
-      relocation_positions_.push_back(base + position);
-   }
 }
 
 static void set_registers(CommandStream &cs, uint32_t opcode, hw::pm4::RegisterWindow window,

@@ -33,9 +33,6 @@ public:
    }
    /* The relocation NOP that names `bo` for the packet just emitted. */
    void relocation(RadeonBo &bo);
-   /* Appends another stream's packets (a secondary command buffer's), its relocation NOPs
-    * renumbered into this stream's list. */
-   void append(const CommandStream &other);
 
    /* Registers in the config, context or resource windows. */
    void config_registers(uint32_t reg, std::initializer_list<uint32_t> values);
@@ -54,8 +51,6 @@ private:
 
    std::vector<RadeonBo *> buffers_;
    std::unordered_map<uint32_t, uint32_t> index_of_handle_;
-   /* Where each relocation NOP's body sits in `dwords`, for append(). */
-   std::vector<size_t> relocation_positions_;
 };
 
 } // namespace terakan::winsys

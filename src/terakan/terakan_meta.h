@@ -1,0 +1,37 @@
+/* The driver's own draws (clears, resolves, blits): what they share. Their shaders are built
+ * with nir_builder and compiled by Terakan's compiler (the design's meta rule). */
+#pragma once
+
+#include <map>
+#include <mutex>
+
+#include "terakan_private.h"
+#include "compiler/nir_shaders.h"
+
+/* Program pairs made on first use and kept for the device's lifetime. */
+struct terakan_meta {
+   std::mutex lock;
+   std::map<uint32_t, terakan_graphics_pipeline *> clears; /* by the 2-bit kinds of targets 0-7 */
+   std::map<uint32_t, terakan_graphics_pipeline *> blits;  /* by terakan_meta_blit.cpp's key */
+};
+
+/* Where the meta vertex shader finds its three RECTLIST corners in the push constants. */
+inline constexpr unsigned terakan_meta_corner_bytes = 128;
+
+/* The vertex shader of every meta draw: corner gl_VertexIndex from the push constants. */
+nir_shader *terakan_meta_vertex_shader();
+/* Compiles a meta shader for `stage` and uploads its code; `textures` places its samplers
+ * (empty: none). */
+VkResult terakan_meta_build_stage(terakan_device *device, nir_shader *shader, terakan::compiler::ShaderStage stage,
+                                  terakan_graphics_stage &out,
+                                  const std::vector<terakan::compiler::TextureBinding> &textures = {});
+/* A meta draw's RECTLIST over `rect` (the corners at depth `depth`, into `push`) and the
+ * dynamic state every meta draw starts from: one viewport over the whole rendering area, the
+ * scissor on `rect`, no culling. */
+void terakan_meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, float depth, uint8_t *push,
+                            struct vk_dynamic_graphics_state &dynamic);
+/* Emits `setup`'s state and the RECTLIST's draw. */
+bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup);
+/* A 2D view of one level and layer of `image` for the driver's own draws, with its texture
+ * resource words. */
+terakan_image_view terakan_meta_subresource_view(terakan_image *image, uint32_t level, uint32_t layer);
