@@ -120,6 +120,39 @@ bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
    return true;
 }
 
+/* After Mesa's subpassLoad lowering: the fetch takes the attachment's layer from the layer id,
+ * but no rendering is layered (no multiview, no geometry stage), so the layer is always 0 and
+ * the fetch becomes a plain 2D texelFetch (LD) of the attachment's view. Multisampled input
+ * attachments keep their SUBPASS_MS fetch, which selection refuses with a message. */
+bool subpass_fetch_to_2d(nir_builder *builder, nir_instr *instr, void *)
+{
+   if (instr->type != nir_instr_type_tex)
+      return false;
+   nir_tex_instr *tex = nir_instr_as_tex(instr);
+   if (tex->sampler_dim != GLSL_SAMPLER_DIM_SUBPASS)
+      return false;
+   const int coord = nir_tex_instr_src_index(tex, nir_tex_src_coord);
+   builder->cursor = nir_before_instr(instr);
+   nir_ssa_def *xy = nir_channels(builder, nir_ssa_for_src(builder, tex->src[coord].src, 3), 0x3);
+   nir_instr_rewrite_src(instr, &tex->src[coord].src, nir_src_for_ssa(xy));
+   tex->coord_components = 2;
+   tex->is_array = false;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   return true;
+}
+
+bool lower_input_attachments(nir_shader *shader)
+{
+   nir_input_attachment_options options = {};
+   options.use_fragcoord_sysval = true;
+   options.use_layer_id_sysval = true;
+   if (!nir_lower_input_attachments(shader, &options))
+      return false;
+   nir_shader_instructions_pass(shader, subpass_fetch_to_2d, nir_metadata_block_index | nir_metadata_dominance,
+                                nullptr);
+   return true;
+}
+
 /* Local invocation index from the ids the hardware gives (R0.xyz). */
 void lower_compute_system_values(nir_shader *shader)
 {
@@ -278,6 +311,8 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
               nir_metadata_block_index | nir_metadata_dominance, nullptr);
    if (stage == ShaderStage::Vertex)
       NIR_PASS_V(shader, lower_instance_index);
+   if (stage == ShaderStage::Fragment)
+      NIR_PASS_V(shader, lower_input_attachments);
    NIR_PASS_V(shader, nir_lower_system_values);
    if (graphics)
       lower_graphics_io(shader);

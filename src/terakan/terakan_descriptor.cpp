@@ -18,6 +18,7 @@ static bool is_supported_type(VkDescriptorType type)
    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+   case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: /* an image view read by texelFetch (LD) */
       return true;
    default:
       return false;
@@ -31,7 +32,8 @@ static bool has_sampler(VkDescriptorType type)
 
 static bool has_image(VkDescriptorType type)
 {
-   return type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+   return type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+          type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
 }
 
 static bool is_dynamic(VkDescriptorType type)

@@ -112,6 +112,9 @@ VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, Vk
       usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
    if (features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)
       usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+   /* Input attachments are colour attachments read by texelFetch (depth is not sampled yet). */
+   if ((features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+      usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
    if (features & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
       usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
    return usage;

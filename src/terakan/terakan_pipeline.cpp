@@ -127,6 +127,7 @@ std::vector<TextureBinding> terakan_texture_bindings(const struct vk_pipeline_la
          out.count = binding.count;
          out.has_image = binding.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
                          binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                         binding.type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ||
                          binding.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
          out.has_sampler = binding.type == VK_DESCRIPTOR_TYPE_SAMPLER ||
                            binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
