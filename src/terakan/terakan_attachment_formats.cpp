@@ -44,6 +44,11 @@ constexpr ColourRow colour_rows[] = {
     * blendable yet: whether BLEND_CLAMP clamps sRGB sources is not known from a source. */
    {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 0, false},
    {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 1, false},
+   /* Packed 10/11-bit targets (r600g's GL scenes format_rgb10_a2 and format_r11g11b10f draw
+    * and blend them on the simulated CB). */
+   {VK_FORMAT_A2B10G10R10_UNORM_PACK32, hw::Fmt2_10_10_10, NumberType::Unorm, 0, true},
+   {VK_FORMAT_A2R10G10B10_UNORM_PACK32, hw::Fmt2_10_10_10, NumberType::Unorm, 1, true},
+   {VK_FORMAT_B10G11R11_UFLOAT_PACK32, hw::Fmt10_11_11Float, NumberType::Float, 0, true},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumberType::Unorm, 0, true},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumberType::Float, 0, true},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumberType::Float, 0, true},

@@ -36,6 +36,12 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumFormat::Int, true, false, xyzw, 4, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, zyxw, 4, true},
    {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, zyxw, 4, true},
+   /* Packed: FMT_2_10_10_10 holds x in bits 0-9 (Vulkan's A2B10G10R10: R lowest), and
+    * FMT_10_11_11_FLOAT x in bits 0-10 (B10G11R11: R lowest), as the kernel's and r600g's
+    * format tables place them. */
+   {VK_FORMAT_A2B10G10R10_UNORM_PACK32, hw::Fmt2_10_10_10, NumFormat::Norm, false, false, xyzw, 4, true},
+   {VK_FORMAT_A2R10G10B10_UNORM_PACK32, hw::Fmt2_10_10_10, NumFormat::Norm, false, false, zyxw, 4, true},
+   {VK_FORMAT_B10G11R11_UFLOAT_PACK32, hw::Fmt10_11_11Float, NumFormat::Norm, false, false, xyz1, 4, true},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, true},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumFormat::Norm, false, false, x001, 2, true},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumFormat::Norm, false, false, xy01, 4, true},

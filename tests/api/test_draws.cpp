@@ -142,7 +142,8 @@ protected:
    }
 
    /* Draws on both devices and compares every texel: 8-bit normalized channels (sRGB ones
-    * too) within `tolerance`, depth exactly. Returns Terakan's images. */
+    * too) and the fields of packed formats within `tolerance`, depth exactly. Returns
+    * Terakan's images. */
    DrawImages expect_same(const DrawJob &job, unsigned tolerance = 1, unsigned depth_ulps = 0)
    {
       DrawImages ours, reference;
@@ -163,12 +164,28 @@ protected:
          const VkFormat format = job.targets[t].format;
          const bool unorm8 = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM ||
                              format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
+         /* Packed formats: each field (from bit 0) within `tolerance` of its stored value. */
+         std::vector<unsigned> fields;
+         if (format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 || format == VK_FORMAT_A2R10G10B10_UNORM_PACK32)
+            fields = {10, 10, 10, 2};
+         else if (format == VK_FORMAT_B10G11R11_UFLOAT_PACK32)
+            fields = {11, 11, 10};
          unsigned reported = 0;
          for (size_t p = 0; p < size_t(job.width) * job.height && reported < 8; p++) {
             const uint8_t *a = &ours.targets[t][p * bytes], *b = &reference.targets[t][p * bytes];
             bool same = true;
-            for (unsigned c = 0; c < bytes; c++)
-               same &= unorm8 ? unsigned(std::abs(int(a[c]) - int(b[c]))) <= tolerance : a[c] == b[c];
+            if (!fields.empty()) {
+               uint32_t x, y;
+               std::memcpy(&x, a, 4);
+               std::memcpy(&y, b, 4);
+               for (unsigned f = 0, bit = 0; f < fields.size(); bit += fields[f++]) {
+                  const int u = int((x >> bit) & ((1u << fields[f]) - 1)), v = int((y >> bit) & ((1u << fields[f]) - 1));
+                  same &= unsigned(std::abs(u - v)) <= tolerance;
+               }
+            } else {
+               for (unsigned c = 0; c < bytes; c++)
+                  same &= unorm8 ? unsigned(std::abs(int(a[c]) - int(b[c]))) <= tolerance : a[c] == b[c];
+            }
             if (!same) {
                std::string text;
                char word[24];
@@ -255,6 +272,42 @@ TEST_F(Draws, SrgbTargetsEncodeOnWrite)
       /* Linear 0.25 blue clear: sRGB-encoded it is 137 (0x89), not 64. */
       const unsigned blue = format == VK_FORMAT_B8G8R8A8_SRGB ? 0 : 2;
       EXPECT_EQ(images.targets[0][(size_t(0) * size + 31) * 4 + blue], 137);
+   }
+}
+
+TEST_F(Draws, PackedTenAndElevenBitTargets)
+{
+   /* Smooth gradients (and blending) into the packed targets; each stored field within one
+    * unit of lavapipe's (as for 8-bit targets: the interpolated colour's last bits differ
+    * between the two rasterizers, and a value near a rounding boundary lands on either code).
+    * The blend adds half of the destination (constant colour factor). */
+   const std::vector<Vertex> vertices = {
+      {1, 1, 0.5f, 1, 1, 0.1f, 0, 0.25f}, {31, 2, 0.5f, 1, 0, 1, 0.3f, 1}, {2, 31, 0.5f, 1, 0.2f, 0, 1, 0.75f}};
+   for (VkFormat format : {VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_A2R10G10B10_UNORM_PACK32,
+                           VK_FORMAT_B10G11R11_UFLOAT_PACK32}) {
+      for (bool blend : {false, true}) {
+         SCOPED_TRACE(std::to_string(format) + (blend ? " blended" : ""));
+         DrawJob job = coloured(vertices);
+         job.targets[0].format = format;
+         job.targets[0].clear.float32[0] = 0.5f;
+         job.targets[0].clear.float32[1] = 0.25f;
+         if (blend) {
+            job.blend = true;
+            job.blend_state.blendEnable = VK_TRUE;
+            job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR;
+            job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
+            job.blend_state.colorWriteMask = 0xf;
+            for (float &c : job.blend_constants)
+               c = 0.5f;
+         }
+         const DrawImages images = expect_same(job);
+         /* Inside the triangle the picture is not the clear colour. */
+         uint32_t inside = 0, outside = 0;
+         std::memcpy(&inside, &images.targets[0][(size_t(4) * size + 4) * 4], 4);
+         std::memcpy(&outside, &images.targets[0][(size_t(0) * size + 31) * 4], 4);
+         EXPECT_NE(inside, outside);
+      }
    }
 }
 

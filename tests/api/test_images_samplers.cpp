@@ -659,6 +659,7 @@ struct CompressedCase {
    unsigned block_bytes;
    float scale = 4096.0f;   /* sample_compressed.comp's specialization constant */
    uint32_t fetch_tolerance = 0, filter_tolerance = 0;
+   unsigned block = 4;      /* 1: an uncompressed format through the same scene */
 };
 /* 4096/255 and 4096/127 rounded up; an sRGB unit near white is 2.3 linear units (the slope
  * of the sRGB curve at 1 is 2.4/1.055): 38. */
@@ -678,17 +679,36 @@ const CompressedCase compressed_cases[] = {
    /* sRGB decoding after the block decoder: llvmpipe's approximation of the curve. */
    {VK_FORMAT_BC7_SRGB_BLOCK, 16, 4096.0f, 1, 2 * unorm_unit},
 };
+/* The packed 10/11-bit formats through the same scene (one texel per element): fetched
+ * exactly, filtered within two 8-bit units (llvmpipe's filtering precision). */
+const CompressedCase packed_cases[] = {
+   {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 4096.0f, 0, 2 * unorm_unit, 1},
+   {VK_FORMAT_A2R10G10B10_UNORM_PACK32, 4, 4096.0f, 0, 2 * unorm_unit, 1},
+   {VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4, 64.0f, 0, 1, 1},
+};
 
 std::vector<uint32_t> compressed_sampling(ComputeDevice &gpu, const CompressedCase &c)
 {
-   /* Blocks: 16 + 4 + 1 + 1 + 1 (levels 16, 8, 4, 2, 1 texels). */
-   std::vector<uint8_t> blocks(23 * c.block_bytes);
+   /* Elements of levels 16, 8, 4, 2 and 1 texels: 16 + 4 + 1 + 1 + 1 blocks, or 341 texels. */
+   size_t elements = 0;
+   for (unsigned level = 0; level < 5; level++)
+      elements += size_t((16u >> level) + c.block - 1) / c.block * (((16u >> level) + c.block - 1) / c.block);
+   std::vector<uint8_t> blocks(elements * c.block_bytes);
    uint32_t x = uint32_t(c.format) * 2654435761u;
    for (uint8_t &b : blocks) {
       x = x * 1664525u + 1013904223u;
       b = uint8_t(x >> 24);
    }
-   ComputeDevice::Image image = gpu.image(c.format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 5, blocks, c.block_bytes, 0, 4);
+   /* B10G11R11: the top exponent bit of each field cleared, so no texel is Inf or NaN (which
+    * filtering would spread differently). */
+   if (c.format == VK_FORMAT_B10G11R11_UFLOAT_PACK32)
+      for (size_t i = 0; i + 4 <= blocks.size(); i += 4) {
+         uint32_t word;
+         std::memcpy(&word, &blocks[i], 4);
+         word &= ~((1u << 10) | (1u << 21) | (1u << 31));
+         std::memcpy(&blocks[i], &word, 4);
+      }
+   ComputeDevice::Image image = gpu.image(c.format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 5, blocks, c.block_bytes, 0, c.block);
    auto out = gpu.buffer(16 * 16 * 8 * 16);
    std::memset(out.words, 0xee, out.size);
    VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_2D);
@@ -985,6 +1005,15 @@ TEST(ImagesAndSamplers, CompressedFormatsSampledAtEveryLevel)
       SCOPED_TRACE(c.format);
       /* Words 0-19 of each invocation's 32 are the fetches of levels 0-4, 20-31 the filtered
        * samples. */
+      expect_same_as_lavapipe([&c](ComputeDevice &gpu) { return compressed_sampling(gpu, c); }, {},
+                              [&c](size_t word) { return word % 32 < 20 ? c.fetch_tolerance : c.filter_tolerance; });
+   }
+}
+
+TEST(ImagesAndSamplers, PackedFormatsSampledAtEveryLevel)
+{
+   for (const CompressedCase &c : packed_cases) {
+      SCOPED_TRACE(c.format);
       expect_same_as_lavapipe([&c](ComputeDevice &gpu) { return compressed_sampling(gpu, c); }, {},
                               [&c](size_t word) { return word % 32 < 20 ? c.fetch_tolerance : c.filter_tolerance; });
    }
