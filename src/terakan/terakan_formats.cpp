@@ -99,8 +99,10 @@ const terakan_format *terakan_format_of(VkFormat format)
 bool terakan_format_is_texel_buffer(const terakan_format *format)
 {
    /* The fetch unit has no sRGB decoding and reads no compressed blocks; every other listed
-    * colour format it converts. */
-   return format && !format->srgb && !format->depth && format->block == 1;
+    * colour format it converts. The packed 10/11-bit formats are not offered for texel
+    * buffers until a test reads them through a VFETCH. */
+   return format && !format->srgb && !format->depth && format->block == 1 && format->hw != hw::Fmt2_10_10_10 &&
+          format->hw != hw::Fmt10_11_11Float;
 }
 
 static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling);
