@@ -15,6 +15,7 @@ static const struct vk_instance_extension_table terakan_instance_extensions = {
    .KHR_xlib_surface = true,
    .EXT_debug_report = true,
    .EXT_debug_utils = true,
+   .EXT_headless_surface = true, /* terakan_wsi_headless.cpp */
 };
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

@@ -122,6 +122,8 @@ void terakan_physical_device_destroy(struct vk_physical_device *physical_device)
 /* Window-system integration (terakan_wsi.cpp). */
 VkResult terakan_wsi_init(struct terakan_physical_device *pdev);
 void terakan_wsi_finish(struct terakan_physical_device *pdev);
+/* VK_EXT_headless_surface's platform in `wsi` (terakan_wsi_headless.cpp). */
+void terakan_wsi_headless_init(struct wsi_device *wsi);
 
 /* The one queue family Terakan exposes. */
 void terakan_get_queue_family_properties(const struct terakan_physical_device *physical_device,

@@ -40,6 +40,7 @@ VkResult terakan_wsi_init(struct terakan_physical_device *pdev)
    /* B8G8R8A8_UNORM is listed before the sRGB format: the colour buffer does not write sRGB
     * yet, so a swapchain in B8G8R8A8_SRGB fails at creation with a clear error. */
    wsi->force_bgra8_unorm_first = true;
+   terakan_wsi_headless_init(wsi);
    pdev->vk.wsi_device = wsi;
    return VK_SUCCESS;
 }
