@@ -431,7 +431,8 @@ static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const s
    set_context(cs, gfx::PA_SC_MODE_CNTL_0, (uint32_t(samples > 1) << 0) | (1u << 1));
 }
 
-static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
+static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
+                            bool depth_clamp)
 {
    /* PA_SU_SC_MODE_CNTL: CULL_FRONT [0], CULL_BACK [1], FACE [2] (1: clockwise is front, in
     * the y-down window space both APIs' viewports produce here), PROVOKING_VTX_LAST [19]. */
@@ -460,8 +461,12 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
       set_context(cs, gfx::PA_SU_POLY_OFFSET_FRONT_SCALE,
                   {float_bits(scale), float_bits(units), float_bits(scale), float_bits(units)});
    }
-   /* DX_CLIP_SPACE_DEF: z in [0, w]; DX_RASTERIZATION_KILL for rasterizer discard. */
-   set_context(cs, gfx::PA_CL_CLIP_CNTL, (1u << 19) | (uint32_t(dyn.rs.rasterizer_discard_enable) << 22));
+   /* DX_CLIP_SPACE_DEF [19]: z in [0, w]; DX_RASTERIZATION_KILL [22] for rasterizer discard;
+    * depth clamp: ZCLIP_NEAR_DISABLE [26] and ZCLIP_FAR_DISABLE [27] (Mesa evergreend.h), the
+    * DB then clamping depth to the viewport's range (PA_SC_VPORT_ZMIN/ZMAX), as r600g does for
+    * GL_DEPTH_CLAMP (the depth_clamp GL scene). */
+   set_context(cs, gfx::PA_CL_CLIP_CNTL,
+               (1u << 19) | (uint32_t(dyn.rs.rasterizer_discard_enable) << 22) | (depth_clamp ? 3u << 26 : 0u));
    /* PIX_CENTER 1 (pixel centres at .5), QUANT_MODE 5 (1/256 pixel), as subPixelPrecisionBits
     * reports. */
    const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
@@ -716,7 +721,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    }
    emit_viewport_and_scissor(cmd, cs, dyn);
    emit_multisample(cmd, cs, dyn, samples, application && g.state.ms);
-   emit_rasterizer(cmd, cs, dyn);
+   emit_rasterizer(cmd, cs, dyn, g.state.rs && g.state.rs->depth_clamp_enable);
    emit_depth(cmd, cs, dyn);
    /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
    set_context(cs, gfx::DB_COUNT_CONTROL, terakan_db_count_control(cmd, application, samples));

@@ -117,8 +117,6 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
    if (s.ms && (s.ms->alpha_to_coverage_enable || s.ms->alpha_to_one_enable))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: alpha to coverage and alpha to one are not supported yet");
-   if (s.rs && s.rs->depth_clamp_enable)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: depth clamp is not supported yet");
    if (s.rs && s.rs->line.mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: line rasterization modes are not supported");

@@ -279,6 +279,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* Every BC format is sampled, filtered and a blit source (FMT_BC1-BC7; api-images
     * CompressedFormatsSampledAtEveryLevel, BlitsScaledMirroredFilteredAndFromCompressedImages). */
    pFeatures->features.textureCompressionBC = VK_TRUE;
+   /* PA_CL_CLIP_CNTL.ZCLIP_NEAR/FAR_DISABLE with the DB's clamp to the viewport's depth range
+    * (api-draws DepthClampKeepsWhatCrossesTheClipPlanes; the depth_clamp GL scene). */
+   pFeatures->features.depthClamp = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:

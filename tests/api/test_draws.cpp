@@ -144,7 +144,8 @@ protected:
    /* Draws on both devices and compares every texel: 8-bit normalized channels (sRGB ones
     * too) and the fields of packed formats within `tolerance`, depth exactly. Returns
     * Terakan's images. */
-   DrawImages expect_same(const DrawJob &job, unsigned tolerance = 1, unsigned depth_ulps = 0)
+   DrawImages expect_same(const DrawJob &job, unsigned tolerance = 1, unsigned depth_ulps = 0,
+                          float depth_absolute = 0.0f)
    {
       DrawImages ours, reference;
       std::string error;
@@ -208,7 +209,8 @@ protected:
          return uint32_t(std::abs(int64_t(x) - int64_t(y)));
       };
       for (size_t p = 0; p < std::min(ours.depth.size(), reference.depth.size()) && reported < 8; p++)
-         if (ulps_apart(ours.depth[p], reference.depth[p]) > depth_ulps) {
+         if (ulps_apart(ours.depth[p], reference.depth[p]) > depth_ulps &&
+             !(std::fabs(ours.depth[p] - reference.depth[p]) <= depth_absolute)) {
             ADD_FAILURE() << "depth at " << p % job.width << "," << p / job.width << ": Terakan " << ours.depth[p]
                           << ", lavapipe " << reference.depth[p];
             reported++;
@@ -807,6 +809,33 @@ constexpr VkFormat stencil_formats[] = {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D
 uint8_t stencil_at(const DrawImages &images, unsigned x, unsigned y)
 {
    return images.stencil.at(size_t(y) * size + x);
+}
+
+TEST_F(Draws, DepthClampKeepsWhatCrossesTheClipPlanes)
+{
+   /* Two triangles reaching in front of the near plane (z < 0) and beyond the far plane
+    * (z > w), over a square at depth 0.7, with LESS_OR_EQUAL and depthClampEnable: they are
+    * not cut, their near parts get depth 0 and their far parts depth 1 (which passes over the
+    * cleared 1.0 and not over the square). Colours and stored depths compared with lavapipe;
+    * depth over these steep slopes within 2 ulps or 2^-22: both rasterizers evaluate the plane
+    * in float from terms near 1, so they differ by absolute amounts of the order of 2^-24
+    * (seen: up to 1.5e-7), which where the depth nears 0 is many ulps. (Without the clamp the
+    * cut edges' positions depend on each clipper's arithmetic; other scenes cover clipping.) */
+   DrawJob job = coloured(triangle(18, 1, 31, 1, 31, 31, 0.7f, {0, 0.6f, 0.6f, 1}) +
+                          triangle(18, 1, 31, 31, 18, 31, 0.7f, {0, 0.6f, 0.6f, 1}) +
+                          std::vector<Vertex>{{1, 2, -0.8f, 1, 1, 0.7f, 0.1f, 1},
+                                              {29, 6, 1.7f, 1, 1, 0.7f, 0.1f, 1},
+                                              {6, 27, 0.1f, 1, 1, 0.7f, 0.1f, 1},
+                                              {30, 29, 1.9f, 1, 0.6f, 0.2f, 0.8f, 1},
+                                              {2, 20, -0.6f, 1, 0.6f, 0.2f, 0.8f, 1},
+                                              {25, 12, -0.2f, 1, 0.6f, 0.2f, 0.8f, 1}});
+   job.depth = true;
+   job.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
+   job.depth_clamp = true;
+   const DrawImages images = expect_same(job, 1, 2, 0x1p-22f);
+   /* Clamped depths land on the range's end: exactly 0 in front (the far parts, clamped to 1,
+    * lie over the square and lose to it). */
+   EXPECT_NE(std::find(images.depth.begin(), images.depth.end(), 0.0f), images.depth.end());
 }
 
 TEST_F(Draws, DepthTestsWithD24)

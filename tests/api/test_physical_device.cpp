@@ -175,9 +175,11 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t independent_blend = offsetof(VkPhysicalDeviceFeatures, independentBlend) / sizeof(VkBool32);
    /* api-images-* (CompressedFormatsSampledAtEveryLevel, BlitsScaledMirroredFilteredAndFromCompressedImages). */
    const size_t bc = offsetof(VkPhysicalDeviceFeatures, textureCompressionBC) / sizeof(VkBool32);
+   /* api-draws-* (DepthClampKeepsWhatCrossesTheClipPlanes). */
+   const size_t depth_clamp = offsetof(VkPhysicalDeviceFeatures, depthClamp) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
-                           i == precise || i == logic_op || i == independent_blend || i == bc;
+                           i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 

@@ -106,6 +106,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.shaderCullDistance = offered.features.shaderCullDistance;
    enabled.features.logicOp = offered.features.logicOp;
    enabled.features.independentBlend = offered.features.independentBlend;
+   enabled.features.depthClamp = offered.features.depthClamp;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
     * dynamic state from its two extensions wherever both are offered. */
@@ -517,6 +518,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       raster.frontFace = job.front_face;
       raster.lineWidth = 1.0f;
       raster.depthBiasEnable = job.depth_bias;
+      raster.depthClampEnable = job.depth_clamp;
       raster.depthBiasConstantFactor = job.depth_bias_constant;
       raster.depthBiasSlopeFactor = job.depth_bias_slope;
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};

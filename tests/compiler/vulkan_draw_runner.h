@@ -49,6 +49,7 @@ struct DrawJob {
    VkCompareOp depth_compare = VK_COMPARE_OP_ALWAYS;
    bool depth_write = true;
    bool depth_bias = false;
+   bool depth_clamp = false; /* depthClampEnable (the device's depthClamp feature) */
    float depth_bias_constant = 0, depth_bias_slope = 0;
    VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
    VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;

@@ -1,4 +1,7 @@
-/* Query scenes: conditional rendering on occlusion queries, and timer queries.
+/* Desktop GL scenes: conditional rendering on occlusion queries, timer queries, and depth
+ * clamping (GL_DEPTH_CLAMP, which GLES lacks; r600g turns the near and far clip planes off
+ * with PA_CL_CLIP_CNTL.ZCLIP_NEAR_DISABLE/ZCLIP_FAR_DISABLE and relies on the DB clamping
+ * depth to the viewport's range).
  *
  * GLES has neither glBeginConditionalRender nor GL_TIME_ELAPSED in core, so these scenes draw
  * in a desktop GL 4.5 core context made beside the harness's GLES one on the same EGL display
@@ -28,6 +31,7 @@ namespace terakan::gl_scenes {
 namespace {
 
 /* Desktop GL enums and entry points the GLES headers lack (values from the GL 4.5 registry). */
+constexpr GLenum GL_DEPTH_CLAMP_ = 0x864F;
 constexpr GLenum GL_SAMPLES_PASSED_ = 0x8914, GL_QUERY_WAIT_ = 0x8E13, GL_QUERY_NO_WAIT_ = 0x8E14,
                  GL_QUERY_WAIT_INVERTED_ = 0x8E17, GL_TIME_ELAPSED_ = 0x88BF, GL_TIMESTAMP_ = 0x8E28;
 using BeginConditionalRender = void (*)(GLuint query, GLenum mode);
@@ -167,7 +171,36 @@ void draw_timer_queries(SceneKit &kit)
    });
 }
 
+/* GL_DEPTH_CLAMP: a flat teal square at depth 0.6 (window 0.8) on the right, then, with
+ * GL_LEQUAL against it and the cleared 1.0, two triangles reaching beyond the near plane
+ * (z < -1) and the far plane (z > 1). Clamped, they are not cut: their near parts get depth 0
+ * and pass everywhere, their far parts depth 1 and pass over the background (1.0 <= 1.0) but
+ * not over the square. Without the clamp the same triangles would be cut along both planes. */
+void draw_depth_clamp(SceneKit &kit)
+{
+   draw_in_desktop_scene(kit, [](SceneKit &desktop, GLuint program) {
+      glClearDepthf(1.0f);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LEQUAL);
+      draw_at(desktop, program, {{34, 2, teal}, {62, 2, teal}, {62, 62, teal},
+                                 {34, 2, teal}, {62, 62, teal}, {34, 62, teal}}, 0.6f);
+      glEnable(GL_DEPTH_CLAMP_);
+      const DepthVertex vertices[] = {
+         {4, 6, -1.7f, amber}, {58, 12, 1.6f, amber}, {14, 50, 0.1f, amber},
+         {60, 58, 1.9f, violet}, {6, 40, -1.4f, violet}, {50, 24, -0.4f, violet},
+      };
+      depth_vertices_program(desktop, vertices);
+      glDrawArrays(GL_TRIANGLES, 0, 6);
+      glDisable(GL_DEPTH_CLAMP_);
+      glDisable(GL_DEPTH_TEST);
+   });
+}
+
 const Scene scenes[] = {
+   {"depth_clamp", "GL_DEPTH_CLAMP: triangles beyond both clip planes are not cut; clamped depths 0 and 1 "
+                   "tested (LEQUAL) against a square at 0.8",
+    draw_depth_clamp},
    {"conditional_render", "glBeginConditionalRender (WAIT, NO_WAIT, WAIT_INVERTED) on four occlusion queries, "
                           "two split by a flush; green squares must be drawn, red ones skipped",
     draw_conditional_render},
