@@ -5,12 +5,15 @@
  * command buffer's dynamic state together (terakan_cmd_draw.cpp), so a state the application
  * makes dynamic costs no recompilation.
  *
- * What is refused, each with a message: stages other than vertex and fragment, a pipeline
- * without a fragment stage, polygon modes other than fill, sample counts other than 1 and 4,
+ * A pipeline without a fragment stage gets an empty pixel shader (depth-only drawing).
+ *
+ * What is refused, each with a message: stages other than vertex and fragment, polygon modes
+ * other than fill, sample counts other than 1 and 4,
  * sample shading, alpha to coverage, storage buffers and
  * storage images in graphics stages (their RATs would share CB_COLOR0-7 with the colour
  * targets), vertex attribute formats the fetch unit cannot read. */
 #include "terakan_private.h"
+#include "terakan_meta.h"
 
 #include <cstring>
 
@@ -160,9 +163,6 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    const VkPipelineShaderStageCreateInfo *fragment = find_stage(info, VK_SHADER_STAGE_FRAGMENT_BIT);
    if (!vertex)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: a graphics pipeline needs a vertex stage");
-   if (!fragment)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: graphics pipelines without a fragment stage are not supported yet");
 
    auto *graphics = new (std::nothrow) terakan_graphics_pipeline();
    if (!graphics)
@@ -182,8 +182,16 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    vk_dynamic_graphics_state_fill(&graphics->dynamic, &graphics->state);
 
    result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi, graphics->vertex);
+   /* Without a fragment stage (depth-only drawing), the hardware still runs a pixel shader:
+    * an empty one, built like the driver's own shaders, which exports nothing, so only depth
+    * and stencil are written (colour attachments' contents are undefined then in Vulkan). */
    if (result == VK_SUCCESS)
-      result = build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, graphics->fragment);
+      result = fragment ? build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, graphics->fragment)
+                        : terakan_meta_build_stage(device,
+                                                   terakan::compiler::begin_graphics_nir(ShaderStage::Fragment,
+                                                                                         "terakan empty pixel shader")
+                                                      .shader,
+                                                   ShaderStage::Fragment, graphics->fragment);
    if (result != VK_SUCCESS)
       return fail(result);
 

@@ -838,6 +838,24 @@ TEST_F(Draws, DepthClampKeepsWhatCrossesTheClipPlanes)
    EXPECT_NE(std::find(images.depth.begin(), images.depth.end(), 0.0f), images.depth.end());
 }
 
+TEST_F(Draws, DepthOnlyPipelineWithoutAFragmentStage)
+{
+   /* Shadow-map style: a pipeline of the vertex stage alone writes depth (D32F, LESS) for
+    * overlapping triangles and no colour attachment; the depth buffer is compared with
+    * lavapipe's exactly (flat triangles: no interpolation differences). */
+   DrawJob job = coloured(triangle(2, 2, 30, 4, 6, 29, 0.6f, {1, 0, 0, 1}) +
+                          triangle(28, 1, 30, 30, 3, 20, 0.3f, {0, 1, 0, 1}) +
+                          triangle(10, 10, 25, 12, 14, 26, 0.45f, {0, 0, 1, 1}));
+   job.fragment_spirv.clear();
+   job.targets.clear();
+   job.depth = true;
+   job.depth_compare = VK_COMPARE_OP_LESS;
+   const DrawImages images = expect_same(job);
+   /* Three depths and the clear value are all there. */
+   for (float z : {1.0f, 0.6f, 0.3f, 0.45f})
+      EXPECT_NE(std::find(images.depth.begin(), images.depth.end(), z), images.depth.end()) << z;
+}
+
 TEST_F(Draws, DepthTestsWithD24)
 {
    /* Three overlapping triangles over X8_D24 and D24S8 (the stencil aspect cleared and

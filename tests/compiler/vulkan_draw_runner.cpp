@@ -376,7 +376,9 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          error = "vkCreateFramebuffer failed";
          return false;
       }
-      for (unsigned s = 0; s < 2; s++) {
+      /* No fragment SPIR-V: a pipeline of the vertex stage alone (depth-only drawing). */
+      const unsigned stage_count = job.fragment_spirv.empty() ? 1 : 2;
+      for (unsigned s = 0; s < stage_count; s++) {
          const std::vector<uint32_t> &code = s ? job.fragment_spirv : job.vertex_spirv;
          VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          module_info.codeSize = code.size() * 4;
@@ -597,7 +599,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       }
       VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
       pipeline_info.pDynamicState = dynamic_states.empty() ? nullptr : &dynamic_info;
-      pipeline_info.stageCount = 2;
+      pipeline_info.stageCount = stage_count;
       pipeline_info.pStages = stages;
       pipeline_info.pVertexInputState = &vertex_input;
       pipeline_info.pInputAssemblyState = &assembly;
