@@ -282,6 +282,11 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* PA_CL_CLIP_CNTL.ZCLIP_NEAR/FAR_DISABLE with the DB's clamp to the viewport's depth range
     * (api-draws DepthClampKeepsWhatCrossesTheClipPlanes; the depth_clamp GL scene). */
    pFeatures->features.depthClamp = VK_TRUE;
+   /* Several indirect draws per call are replayed one by one, each from its own record; the
+    * CP takes firstInstance from the record (api-draws SeveralIndirectDrawsInOneCall,
+    * IndirectDrawParameters). */
+   pFeatures->features.multiDrawIndirect = VK_TRUE;
+   pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
@@ -376,7 +381,9 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.subTexelPrecisionBits = 4;
    limits.mipmapPrecisionBits = 4;
    limits.maxDrawIndexedIndexValue = (1u << 24) - 1;
-   limits.maxDrawIndirectCount = 1;
+   /* multiDrawIndirect: each draw is replayed with its own state (the minimum Vulkan asks for
+    * with the feature; a long stream is split over several kernel submissions). */
+   limits.maxDrawIndirectCount = 65535;
    limits.maxSamplerLodBias = 2.0f;
    limits.maxSamplerAnisotropy = 1.0f;
    limits.maxViewports = 1;

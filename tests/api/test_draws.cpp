@@ -416,6 +416,40 @@ TEST_F(Draws, IndirectDrawsWithBasesFromTheBuffer)
    expect_same(indexed);
 }
 
+TEST_F(Draws, SeveralIndirectDrawsInOneCall)
+{
+   /* multiDrawIndirect: twelve triangles as four indirect draws of three (records 32 bytes
+    * apart), with two instances from firstInstance 2 (drawIndirectFirstInstance); then the
+    * same indexed. Each draw's instances are offset by a per-instance attribute, so a lost
+    * draw, a wrong first vertex or a wrong first instance shows. */
+   std::vector<Vertex> vertices;
+   for (unsigned t = 0; t < 12; t++) {
+      const float x = 1.0f + 2.5f * float(t % 6), y = t < 6 ? 2.0f : 12.0f;
+      const std::array<float, 4> colour = {float(t) / 12, 1 - float(t) / 12, float(t % 3) / 2, 1};
+      const std::vector<Vertex> tri = triangle(x, y, x + 4, y + 1, x + 1, y + 7, 0.5f, colour);
+      vertices.insert(vertices.end(), tri.begin(), tri.end());
+   }
+   for (bool indexed : {false, true}) {
+      SCOPED_TRACE(indexed ? "indexed" : "not indexed");
+      DrawJob job = coloured(vertices);
+      job.vertex_spirv = spirv("instanced.vert");
+      const float step = 14.0f / (size / 2.0f);
+      const std::vector<float> offsets = {9, 9, 9, 9, 0, 0, 0, step};
+      job.attributes.push_back({2, VK_FORMAT_R32G32_SFLOAT, 8, VK_VERTEX_INPUT_RATE_INSTANCE, bytes_of(offsets)});
+      job.instance_count = 2;
+      job.first_instance = 2;
+      job.indirect = true;
+      job.indirect_offset = 8;
+      job.indirect_draw_count = 4;
+      if (indexed)
+         for (uint32_t i = 0; i < uint32_t(vertices.size()); i++)
+            job.indices.push_back(i);
+      const DrawImages images = expect_same(job);
+      EXPECT_NE(texel(images, 2, 3), texel(images, 31, 0)) << "the first draw is missing";
+      EXPECT_NE(texel(images, 15, 13), texel(images, 31, 0)) << "the last draw is missing";
+   }
+}
+
 TEST_F(Draws, IndirectDrawParameters)
 {
    /* gl_BaseVertex and gl_BaseInstance (the vertex shader's driver constants) copied on the

@@ -107,6 +107,8 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.logicOp = offered.features.logicOp;
    enabled.features.independentBlend = offered.features.independentBlend;
    enabled.features.depthClamp = offered.features.depthClamp;
+   enabled.features.multiDrawIndirect = offered.features.multiDrawIndirect;
+   enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
     * dynamic state from its two extensions wherever both are offered. */
@@ -231,19 +233,26 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          }
       }
       if (job.indirect) {
-         if (!make_buffer(job.indirect_offset + 64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, indirect_buffer)) {
+         if (!make_buffer(job.indirect_offset + 32 * job.indirect_draw_count + 64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                          indirect_buffer)) {
             error = "indirect buffer creation failed";
             return false;
          }
-         auto *words = reinterpret_cast<uint32_t *>(static_cast<uint8_t *>(indirect_buffer.map) + job.indirect_offset);
-         if (job.indices.empty()) {
-            const VkDrawIndirectCommand command{job.vertex_count, job.instance_count, job.first_vertex,
-                                                job.first_instance};
-            std::memcpy(words, &command, sizeof(command));
-         } else {
-            const VkDrawIndexedIndirectCommand command{uint32_t(job.indices.size()), job.instance_count, 0,
-                                                       int32_t(job.first_vertex), job.first_instance};
-            std::memcpy(words, &command, sizeof(command));
+         const uint32_t draws = std::max(job.indirect_draw_count, 1u);
+         const uint32_t total = job.indices.empty() ? job.vertex_count : uint32_t(job.indices.size());
+         const uint32_t run = (total / 3 + draws - 1) / draws * 3; /* whole triangles per draw */
+         for (uint32_t d = 0; d < draws; d++) {
+            auto *record = static_cast<uint8_t *>(indirect_buffer.map) + job.indirect_offset + 32 * d;
+            const uint32_t first = std::min(total, d * run), count = std::min(total - first, run);
+            if (job.indices.empty()) {
+               const VkDrawIndirectCommand command{count, job.instance_count, job.first_vertex + first,
+                                                   job.first_instance};
+               std::memcpy(record, &command, sizeof(command));
+            } else {
+               const VkDrawIndexedIndirectCommand command{count, job.instance_count, first,
+                                                          int32_t(job.first_vertex), job.first_instance};
+               std::memcpy(record, &command, sizeof(command));
+            }
          }
       }
       std::vector<VkAttachmentDescription> attachments;
@@ -725,9 +734,10 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          vkCmdBindIndexBuffer(commands, index_buffer.buffer, 0,
                               job.index_32bit ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
       if (job.indirect && job.indices.empty())
-         vkCmdDrawIndirect(commands, indirect_buffer.buffer, job.indirect_offset, 1, 0);
+         vkCmdDrawIndirect(commands, indirect_buffer.buffer, job.indirect_offset, std::max(job.indirect_draw_count, 1u), 32);
       else if (job.indirect)
-         vkCmdDrawIndexedIndirect(commands, indirect_buffer.buffer, job.indirect_offset, 1, 0);
+         vkCmdDrawIndexedIndirect(commands, indirect_buffer.buffer, job.indirect_offset,
+                                  std::max(job.indirect_draw_count, 1u), 32);
       else if (job.indices.empty())
          vkCmdDraw(commands, job.vertex_count, job.instance_count, job.first_vertex, job.first_instance);
       else

@@ -88,6 +88,10 @@ struct DrawJob {
     * this byte offset in it. */
    bool indirect = false;
    uint32_t indirect_offset = 0;
+   /* Several indirect draws in one call (multiDrawIndirect): the vertices (or indices) split
+    * into this many consecutive runs of whole triangles, one argument record each, 32 bytes
+    * apart. */
+   uint32_t indirect_draw_count = 1;
    /* After the draws: vkCmdClearAttachments of these rectangles, colour attachment 0 (when
     * clear_rect_colour) and depth (when clear_rect_depth). */
    std::vector<VkRect2D> clear_rects;
