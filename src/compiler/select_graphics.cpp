@@ -445,13 +445,20 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
       if (slot < FRAG_RESULT_DATA0)
          return fail(std::string("the fragment-shader output ") + gl_frag_result_name(gl_frag_result(slot)) +
                      " is not supported by the compiler yet (FragStencilRef and SampleMask come later)");
-      if (semantics.dual_source_blend_index)
-         return fail("dual-source blending outputs (Index 1) are not supported by the compiler yet");
       unsigned location;
       if (!constant_location(intrinsic, location))
          return false;
       if (location >= 8)
          return fail("fragment output location " + std::to_string(location) + ": there are 8 colour targets");
+      /* Dual-source blending: the second colour (location 0, Index 1) is exported to PIXEL 1,
+       * which the CB reads as the second source of target 0's blend (Mesa sfn_shader_fs.cpp
+       * exports the dual-source index as the target number; the r600g dual_source_blend GL
+       * scene draws so on the simulator). Vulkan allows it at location 0 only. */
+      if (semantics.dual_source_blend_index) {
+         if (location != 0)
+            return fail("a dual-source blending output (Index 1) at a location other than 0");
+         location = 1;
+      }
       slot = FRAG_RESULT_DATA0 + location;
    }
    if (nir_src_bit_size(intrinsic->src[0]) != 32)

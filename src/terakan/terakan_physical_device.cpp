@@ -286,6 +286,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * CP takes firstInstance from the record (api-draws SeveralIndirectDrawsInOneCall,
     * IndirectDrawParameters). */
    pFeatures->features.multiDrawIndirect = VK_TRUE;
+   /* The second colour is exported to PIXEL 1, which the CB's SRC1 factors read for target 0
+    * (api-draws DualSourceBlending; r600g's dual_source_blend GL scene). */
+   pFeatures->features.dualSrcBlend = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
@@ -367,6 +370,7 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.maxVertexOutputComponents = 64;
    limits.maxFragmentInputComponents = 64;
    limits.maxFragmentOutputAttachments = 4;
+   limits.maxFragmentDualSrcAttachments = 1; /* dualSrcBlend: target 0 only */
    limits.maxFragmentCombinedOutputResources = 4;
    limits.maxComputeSharedMemorySize = 16384;
    limits.maxComputeWorkGroupCount[0] = 65535;

@@ -713,6 +713,28 @@ TEST_F(Draws, BlendEquationsAndFactors)
    expect_same(job);
 }
 
+TEST_F(Draws, DualSourceBlending)
+{
+   /* The second colour (Index 1) as the blend factors: colour = src * src1 + dst * (1 - src1),
+    * alpha with src1's alpha; over the dark blue clear and over a first opaque triangle. */
+   const std::vector<Vertex> first = triangle(1, 1, 31, 1, 1, 31, 0.5f, {0.2f, 0.8f, 0.4f, 1});
+   const std::vector<Vertex> second = {{4, 30, 0.5f, 1, 1, 0, 0, 0.25f}, {30, 4, 0.5f, 1, 0, 1, 0, 0.75f},
+                                       {31, 31, 0.5f, 1, 0, 0, 1, 1}};
+   DrawJob job = coloured(first + second);
+   job.fragment_spirv = spirv("dual_source.frag");
+   job.blend = true;
+   job.blend_state.blendEnable = VK_TRUE;
+   job.blend_state.srcColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
+   job.blend_state.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR;
+   job.blend_state.colorBlendOp = VK_BLEND_OP_ADD;
+   job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC1_ALPHA;
+   job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA;
+   job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
+   job.blend_state.colorWriteMask = 0xf;
+   const DrawImages images = expect_same(job);
+   EXPECT_NE(texel(images, 20, 20), texel(images, 31, 0));
+}
+
 TEST_F(Draws, LogicOps)
 {
    /* Every logic op over an RGBA8 UNORM target, one-colour triangles over the clear colour;

@@ -108,6 +108,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.independentBlend = offered.features.independentBlend;
    enabled.features.depthClamp = offered.features.depthClamp;
    enabled.features.multiDrawIndirect = offered.features.multiDrawIndirect;
+   enabled.features.dualSrcBlend = offered.features.dualSrcBlend;
    enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
