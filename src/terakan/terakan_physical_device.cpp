@@ -289,6 +289,8 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* The second colour is exported to PIXEL 1, which the CB's SRC1 factors read for target 0
     * (api-draws DualSourceBlending; r600g's dual_source_blend GL scene). */
    pFeatures->features.dualSrcBlend = VK_TRUE;
+   /* PA_SU_POLY_OFFSET_CLAMP (api-draws DepthBiasOnFloatDepth, both signs). */
+   pFeatures->features.depthBiasClamp = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {

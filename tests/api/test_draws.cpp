@@ -796,12 +796,25 @@ TEST_F(Draws, DepthBiasOnFloatDepth)
    job.depth_bias_constant = 2.0f;
    job.depth_bias_slope = 1.5f;
    const DrawImages biased = expect_same(job, 1, 2);
+   /* depthBiasClamp: the same bias clamped to at most 2^-12 (PA_SU_POLY_OFFSET_CLAMP), which
+    * the slope term exceeds; then a negative clamp with a negative bias. */
+   job.depth_bias_clamp = 0x1p-12f;
+   const DrawImages clamped = expect_same(job, 1, 2);
+   job.depth_bias_constant = -2.0f;
+   job.depth_bias_slope = -1.5f;
+   job.depth_bias_clamp = -0x1p-12f;
+   expect_same(job, 1, 2);
+   job.depth_bias_constant = 2.0f;
+   job.depth_bias_slope = 1.5f;
+   job.depth_bias_clamp = 0;
    job.depth_bias = false;
    DrawImages plain;
    std::string error;
    ASSERT_TRUE(terakan_gpu().run(job, plain, error)) << error;
    ASSERT_EQ(plain.depth.size(), biased.depth.size());
    EXPECT_GT(biased.depth[5 * size + 5], plain.depth[5 * size + 5]) << "the bias moved nothing";
+   ASSERT_EQ(clamped.depth.size(), plain.depth.size());
+   EXPECT_LT(clamped.depth[5 * size + 5], biased.depth[5 * size + 5]) << "the clamp changed nothing";
 }
 
 TEST_F(Draws, ClearAttachmentsInsideRendering)

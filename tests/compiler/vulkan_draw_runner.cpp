@@ -109,6 +109,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.depthClamp = offered.features.depthClamp;
    enabled.features.multiDrawIndirect = offered.features.multiDrawIndirect;
    enabled.features.dualSrcBlend = offered.features.dualSrcBlend;
+   enabled.features.depthBiasClamp = offered.features.depthBiasClamp;
    enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
@@ -533,6 +534,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       raster.depthClampEnable = job.depth_clamp;
       raster.depthBiasConstantFactor = job.depth_bias_constant;
       raster.depthBiasSlopeFactor = job.depth_bias_slope;
+      raster.depthBiasClamp = job.depth_bias_clamp;
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
       multisample.rasterizationSamples = job.samples;
       multisample.pSampleMask = &job.sample_mask;

@@ -51,6 +51,7 @@ struct DrawJob {
    bool depth_bias = false;
    bool depth_clamp = false; /* depthClampEnable (the device's depthClamp feature) */
    float depth_bias_constant = 0, depth_bias_slope = 0;
+   float depth_bias_clamp = 0; /* depthBiasClamp (the device's feature) */
    VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
    VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
    /* Applied to every colour attachment (blendEnable and the equation; the write mask too). */
