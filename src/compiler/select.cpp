@@ -770,8 +770,9 @@ private:
       case GLSL_SAMPLER_DIM_3D:
          break;
       case GLSL_SAMPLER_DIM_CUBE:
-         if (tex->is_array)
-            return fail("cube arrays are not supported (imageCubeArray is not offered)");
+         /* textureSize of a cube array would need RESINFO's z, which no source documents. */
+         if (tex->is_array && tex->op != nir_texop_txl && tex->op != nir_texop_query_levels)
+            return fail("only textureLod and textureQueryLevels are supported on cube arrays");
          if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels)
             return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images "
                         "(implicit-LOD sampling of cubes is not yet)");
@@ -830,7 +831,21 @@ private:
          const Operand rcp = Operand::of_value(emit("RECIP_IEEE", {Operand{OperandKind::Value, cube[2], 0, false, true}}));
          put(0, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[1]), rcp, Operand::literal(float_bits(1.5f))})));
          put(1, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[0]), rcp, Operand::literal(float_bits(1.5f))})));
-         put(2, Operand::of_value(cube[3]));
+         if (tex->is_array) {
+            /* A cube array: z = face + 8 * the cube's index, the layer rounded to the nearest
+             * integer (Vulkan's rule) and kept non-negative (Mesa's r600 lowering and LLVM's
+             * R600 backend feed cube arrays this way; the simulator clamps the index to the
+             * view's cubes like an array layer). */
+            Operand layer;
+            if (!operand(tex->src[coord].src, 3, layer))
+               return false;
+            const Operand rounded = Operand::of_value(emit("RNDNE", {layer}));
+            const Operand index = Operand::of_value(emit("MAX", {rounded, Operand::literal(float_bits(0.0f))}));
+            put(2, Operand::of_value(
+                      emit("MULADD_IEEE", {index, Operand::literal(float_bits(8.0f)), Operand::of_value(cube[3])})));
+         } else {
+            put(2, Operand::of_value(cube[3]));
+         }
          fetch.normalized = {true, true, false, false};
       } else if (coord >= 0) {
          for (unsigned c = 0; c < tex->coord_components; c++) {

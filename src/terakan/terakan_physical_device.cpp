@@ -291,6 +291,8 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    pFeatures->features.dualSrcBlend = VK_TRUE;
    /* PA_SU_POLY_OFFSET_CLAMP (api-draws DepthBiasOnFloatDepth, both signs). */
    pFeatures->features.depthBiasClamp = VK_TRUE;
+   /* Cube arrays: z = face + 8 * cube for the texture unit (api-images CubeArraySampling). */
+   pFeatures->features.imageCubeArray = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {

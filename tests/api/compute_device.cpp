@@ -74,6 +74,7 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
    VkPhysicalDeviceFeatures enabled{};
    sampled_image_dynamic_indexing = offered.shaderSampledImageArrayDynamicIndexing;
    enabled.shaderSampledImageArrayDynamicIndexing = offered.shaderSampledImageArrayDynamicIndexing;
+   enabled.imageCubeArray = offered.imageCubeArray;
    if (robust_buffer_access && !offered.robustBufferAccess) {
       error = device_name + " does not offer robustBufferAccess";
       return;

@@ -441,6 +441,35 @@ std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
    return words;
 }
 
+/* A cube array (two cubes, 12 layers of 4x4) through sample_cube_array.comp. */
+std::vector<uint32_t> cube_array_sampling(ComputeDevice &gpu)
+{
+   auto out = gpu.buffer(64 * 8 * 16);
+   std::memset(out.words, 0xee, out.size);
+   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {4, 4, 1}, 12, 1,
+                          coarse_texels(192, 17), 4, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
+   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY);
+   VkSampler nearest = gpu.sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
+   VkSampler linear = gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
+   auto program = gpu.program_with_bindings(
+      read_spirv("sample_cube_array"),
+      {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER),
+        binding(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)}},
+      0);
+   VkDescriptorSet set = gpu.allocate_set(program, 0);
+   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+   gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, nearest);
+   gpu.write_image(set, 2, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, linear);
+   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
+   gpu.destroy(program);
+   vkDestroyImageView(gpu.device, view, nullptr);
+   vkDestroySampler(gpu.device, nearest, nullptr);
+   vkDestroySampler(gpu.device, linear, nullptr);
+   gpu.destroy(image);
+   gpu.destroy(out);
+   return words;
+}
+
 std::vector<uint32_t> large_tiled_image(ComputeDevice &gpu)
 {
    auto out = gpu.buffer(64 * 12 * 16);
@@ -1068,6 +1097,11 @@ TEST(ImagesAndSamplers, BlitsScaledMirroredFilteredAndFromCompressedImages)
 TEST(ImagesAndSamplers, CubeSampling)
 {
    expect_same_as_lavapipe(cube_sampling);
+}
+
+TEST(ImagesAndSamplers, CubeArraySampling)
+{
+   expect_same_as_lavapipe(cube_array_sampling);
 }
 
 TEST(ImagesAndSamplers, UniformTexelBuffers)
