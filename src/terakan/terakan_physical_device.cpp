@@ -293,6 +293,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    pFeatures->features.depthBiasClamp = VK_TRUE;
    /* Cube arrays: z = face + 8 * cube for the texture unit (api-images CubeArraySampling). */
    pFeatures->features.imageCubeArray = VK_TRUE;
+   /* PA_SU_LINE_CNTL from the dynamic line width (api-draws PointsAndLines; r600g's
+    * wide_lines GL scene on the simulator). */
+   pFeatures->features.wideLines = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
@@ -436,8 +439,10 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.maxClipDistances = 8;
    limits.maxCullDistances = 8;
    limits.maxCombinedClipAndCullDistances = 8;
+   /* PA_SU_LINE_CNTL.WIDTH: half the width in 12.4 fixed point (as points' sizes). */
    limits.lineWidthRange[0] = 1.0f;
-   limits.lineWidthRange[1] = 1.0f;
+   limits.lineWidthRange[1] = 8191.875f;
+   limits.lineWidthGranularity = 0.125f;
    limits.strictLines = VK_FALSE;
    /* The standard 4x locations are what PA_SC_AA_SAMPLE_LOCS holds (terakan_cmd_draw.cpp). */
    limits.standardSampleLocations = VK_TRUE;

@@ -352,6 +352,18 @@ TEST_F(Draws, PointsAndLines)
          lines_job.vertex_count = 2; /* one segment: how strips join differs between the rules */
       expect_same(lines_job);
    }
+   /* Wide lines (wideLines) of odd widths, on the same axis-aligned lines: their sides then lie
+    * on pixel edges too, where the parallelogram rule (non-strict lines, both devices) covers
+    * whole rows or columns. */
+   for (float width : {3.0f, 5.0f}) {
+      SCOPED_TRACE(width);
+      DrawJob wide = coloured(lines);
+      wide.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+      wide.line_width = width;
+      const DrawImages images = expect_same(wide);
+      /* The first line (y = 3.5) covers rows 2-4 at width 3. */
+      EXPECT_NE(texel(images, 10, 3 - unsigned(width) / 2), texel(images, 31, 0)) << "not wide";
+   }
 }
 
 TEST_F(Draws, IndexedWithRestartAndVertexOffset)

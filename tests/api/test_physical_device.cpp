@@ -185,12 +185,14 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t bias_clamp = offsetof(VkPhysicalDeviceFeatures, depthBiasClamp) / sizeof(VkBool32);
    /* api-images-* (CubeArraySampling). */
    const size_t cube_array = offsetof(VkPhysicalDeviceFeatures, imageCubeArray) / sizeof(VkBool32);
+   /* api-draws-* (PointsAndLines). */
+   const size_t wide_lines = offsetof(VkPhysicalDeviceFeatures, wideLines) / sizeof(VkBool32);
    const size_t first_instance = offsetof(VkPhysicalDeviceFeatures, drawIndirectFirstInstance) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
-                           i == bias_clamp || i == cube_array;
+                           i == bias_clamp || i == cube_array || i == wide_lines;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 

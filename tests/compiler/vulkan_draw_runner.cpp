@@ -110,6 +110,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.multiDrawIndirect = offered.features.multiDrawIndirect;
    enabled.features.dualSrcBlend = offered.features.dualSrcBlend;
    enabled.features.depthBiasClamp = offered.features.depthBiasClamp;
+   enabled.features.wideLines = offered.features.wideLines;
    enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
@@ -529,7 +530,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       raster.polygonMode = VK_POLYGON_MODE_FILL;
       raster.cullMode = job.cull_mode;
       raster.frontFace = job.front_face;
-      raster.lineWidth = 1.0f;
+      raster.lineWidth = job.line_width;
       raster.depthBiasEnable = job.depth_bias;
       raster.depthClampEnable = job.depth_clamp;
       raster.depthBiasConstantFactor = job.depth_bias_constant;

@@ -50,6 +50,7 @@ struct DrawJob {
    bool depth_write = true;
    bool depth_bias = false;
    bool depth_clamp = false; /* depthClampEnable (the device's depthClamp feature) */
+   float line_width = 1.0f;  /* other than 1: the device's wideLines feature */
    float depth_bias_constant = 0, depth_bias_slope = 0;
    float depth_bias_clamp = 0; /* depthBiasClamp (the device's feature) */
    VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
