@@ -13,6 +13,8 @@
  * STENCIL_8 over a plane of its own (terakan_image.cpp). */
 #include "terakan_private.h"
 
+#include <utility>
+
 #include "hw/graphics_registers.h"
 
 namespace hw = terakan::hw;
@@ -71,6 +73,7 @@ struct VertexRow {
    bool is_signed;
    unsigned components;
    bool integer; /* read by the shader as integers (Vulkan: missing alpha is 1, not 1.0) */
+   bool bgra = false; /* blue in the first byte: the fetch's DST_SEL swaps x and z */
 };
 
 /* The fetch unit's data formats for vertex attributes (the same FMT_* list; three-component
@@ -81,8 +84,18 @@ constexpr VertexRow vertex_rows[] = {
    {VK_FORMAT_R8_UINT, hw::Fmt8, hw::NumFormat::Int, false, 1, true},
    {VK_FORMAT_R8_SINT, hw::Fmt8, hw::NumFormat::Int, true, 1, true},
    {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, hw::NumFormat::Norm, false, 2, false},
+   {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, hw::NumFormat::Norm, true, 2, false},
    {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false},
    {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, true, 4, false},
+   {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false, true},
+   /* 16-bit normalized (the packed 2-10-10-10 forms are not: the simulated fetch unit does
+    * not decode FMT_2_10_10_10 yet). */
+   {VK_FORMAT_R16_UNORM, hw::Fmt16, hw::NumFormat::Norm, false, 1, false},
+   {VK_FORMAT_R16_SNORM, hw::Fmt16, hw::NumFormat::Norm, true, 1, false},
+   {VK_FORMAT_R16G16_UNORM, hw::Fmt16_16, hw::NumFormat::Norm, false, 2, false},
+   {VK_FORMAT_R16G16_SNORM, hw::Fmt16_16, hw::NumFormat::Norm, true, 2, false},
+   {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, hw::NumFormat::Norm, false, 4, false},
+   {VK_FORMAT_R16G16B16A16_SNORM, hw::Fmt16_16_16_16, hw::NumFormat::Norm, true, 4, false},
    {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, false, 4, true},
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, true, 4, true},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, hw::NumFormat::Scaled, false, 1, false},
@@ -145,6 +158,8 @@ bool terakan_vertex_format(VkFormat format, terakan_vertex_fetch_format &out)
        * Int and 1.0 otherwise, which is what integer and float attributes need. */
       for (unsigned c = 0; c < 4; c++)
          out.dst_sel[c] = uint32_t(c < row.components ? hw::Select(c) : c == 3 ? hw::Select::One : hw::Select::Zero);
+      if (row.bgra)
+         std::swap(out.dst_sel[0], out.dst_sel[2]);
       return true;
    }
    return false;

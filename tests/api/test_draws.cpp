@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -310,6 +311,66 @@ TEST_F(Draws, PackedTenAndElevenBitTargets)
          std::memcpy(&outside, &images.targets[0][(size_t(0) * size + 31) * 4], 4);
          EXPECT_NE(inside, outside);
       }
+   }
+}
+
+TEST_F(Draws, NormalizedVertexFormats)
+{
+   /* The colour attribute in each format, encoded from the same values (non-negative, so that
+    * SNORM ones stay visible), interpolated over a triangle: each within one unit of lavapipe's
+    * picture (as every interpolated scene). A format's missing components read 0, 0, 1. */
+   const std::vector<std::array<float, 4>> colours = {{1, 0.25f, 0, 1}, {0, 1, 0.5f, 0.6f}, {0.3f, 0, 1, 0.2f}};
+   const std::vector<Vertex> vertices = {{1, 1, 0.5f, 1, 0, 0, 0, 0}, {31, 2, 0.5f, 1, 0, 0, 0, 0},
+                                         {2, 31, 0.5f, 1, 0, 0, 0, 0}};
+   struct Case {
+      VkFormat format;
+      unsigned bytes;
+      std::function<void(const std::array<float, 4> &, uint8_t *)> encode;
+   };
+   auto unorm16 = [](unsigned n) {
+      return [n](const std::array<float, 4> &c, uint8_t *out) {
+         for (unsigned i = 0; i < n; i++) {
+            const uint16_t v = uint16_t(std::lround(c[i] * 65535.0f));
+            std::memcpy(out + 2 * i, &v, 2);
+         }
+      };
+   };
+   auto snorm16 = [](unsigned n) {
+      return [n](const std::array<float, 4> &c, uint8_t *out) {
+         for (unsigned i = 0; i < n; i++) {
+            const int16_t v = int16_t(std::lround(c[i] * 32767.0f));
+            std::memcpy(out + 2 * i, &v, 2);
+         }
+      };
+   };
+   const Case cases[] = {
+      {VK_FORMAT_R16_UNORM, 2, unorm16(1)},
+      {VK_FORMAT_R16_SNORM, 2, snorm16(1)},
+      {VK_FORMAT_R16G16_UNORM, 4, unorm16(2)},
+      {VK_FORMAT_R16G16_SNORM, 4, snorm16(2)},
+      {VK_FORMAT_R16G16B16A16_UNORM, 8, unorm16(4)},
+      {VK_FORMAT_R16G16B16A16_SNORM, 8, snorm16(4)},
+      {VK_FORMAT_R8G8_SNORM, 2,
+       [](const std::array<float, 4> &c, uint8_t *out) {
+          for (unsigned i = 0; i < 2; i++)
+             out[i] = uint8_t(int8_t(std::lround(c[i] * 127.0f)));
+       }},
+      {VK_FORMAT_B8G8R8A8_UNORM, 4,
+       [](const std::array<float, 4> &c, uint8_t *out) {
+          const unsigned order[4] = {2, 1, 0, 3};
+          for (unsigned i = 0; i < 4; i++)
+             out[i] = uint8_t(std::lround(c[order[i]] * 255.0f));
+       }},
+   };
+   for (const Case &c : cases) {
+      SCOPED_TRACE(c.format);
+      DrawJob job = coloured(vertices);
+      std::vector<uint8_t> data(c.bytes * colours.size());
+      for (size_t v = 0; v < colours.size(); v++)
+         c.encode(colours[v], &data[v * c.bytes]);
+      job.attributes[1] = {1, c.format, c.bytes, VK_VERTEX_INPUT_RATE_VERTEX, data};
+      const DrawImages images = expect_same(job);
+      EXPECT_NE(texel(images, 3, 3), texel(images, 31, 31)) << "nothing drawn";
    }
 }
 
