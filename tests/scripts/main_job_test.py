@@ -5,29 +5,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import zlib
 
-
-def pixels(path):
-    """Decodes the PNGs terakan-fractal writes (RGBA8, filter 0 rows, one or more IDATs)."""
-    data = open(path, 'rb').read()
-    assert data[:8] == b'\x89PNG\r\n\x1a\n', path + ' is not a PNG'
-    at, idat, width, height = 8, b'', 0, 0
-    while at < len(data):
-        length = int.from_bytes(data[at:at + 4], 'big')
-        kind = data[at + 4:at + 8]
-        body = data[at + 8:at + 8 + length]
-        crc = int.from_bytes(data[at + 8 + length:at + 12 + length], 'big')
-        assert zlib.crc32(kind + body) == crc, 'bad CRC in ' + path
-        if kind == b'IHDR':
-            width, height = int.from_bytes(body[:4], 'big'), int.from_bytes(body[4:8], 'big')
-            assert body[8:10] == b'\x08\x06', 'not RGBA8'
-        elif kind == b'IDAT':
-            idat += body
-        at += 12 + length
-    raw = zlib.decompress(idat)
-    assert len(raw) == height * (width * 4 + 1)
-    return width, height, raw
+from png_files import read_rgba8
 
 
 def main():
@@ -48,8 +27,8 @@ def main():
                              capture_output=True, text=True, timeout=600)
         print(run.stdout + run.stderr)
         assert run.returncode == 0, 'terakan-fractal failed on lavapipe'
-        w1, h1, a = pixels(mine)
-        w2, h2, b = pixels(reference)
+        w1, h1, a = read_rgba8(mine)
+        w2, h2, b = read_rgba8(reference)
         assert (w1, h1) == (w2, h2)
         differing = sum(1 for i in range(0, len(a), 4) if a[i:i + 4] != b[i:i + 4])
         print('pixels differing from lavapipe: %d of %d' % (differing, w1 * h1))

@@ -50,49 +50,14 @@ The limits are the measured counts with a margin of about a quarter for changes 
 compiler's arithmetic (operation order, fused multiply-adds) that do not change the causes.
 """
 import os
-import struct
 import subprocess
 import sys
-import zlib
+
+from png_files import read_rgba8, write_rgb8
 
 LIMITS = {1: 11600, 2: 1050, 3: 56}
 EDGE_PIXELS_LIMIT = 6
 ONE_SAMPLE_LIMIT = 80
-
-
-def pixels(path):
-    """Decodes the PNGs terakan-scene writes (RGBA8, filter-0 rows, one or more IDATs)."""
-    data = open(path, 'rb').read()
-    assert data[:8] == b'\x89PNG\r\n\x1a\n', path + ' is not a PNG'
-    at, idat, width, height = 8, b'', 0, 0
-    while at < len(data):
-        length = int.from_bytes(data[at:at + 4], 'big')
-        kind = data[at + 4:at + 8]
-        body = data[at + 8:at + 8 + length]
-        crc = int.from_bytes(data[at + 8 + length:at + 12 + length], 'big')
-        assert zlib.crc32(kind + body) == crc, 'bad CRC in ' + path
-        if kind == b'IHDR':
-            width, height = int.from_bytes(body[:4], 'big'), int.from_bytes(body[4:8], 'big')
-            assert body[8:10] == b'\x08\x06', 'not RGBA8'
-        elif kind == b'IDAT':
-            idat += body
-        at += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * 4 + 1
-    assert len(raw) == height * stride
-    assert all(raw[y * stride] == 0 for y in range(height)), 'a row filter other than 0'
-    rows = b''.join(raw[y * stride + 1:(y + 1) * stride] for y in range(height))
-    return width, height, rows
-
-
-def write_rgb_png(path, width, height, rgb):
-    raw = b''.join(b'\x00' + bytes(rgb[y * width * 3:(y + 1) * width * 3]) for y in range(height))
-
-    def chunk(kind, body):
-        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
-    with open(path, 'wb') as out:
-        out.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0)) +
-                  chunk(b'IDAT', zlib.compress(raw, 9)) + chunk(b'IEND', b''))
 
 
 def run(tool, device, output, env, *extra):
@@ -131,14 +96,14 @@ def main():
     unculled = os.path.join(folder, 'terakan-no-culling.png')
     run(tool, 'Terakan', unculled, dict(base, VK_DRIVER_FILES=terakan_icd, VK_ICD_FILENAMES=terakan_icd,
                                         LD_PRELOAD=shim, TERAKAN_SIM_CHIP=chip), '--no-culling')
-    assert pixels(unculled) == pixels(mine), 'culling back faces changed the picture'
+    assert read_rgba8(unculled) == read_rgba8(mine), 'culling back faces changed the picture'
     os.remove(unculled)
 
     out = run(tool, 'llvmpipe', reference, dict(base, VK_DRIVER_FILES=lavapipe_icd, VK_ICD_FILENAMES=lavapipe_icd,
                                                 GALLIVM_PERF='no_aos_sampling'))
 
-    w, h, a = pixels(mine)
-    w2, h2, b = pixels(reference)
+    w, h, a = read_rgba8(mine)
+    w2, h2, b = read_rgba8(reference)
     assert (w, h) == (w2, h2), 'the pictures differ in size'
     counts = {}
     edge_pixels = []
@@ -155,7 +120,7 @@ def main():
         difference[p * 3:p * 3 + 3] = bytes(colours.get(d, (255, 0, 0)))
         if d > 3:
             edge_pixels.append((p % w, p // w, d))
-    write_rgb_png(os.path.join(folder, 'difference.png'), w, h, difference)
+    write_rgb8(os.path.join(folder, 'difference.png'), w, h, difference)
 
     print('pictures in %s (terakan.png, lavapipe.png, difference.png)' % folder)
     print('pixels by largest channel difference from lavapipe: %s of %d' %

@@ -18,22 +18,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import zlib
+
+from png_files import write_rgb8
 
 WIDTH, HEIGHT = 256, 256
 FRAMES = 12
-
-
-def write_png(path, width, height, rgb):
-    rows = b''.join(b'\x00' + rgb[y * width * 3:(y + 1) * width * 3] for y in range(height))
-
-    def chunk(kind, body):
-        return (len(body).to_bytes(4, 'big') + kind + body +
-                zlib.crc32(kind + body).to_bytes(4, 'big'))
-    header = width.to_bytes(4, 'big') + height.to_bytes(4, 'big') + b'\x08\x02\x00\x00\x00'
-    with open(path, 'wb') as out:
-        out.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', header) +
-                  chunk(b'IDAT', zlib.compress(rows, 9)) + chunk(b'IEND', b''))
 
 
 def read_xwd(data):
@@ -112,7 +101,7 @@ def run_vkcube(name, environment, folder):
                               capture_output=True, timeout=60)
         assert dump.returncode == 0, dump.stderr
         rgb = read_xwd(dump.stdout)
-        write_png(os.path.join(folder, name + '.png'), WIDTH, HEIGHT, rgb)
+        write_rgb8(os.path.join(folder, name + '.png'), WIDTH, HEIGHT, rgb)
         return rgb, output
     finally:
         server.terminate()
@@ -167,7 +156,7 @@ def main():
                 'away from the silhouette' % (x, y)
         step = max(abs(a - b) for a, b in zip(mine, theirs))
         largest[step] = largest.get(step, 0) + 1
-    write_png(os.path.join(output_dir, 'difference-' + chip.lower() + '.png'), WIDTH, HEIGHT, bytes(difference))
+    write_rgb8(os.path.join(output_dir, 'difference-' + chip.lower() + '.png'), WIDTH, HEIGHT, bytes(difference))
     colours = len({terakan[i:i + 3] for i in range(0, len(terakan), 3)})
     print('pixels differing from lavapipe: %d of %d (largest channel difference: count %s); '
           'covered by one picture only: %d; distinct colours in the frame: %d'

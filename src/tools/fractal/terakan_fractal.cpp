@@ -3,7 +3,6 @@
  * prints the device's name and how long the GPU work took. Run on lavapipe
  * (--device llvmpipe), it gives the reference picture the tests compare against. */
 #include <vulkan/vulkan.h>
-#include <zlib.h>
 
 #include <chrono>
 #include <cstdint>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "mandelbrot_spirv.h"
+#include "png_writer.h"
 
 namespace {
 
@@ -28,48 +28,6 @@ bool fail(const char *what, VkResult result)
    return false;
 }
 
-/* PNG: signature, IHDR, one zlib-compressed IDAT of filter-0 rows, IEND (RFC 2083). */
-bool write_png(const std::string &path, uint32_t width, uint32_t height, const uint32_t *rgba)
-{
-   std::vector<uint8_t> raw;
-   raw.reserve(size_t(height) * (width * 4 + 1));
-   for (uint32_t y = 0; y < height; y++) {
-      raw.push_back(0);
-      const auto *row = reinterpret_cast<const uint8_t *>(rgba + size_t(y) * width);
-      raw.insert(raw.end(), row, row + width * 4);
-   }
-   uLongf packed_size = compressBound(uLong(raw.size()));
-   std::vector<uint8_t> packed(packed_size);
-   if (compress2(packed.data(), &packed_size, raw.data(), uLong(raw.size()), 9) != Z_OK)
-      return false;
-   packed.resize(packed_size);
-
-   FILE *file = std::fopen(path.c_str(), "wb");
-   if (!file)
-      return false;
-   auto be32 = [](uint32_t v) {
-      return std::vector<uint8_t>{uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
-   };
-   auto chunk = [&](const char *type, const std::vector<uint8_t> &data) {
-      std::vector<uint8_t> bytes = be32(uint32_t(data.size()));
-      bytes.insert(bytes.end(), type, type + 4);
-      bytes.insert(bytes.end(), data.begin(), data.end());
-      const uint32_t crc = uint32_t(crc32(crc32(0, nullptr, 0), bytes.data() + 4, uInt(bytes.size() - 4)));
-      const auto tail = be32(crc);
-      bytes.insert(bytes.end(), tail.begin(), tail.end());
-      std::fwrite(bytes.data(), 1, bytes.size(), file);
-   };
-   static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-   std::fwrite(signature, 1, 8, file);
-   std::vector<uint8_t> header = be32(width);
-   const auto h = be32(height);
-   header.insert(header.end(), h.begin(), h.end());
-   header.insert(header.end(), {8, 6, 0, 0, 0}); /* 8 bits, RGBA, deflate, no filter, no interlace */
-   chunk("IHDR", header);
-   chunk("IDAT", packed);
-   chunk("IEND", {});
-   return std::fclose(file) == 0;
-}
 
 bool run(const Options &options)
 {
@@ -239,7 +197,7 @@ bool run(const Options &options)
 
    void *map;
    vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &map);
-   const bool written = write_png(options.output, options.width, options.height,
+   const bool written = terakan::tools::write_png(options.output, options.width, options.height,
                                   static_cast<const uint32_t *>(map));
    vkUnmapMemory(device, memory);
    std::printf("device: %s\n", properties.deviceName);

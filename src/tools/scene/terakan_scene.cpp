@@ -20,7 +20,6 @@
  * validation layer with a messenger and fails the run if it reports any warning or error.
  * --no-culling draws back faces too (the picture must not change: a check of the meshes). */
 #include <vulkan/vulkan.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "png_writer.h"
 #include "scene_frag_spirv.h"
 #include "scene_post_spirv.h"
 #include "scene_vert_spirv.h"
@@ -312,45 +312,6 @@ const uint8_t ramp_texels[ramp_size][4] = {
    {190, 180, 180, 255}, {225, 205, 170, 255}, {245, 225, 175, 255}, {255, 245, 215, 255},
 };
 
-/* ---------------------------------------------------------------------------------------
- * PNG: signature, IHDR, one zlib-compressed IDAT of filter-0 rows, IEND (RFC 2083). */
-bool write_png(const std::string &path, uint32_t width, uint32_t height, const uint32_t *rgba)
-{
-   std::vector<uint8_t> raw;
-   raw.reserve(size_t(height) * (width * 4 + 1));
-   for (uint32_t y = 0; y < height; y++) {
-      raw.push_back(0);
-      const auto *row = reinterpret_cast<const uint8_t *>(rgba + size_t(y) * width);
-      raw.insert(raw.end(), row, row + width * 4);
-   }
-   uLongf packed_size = compressBound(uLong(raw.size()));
-   std::vector<uint8_t> packed(packed_size);
-   if (compress2(packed.data(), &packed_size, raw.data(), uLong(raw.size()), 9) != Z_OK)
-      return false;
-   packed.resize(packed_size);
-
-   std::vector<uint8_t> file = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-   auto put32 = [](std::vector<uint8_t> &to, uint32_t v) {
-      to.insert(to.end(), {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)});
-   };
-   auto chunk = [&](const char *type, const std::vector<uint8_t> &data) {
-      put32(file, uint32_t(data.size()));
-      const size_t start = file.size();
-      file.insert(file.end(), type, type + 4);
-      file.insert(file.end(), data.begin(), data.end());
-      put32(file, uint32_t(crc32(crc32(0, nullptr, 0), file.data() + start, uInt(file.size() - start))));
-   };
-   std::vector<uint8_t> header;
-   put32(header, width);
-   put32(header, height);
-   header.insert(header.end(), {8, 6, 0, 0, 0}); /* 8 bits, RGBA, deflate, no filter, no interlace */
-   chunk("IHDR", header);
-   chunk("IDAT", packed);
-   chunk("IEND", {});
-   std::ofstream out(path, std::ios::binary);
-   out.write(reinterpret_cast<const char *>(file.data()), std::streamsize(file.size()));
-   return bool(out.flush());
-}
 
 /* Whether Terakan's simulator (libterakan_sim.so, preloaded) is in this process: then the
  * device is simulated and its timestamps count events instead of time. */
@@ -1110,7 +1071,7 @@ bool Renderer::run()
                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
             "vkGetQueryPoolResults");
 
-   const bool written = write_png(options_.output, width, height, static_cast<const uint32_t *>(output.map));
+   const bool written = terakan::tools::write_png(options_.output, width, height, static_cast<const uint32_t *>(output.map));
 
    std::printf("device: %s\n", properties_.deviceName);
    std::printf("picture: %ux%u, %zu triangles in %zu draws (%zu vertices), 4x multisampled and resolved, "
