@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ struct Operand {
    OperandKind kind = OperandKind::None;
    uint32_t value = 0;  /* value id, literal bits, kcache dword index, or inline select
                          * (isa::src_sel::zero ... half) */
-   unsigned bank = 0;   /* kcache: which locked set (0: push constants, 1: driver constants) */
+   unsigned bank = 0;   /* kcache: the constant buffer (0: push constants, 1: driver
+                         * constants, 2 + k: SelectedProgram::kcache_slots[k]) */
    bool neg = false, abs = false;
 
    static Operand of_value(unsigned id) { return {OperandKind::Value, id}; }
@@ -169,6 +171,9 @@ struct SelectedProgram {
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
    std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
+   /* Uniform buffers read through the constant cache: constant buffer 2 + k is the buffer at
+    * fetch slot kcache_slots[k]. */
+   std::vector<unsigned> kcache_slots;
    std::vector<SamplerRecord> sampler_records; /* dword offsets filled in by the emitter */
    std::vector<unsigned> texture_resources, samplers;
    unsigned gpr_groups = 0;
@@ -197,6 +202,28 @@ struct ScheduledGroup {
 
 enum class ClauseKind : uint8_t { Alu, Fetch, Store, Export, Marker };
 
+/* A kcache set of an ALU clause: constant buffer `bank`, lines `line` and `line + 1` (16
+ * constants = 64 dwords each; KCACHE_MODE LOCK_2, KCACHE_ADDR = line). */
+struct KcacheSet {
+   unsigned bank = 0, line = 0;
+   bool operator==(const KcacheSet &) const = default;
+};
+inline constexpr unsigned kcache_line_dwords = 64;
+inline constexpr unsigned max_kcache_sets = 2; /* without ALU_EXTENDED */
+
+/* The sets that lock every (bank, line) of `lines`: per bank, from the lowest line up, a set
+ * covers that line and the next. False if more than max_kcache_sets are needed. */
+inline bool cover_kcache_lines(const std::set<std::pair<unsigned, unsigned>> &lines, std::vector<KcacheSet> &sets)
+{
+   sets.clear();
+   for (const auto &[bank, line] : lines) {
+      if (!sets.empty() && sets.back().bank == bank && line <= sets.back().line + 1)
+         continue;
+      sets.push_back({bank, line});
+   }
+   return sets.size() <= max_kcache_sets;
+}
+
 struct Clause {
    ClauseKind kind = ClauseKind::Alu;
    NodeKind marker = NodeKind::Alu;    /* Marker */
@@ -206,7 +233,7 @@ struct Clause {
    std::vector<FetchOp> fetches;       /* Fetch */
    StoreOp store;                      /* Store: one CF instruction */
    ExportOp exported;                  /* Export: one CF instruction */
-   bool uses_bank[2] = {false, false};
+   std::vector<KcacheSet> kcache; /* Alu: the kcache sets its CF_ALU locks (at most two) */
 };
 
 struct ScheduledProgram {

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 6;
+static constexpr uint32_t binary_layout_version = 7;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -82,6 +82,9 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, uint32_t(b.sized_slots.size()));
    for (unsigned slot : b.sized_slots)
       blob_write_uint32(&blob, slot);
+   blob_write_uint32(&blob, uint32_t(b.kcache_slots.size()));
+   for (unsigned slot : b.kcache_slots)
+      blob_write_uint32(&blob, slot);
    blob_write_uint32(&blob, uint32_t(b.fetches.size()));
    for (const FetchRecord &f : b.fetches) {
       blob_write_uint32(&blob, f.dword_offset);
@@ -139,6 +142,11 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       return false;
    for (uint32_t i = 0; i < sized; i++)
       b.sized_slots.push_back(blob_read_uint32(&reader));
+   const uint32_t kcached = blob_read_uint32(&reader);
+   if (reader.overrun || kcached > data.size())
+      return false;
+   for (uint32_t i = 0; i < kcached; i++)
+      b.kcache_slots.push_back(blob_read_uint32(&reader));
    const uint32_t fetches = blob_read_uint32(&reader);
    if (reader.overrun || fetches > data.size())
       return false;

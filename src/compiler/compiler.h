@@ -7,6 +7,7 @@
  *  - push constants: constant buffer 0 (read through kcache); when indexed at run time, the same
  *    bytes through fetch resource 16 (push_constants_fetched);
  *  - driver constants (number of workgroups): constant buffer 1, dwords 0-2;
+ *  - uniform buffers read at constant offsets: constant buffers 2-15 (kcache_slots);
  *  - local invocation id preloaded in R0.xyz, workgroup id in R1.xyz.
  *
  * Vertex and pixel shaders (compile_graphics; docs/compiler.md, "Graphics ABI"): vertex input
@@ -44,6 +45,10 @@ struct BufferBinding {
    bool storage = false;
 };
 
+/* Constant buffers 2-15 (after the push constants, 0, and the driver constants, 1) hold the
+ * uniform buffers a program reads through the constant cache (ShaderBinary::kcache_slots). */
+inline constexpr unsigned first_kcache_uniform_buffer = 2;
+inline constexpr unsigned max_kcache_uniform_buffers = 14;
 /* Fetch resource through which push constants indexed at run time are read. */
 inline constexpr unsigned push_constant_fetch_resource = 16;
 
@@ -219,6 +224,10 @@ struct ShaderBinary {
    /* Storage buffer slots whose range size it reads from the driver constants
     * (storage_buffer_size_constants + slot). */
    std::vector<unsigned> sized_slots;
+   /* Uniform buffers read through the constant cache (loads at constant offsets): constant
+    * buffer first_kcache_uniform_buffer + k (SQ_ALU_CONST_CACHE_{PS,VS,LS}_n, with
+    * SQ_ALU_CONST_BUFFER_SIZE) must hold the buffer bound at fetch slot kcache_slots[k]. */
+   std::vector<unsigned> kcache_slots;
    std::vector<FetchRecord> fetches;
    std::vector<SamplerRecord> sampler_records;
    std::vector<unsigned> texture_resources; /* texture resource slots the program reads */

@@ -20,12 +20,13 @@ namespace {
 
 using namespace isa;
 
-/* Kcache sets: KC0 holds constant buffer 0 (push constants), KC1 constant buffer 1 (driver
- * constants). */
+/* Kcache sets 0 and 1 of the clause (Clause::kcache): their selects start at KC0 and KC1, each
+ * locking two lines (32 constants) of one constant buffer. */
 constexpr unsigned kcache_select_base[2] = {src_sel::kcache0, src_sel::kcache1};
 
 void set_source(AluInstruction &instruction, unsigned index, const Operand &operand,
-                const Allocation &allocation, const std::vector<uint32_t> &literals)
+                const Allocation &allocation, const std::vector<uint32_t> &literals,
+                const std::vector<KcacheSet> &kcache)
 {
    unsigned sel = 0, chan = 0;
    switch (operand.kind) {
@@ -39,10 +40,17 @@ void set_source(AluInstruction &instruction, unsigned index, const Operand &oper
          if (literals[i] == operand.value)
             chan = i;
       break;
-   case OperandKind::Kcache:
-      sel = kcache_select_base[operand.bank] + operand.value / 4;
+   case OperandKind::Kcache: {
+      /* A constant no set locks keeps a select of set 0 past its lines: the bundle-rule check
+       * (KCACHE_LOCKED) then refuses the program. */
+      const unsigned constant = operand.value / 4, line = operand.value / kcache_line_dwords;
+      sel = kcache_select_base[0] + 31;
+      for (size_t k = 0; k < kcache.size() && k < 2; k++)
+         if (kcache[k].bank == operand.bank && line >= kcache[k].line && line <= kcache[k].line + 1)
+            sel = kcache_select_base[k] + constant - 16 * kcache[k].line;
       chan = operand.value % 4;
       break;
+   }
    case OperandKind::Inline:
       sel = operand.value;
       break;
@@ -68,7 +76,7 @@ void set_source(AluInstruction &instruction, unsigned index, const Operand &oper
 }
 
 std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Allocation &allocation,
-                                        hw::IsaClass isa)
+                                        hw::IsaClass isa, const std::vector<KcacheSet> &kcache)
 {
    /* In slot order, so the hardware's in-order slot assignment gives what the packer chose. */
    std::vector<std::pair<int, AluInstruction>> ordered;
@@ -79,7 +87,7 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
          instruction.op = op.op.op;
          instruction.format = WordFormat::AluLds;
          for (unsigned s = 0; s < op.op.op->sources; s++)
-            set_source(instruction, s, op.op.src[s], allocation, group.literals);
+            set_source(instruction, s, op.op.src[s], allocation, group.literals, kcache);
          instruction.set(alu::op3_inst, alu::lds_idx_op_opcode);
          instruction.set(alu::lds_op, op.op.op->opcode_for(isa));
          ordered.push_back({op.slot, instruction});
@@ -92,7 +100,7 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
          instruction.op = op.op.op;
          instruction.format = op.op.op->encoding == AluEncoding::Op3 ? WordFormat::AluOp3 : WordFormat::AluOp2;
          for (unsigned s = 0; s < op.op.op->sources; s++)
-            set_source(instruction, s, op.op.src[s], allocation, group.literals);
+            set_source(instruction, s, op.op.src[s], allocation, group.literals, kcache);
          const unsigned slot = op.copies > 1 ? copy : unsigned(op.slot);
          const bool writes = writes_gpr && (op.copies > 1 ? copy == dst.chan : true);
          instruction.set(alu::dst_gpr, dst.gpr);
@@ -286,11 +294,70 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          while (!pending.empty()) {
             ScheduledGroup group = std::move(pending.back());
             pending.pop_back();
-            std::vector<AluInstruction> instructions = build_group(group, allocation, isa);
+            std::vector<AluInstruction> instructions = build_group(group, allocation, isa, clause.kcache);
             if (!choose_swizzles(instructions, group.literals, isa)) {
                if (group.ops.size() < 2) {
                   error = "internal: no bank swizzle fits a single instruction";
                   return false;
+               }
+               auto four_slot = [&](const ScheduledAlu &op) {
+                  return op.op.op->slot_rule(isa) == isa::SlotRule::Four;
+               };
+               if (std::all_of(group.ops.begin(), group.ops.end(), four_slot)) {
+                  /* A DOT4 group alone whose operands cannot be read in three cycles (it cannot
+                   * be split): the operands not in the channel of their slot are copied, one
+                   * group earlier, into scratch places in that channel. Each channel is then
+                   * read by its own slot only, from at most two GPRs, which VEC_012 reads. */
+                  if (group.ops[0].op.op->name != "DOT4_IEEE") {
+                     error = "internal: no bank swizzle fits a " + std::string(group.ops[0].op.op->name) + " group";
+                     return false;
+                  }
+                  std::vector<ScheduledGroup> copies;
+                  for (ScheduledAlu &op : group.ops) {
+                     const unsigned chan = unsigned(op.slot);
+                     for (unsigned k = 0; k < 2; k++) {
+                        Operand &o = op.op.src[k];
+                        if (!o.is_value() || allocation.location[o.value].chan == chan)
+                           continue;
+                        size_t found_place = scratch_places.size();
+                        for (size_t p = scratch_used; p < scratch_places.size() && found_place == scratch_places.size(); p++)
+                           if (scratch_places[p].chan == chan)
+                              found_place = p;
+                        if (found_place == scratch_places.size()) {
+                           const unsigned g = std::max(allocation.gprs, scratch_places.empty() ? 0u : scratch_places.back().gpr + 1);
+                           for (unsigned ch = 0; ch < 4; ch++)
+                              scratch_places.push_back({g, ch});
+                           found_place = scratch_places.size() - 4 + chan;
+                        }
+                        std::swap(scratch_places[found_place], scratch_places[scratch_used]);
+                        const Location place = scratch_places[scratch_used++];
+                        allocation.gprs = std::max(allocation.gprs, place.gpr + 1);
+                        const unsigned copy = unsigned(allocation.location.size());
+                        allocation.location.push_back(place);
+                        ScheduledAlu mov;
+                        mov.op.op = isa::find_alu_op("MOV");
+                        mov.op.dst = copy;
+                        mov.op.src[0] = Operand::of_value(o.value);
+                        mov.slot = int(chan);
+                        ScheduledGroup *target = nullptr;
+                        for (ScheduledGroup &g : copies)
+                           if (std::none_of(g.ops.begin(), g.ops.end(),
+                                            [&](const ScheduledAlu &other) { return other.slot == mov.slot; }))
+                              target = &g;
+                        if (!target)
+                           target = &copies.emplace_back();
+                        target->ops.push_back(mov);
+                        o.value = copy; /* keeps neg/abs */
+                     }
+                  }
+                  if (copies.empty()) {
+                     error = "internal: no bank swizzle fits a DOT4 group";
+                     return false;
+                  }
+                  pending.push_back(std::move(group));
+                  for (ScheduledGroup &move : copies)
+                     pending.push_back(std::move(move));
+                  continue;
                }
                /* Split: the operations moved to the second half must not read a place that an
                 * operation left in the first half writes (a group reads before it writes, so
@@ -312,10 +379,14 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
                      for (size_t r = 0; r < group.ops.size(); r++) {
                         if (!moved[r])
                            continue;
-                        for (size_t w = 0; w < group.ops.size(); w++)
+                        for (size_t w = 0; w < group.ops.size(); w++) {
                            for (const Operand &o : group.ops[r].op.src)
                               if (!moved[w] && writes_place(group.ops[w], o))
                                  moved[w] = grew = true;
+                           /* A four-slot group (DOT4) moves whole. */
+                           if (!moved[w] && four_slot(group.ops[r]) && four_slot(group.ops[w]))
+                              moved[w] = grew = true;
+                        }
                      }
                   }
                   found = std::count(moved.begin(), moved.end(), true) < long(group.ops.size());
@@ -606,13 +677,17 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       switch (clause.kind) {
       case ClauseKind::Alu: {
          cf.set(cf_alu::addr, clause_address[c]);
-         if (clause.uses_bank[0]) {
-            cf.set(cf_alu::kcache_mode0, 1); /* lock one line: constants 0-15 of buffer 0 */
-            cf.set(cf_alu::kcache_bank0, 0);
+         /* KCACHE_MODE 2 = LOCK_2: lines KCACHE_ADDR and KCACHE_ADDR + 1 (Mesa r600_sq.h
+          * V_SQ_CF_KCACHE_LOCK_2; LLVM R600 CF_ALU's KCACHE_MODE). */
+         if (clause.kcache.size() > 0) {
+            cf.set(cf_alu::kcache_mode0, 2);
+            cf.set(cf_alu::kcache_bank0, clause.kcache[0].bank);
+            cf.set(cf_alu::kcache_addr0, clause.kcache[0].line);
          }
-         if (clause.uses_bank[1]) {
-            cf.set(cf_alu::kcache_mode1, 1);
-            cf.set(cf_alu::kcache_bank1, 1);
+         if (clause.kcache.size() > 1) {
+            cf.set(cf_alu::kcache_mode1, 2);
+            cf.set(cf_alu::kcache_bank1, clause.kcache[1].bank);
+            cf.set(cf_alu::kcache_addr1, clause.kcache[1].line);
          }
          cf.set(cf_alu::count, clause_slots[c] - 1);
          cf.set(cf_alu::inst, find_cf_op("ALU")->opcode_for(isa));
@@ -774,6 +849,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;
+   binary.kcache_slots = selected.kcache_slots;
    binary.uses_driver_constants = selected.uses_driver_constants;
    binary.push_constants_fetched = selected.push_constants_fetched;
    stats.dwords = unsigned(binary.code.size());

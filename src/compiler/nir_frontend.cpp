@@ -24,6 +24,10 @@ const nir_shader_compiler_options &terakan_nir_options()
       nir_shader_compiler_options o = {};
       o.lower_fdiv = true;          /* no divide: a * rcp(b) */
       o.lower_ffma32 = true;        /* MULADD is not fused; FMA is Cayman-only and slow */
+      /* ... but an inexact fmul whose only readers are fadds is fused back into ffma by
+       * nir_opt_algebraic_late, selected as MULADD_IEEE (a rounded product plus an addend:
+       * what the MUL_IEEE and ADD it replaces compute; select.cpp direct_ops). */
+      o.fuse_ffma32 = true;
       o.lower_flrp32 = true;
       o.lower_fpow = true;
       o.lower_fmod = true;
@@ -80,6 +84,23 @@ void dump(const char *stage, nir_shader *shader, bool enabled)
    nir_print_shader(shader, stderr);
 }
 
+/* Everything is scalarized except dot products, which become one DOT4_IEEE group (select.cpp
+ * emit_dot): scalarized, a dot product is a MUL per component and a chain of dependent ADDs. */
+bool scalarize_filter(const nir_instr *instr, const void *)
+{
+   if (instr->type != nir_instr_type_alu)
+      return true;
+   switch (nir_instr_as_alu(instr)->op) {
+   case nir_op_fdot2:
+   case nir_op_fdot3:
+   case nir_op_fdot4:
+   case nir_op_fdph:
+      return false;
+   default:
+      return true;
+   }
+}
+
 void optimize(nir_shader *shader)
 {
    bool progress;
@@ -87,7 +108,7 @@ void optimize(nir_shader *shader)
    do {
       progress = false;
       NIR_PASS(progress, shader, nir_lower_vars_to_ssa);
-      NIR_PASS(progress, shader, nir_lower_alu_to_scalar, nullptr, nullptr);
+      NIR_PASS(progress, shader, nir_lower_alu_to_scalar, scalarize_filter, nullptr);
       NIR_PASS(progress, shader, nir_lower_phis_to_scalar, false);
       NIR_PASS(progress, shader, nir_copy_prop);
       NIR_PASS(progress, shader, nir_opt_remove_phis);

@@ -15,6 +15,7 @@
  * depend on registers (read ports, bank swizzles) are settled after register allocation
  * (emit.cpp), which may split a group. */
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "backend_ir.h"
@@ -30,12 +31,24 @@ constexpr unsigned max_fetch_clause_size = 16; /* r600g's limit on Evergreen and
 constexpr unsigned fetch_clause_gprs = 4;
 /* How many stores ahead the operations that feed only stores may be computed. */
 constexpr unsigned store_window = 16;
+/* ALU operations considered for a group: the first alu_window unplaced ones of the stretch in
+ * program order. Without a bound, chains that are all ready at once (uniform-buffer values
+ * from the constant cache, four unrolled lights) were interleaved by height and kept many
+ * values alive (lit_textured.frag: 12 -> 19 GPRs on Cayman when its uniform buffers went to
+ * the constant cache). Measured on tests/shaderdb/graphics + tests/compiler/shaders (alu_groups,
+ * GPRs; Cayman / Barts): unbounded 374 + 1768, 109 + 391 / 331 + 1447, 106 + 403; 64:
+ * 381 + 1778, 107 + 391 / 340 + 1447, 104 + 403; 128: 376 + 1784, 106 + 393 / 329 + 1460,
+ * 105 + 407; 32: 387 + 1791, 105 + 390 / 343 + 1460, 102 + 401. */
+constexpr unsigned alu_window = 64;
 
 struct GroupBuilder {
    hw::IsaClass isa;
    ScheduledGroup group;
    bool used[5] = {false, false, false, false, false};
    std::set<std::pair<unsigned, unsigned>> kcache_pairs; /* (bank * 4096 + constant, half) */
+   /* (constant buffer, kcache line) read by the clause's earlier groups and by this one: the
+    * clause's two kcache sets must cover them all. */
+   std::set<std::pair<unsigned, unsigned>> clause_lines, lines;
 
    unsigned literal_slots(size_t literal_count) const { return unsigned((literal_count + 1) / 2); }
 
@@ -53,6 +66,7 @@ struct GroupBuilder {
       /* Constants: literals and kcache pairs. */
       std::vector<uint32_t> literals = group.literals;
       auto pairs = kcache_pairs;
+      auto new_lines = lines;
       unsigned constants = 0;
       for (unsigned s = 0; s < op.op->sources; s++) {
          const Operand &o = op.src[s];
@@ -63,12 +77,20 @@ struct GroupBuilder {
          } else if (o.kind == OperandKind::Kcache) {
             constants++;
             pairs.insert({o.bank * 4096 + o.value / 4, (o.value % 4) / 2});
+            new_lines.insert({o.bank, o.value / kcache_line_dwords});
          } else if (o.kind == OperandKind::Inline) {
             constants++;
          }
       }
       if (literals.size() > 4 || pairs.size() > 2)
          return false;
+      if (new_lines.size() > lines.size()) {
+         auto all = clause_lines;
+         all.insert(new_lines.begin(), new_lines.end());
+         std::vector<KcacheSet> sets;
+         if (!cover_kcache_lines(all, sets))
+            return false;
+      }
 
       const SlotRule rule = op.op->slot_rule(isa);
       ScheduledAlu placed{op, -1, 1};
@@ -108,6 +130,7 @@ struct GroupBuilder {
          used[placed.slot + s] = true;
       group.literals = literals;
       kcache_pairs = pairs;
+      lines = new_lines;
       group.ops.push_back(placed);
       return true;
    }
@@ -341,16 +364,22 @@ private:
       Clause clause;
       clause.kind = ClauseKind::Alu;
       unsigned clause_slots = 0;
+      std::set<std::pair<unsigned, unsigned>> clause_lines;
       auto close_clause = [&]() {
-         if (!clause.groups.empty())
+         if (!clause.groups.empty()) {
+            cover_kcache_lines(clause_lines, clause.kcache);
             out.clauses.push_back(std::move(clause));
+         }
          clause = Clause();
          clause.kind = ClauseKind::Alu;
          clause_slots = 0;
+         clause_lines.clear();
       };
       const std::vector<bool> wanted_by_stores = values_for_next_stores();
       for (;;) {
          std::vector<size_t> candidates;
+         unsigned window = 0;
+         int last_bundle = -1;
          for (size_t i = segment_begin; i < segment_end; i++) {
             const Node &node = in.nodes[i];
             if (done[i] || node.kind != NodeKind::Alu || !ordered(i))
@@ -358,17 +387,37 @@ private:
             if (defer_store_only && node.alu.dst != no_value && store_only[node.alu.dst] &&
                 !wanted_by_stores[node.alu.dst])
                continue;
+            /* A bundle's members (consecutive in program order) enter the window together. */
+            if (window >= alu_window && !(node.bundle >= 0 && node.bundle == last_bundle))
+               break;
+            window++;
+            last_bundle = node.bundle;
             bool ok = true;
             for (unsigned s = 0; s < node.alu.op->sources; s++)
                ok = ok && ready(node.alu.src[s]);
             if (ok)
                candidates.push_back(i);
          }
+         /* A bundle is a candidate only when all of it is ready (its members read different
+          * operands: DOT4). */
+         {
+            std::map<int, size_t> ready_members, members;
+            for (size_t i : candidates)
+               if (in.nodes[i].bundle >= 0)
+                  ready_members[in.nodes[i].bundle]++;
+            for (size_t i = segment_begin; i < segment_end; i++)
+               if (!done[i] && in.nodes[i].bundle >= 0 && ready_members.count(in.nodes[i].bundle))
+                  members[in.nodes[i].bundle]++;
+            std::erase_if(candidates, [&](size_t i) {
+               return in.nodes[i].bundle >= 0 && ready_members[in.nodes[i].bundle] != members[in.nodes[i].bundle];
+            });
+         }
          if (candidates.empty())
             break;
          std::stable_sort(candidates.begin(), candidates.end(),
                           [&](size_t a, size_t b) { return height[a] > height[b]; });
          GroupBuilder builder{in.isa, {}};
+         builder.clause_lines = clause_lines;
          std::vector<unsigned> defined;
          std::vector<size_t> placed;
          const AluOp *lds_return = nullptr; /* needs the queue popped in the next group */
@@ -444,10 +493,7 @@ private:
          for (unsigned v : defined)
             available[v] = true;
          clause_slots += builder.slots_used();
-         for (unsigned s = 0; s < builder.group.ops.size(); s++)
-            for (unsigned k = 0; k < 3; k++)
-               if (builder.group.ops[s].op.src[k].kind == OperandKind::Kcache)
-                  clause.uses_bank[builder.group.ops[s].op.src[k].bank] = true;
+         clause_lines.insert(builder.lines.begin(), builder.lines.end());
          clause.groups.push_back(std::move(builder.group));
          if (lds_return) {
             GroupBuilder pop{in.isa, {}};

@@ -74,6 +74,7 @@ struct DirectOp {
 
 constexpr DirectOp direct_ops[] = {
    {nir_op_fadd, "ADD"},           {nir_op_fmul, "MUL_IEEE"},
+   {nir_op_ffma, "MULADD_IEEE"},   /* only from nir_opt_algebraic_late's fusion (fuse_ffma32) */
    {nir_op_fmin, "MIN_DX10"},      {nir_op_fmax, "MAX_DX10"},
    {nir_op_ffloor, "FLOOR"},       {nir_op_fceil, "CEIL"},
    {nir_op_ftrunc, "TRUNC"},       {nir_op_ffract, "FRACT"},
@@ -624,7 +625,7 @@ private:
          "ADD", "MUL", "MUL_IEEE", "MAX", "MIN", "MAX_DX10", "MIN_DX10", "SETE_DX10",
          "SETGT_DX10", "SETGE_DX10", "SETNE_DX10", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR",
          "MOV", "EXP_IEEE", "LOG_IEEE", "RECIP_IEEE", "RECIPSQRT_IEEE", "SQRT_IEEE", "SIN", "COS",
-         "FLT_TO_INT", "FLT_TO_UINT",
+         "FLT_TO_INT", "FLT_TO_UINT", "DOT4_IEEE",
       };
       return float_ops.count(op.name) && !(abs && (source >= 2 || op.encoding != isa::AluEncoding::Op2));
    }
@@ -635,9 +636,29 @@ private:
       node.kind = NodeKind::Alu;
       node.alu.op = &op_named(name);
       unsigned i = 0;
+      /* A group reads at most two kcache (constant, half) pairs, and a clause locks two sets:
+       * kcache operands beyond those are moved into registers first. */
+      std::set<std::pair<unsigned, unsigned>> pairs, lines;
       for (Operand s : sources) {
          if ((s.neg || s.abs) && !takes_float_modifiers(*node.alu.op, i, s.abs))
             s = Operand::of_value(emit("MOV", {s}));
+         if (s.kind == OperandKind::Kcache) {
+            auto more_pairs = pairs, more_lines = lines;
+            more_pairs.insert({s.bank * 4096 + s.value / 4, (s.value % 4) / 2});
+            more_lines.insert({s.bank, s.value / kcache_line_dwords});
+            std::vector<KcacheSet> sets;
+            if (more_pairs.size() > 2 || !cover_kcache_lines(more_lines, sets)) {
+               Operand plain = s;
+               plain.neg = plain.abs = false;
+               Operand moved = Operand::of_value(emit("MOV", {plain}));
+               moved.neg = s.neg;
+               moved.abs = s.abs;
+               s = moved;
+            } else {
+               pairs = more_pairs;
+               lines = more_lines;
+            }
+         }
          node.alu.src[i++] = s;
       }
       node.alu.dst = out.new_value(chan);
@@ -772,7 +793,8 @@ private:
       case GLSL_SAMPLER_DIM_CUBE:
          /* textureSize of a cube array would need RESINFO's z, which no source documents. */
          if (tex->is_array && tex->op != nir_texop_txl && tex->op != nir_texop_query_levels)
-            return fail("only textureLod and textureQueryLevels are supported on cube arrays");
+            return fail("this operation on a cube array is not supported (textureLod and textureQueryLevels "
+                        "are)");
          if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels)
             return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images "
                         "(implicit-LOD sampling of cubes is not yet)");
@@ -923,6 +945,66 @@ private:
          results[slot] = node.alu.dst;
       }
       return results;
+   }
+
+   /* A dot product as one DOT4_IEEE group: slot c multiplies (a[c], b[c]) (0 * 0 where the
+    * product has fewer terms) and every slot gets the sum; one slot writes it, the others are
+    * write-masked. The slot that writes turns around from one dot product to the next (the
+    * results then spread over the channels); coalesce_group_moves may move it to the channel
+    * an export or TEX source wants. A group holds at most four literals and two kcache (constant,
+    * half) pairs: operands beyond those are moved into registers first. */
+   unsigned next_dot_slot = 0;
+   unsigned emit_dot(std::array<Operand, 4> a, std::array<Operand, 4> b)
+   {
+      std::vector<uint32_t> literals;
+      std::set<std::pair<unsigned, unsigned>> pairs;
+      auto fit = [&](Operand &o) {
+         if (o.kind == OperandKind::Literal) {
+            if (std::find(literals.begin(), literals.end(), o.value) == literals.end()) {
+               if (literals.size() == 4) {
+                  o = Operand::of_value(emit("MOV", {o}));
+                  return;
+               }
+               literals.push_back(o.value);
+            }
+         } else if (o.kind == OperandKind::Kcache) {
+            const std::pair<unsigned, unsigned> pair{o.bank * 4096 + o.value / 4, (o.value % 4) / 2};
+            if (!pairs.count(pair)) {
+               if (pairs.size() == 2) {
+                  o = Operand::of_value(emit("MOV", {o}));
+                  return;
+               }
+               pairs.insert(pair);
+            }
+         }
+      };
+      for (unsigned c = 0; c < 4; c++) {
+         fit(a[c]);
+         fit(b[c]);
+      }
+      const int bundle = next_bundle++;
+      const unsigned writer = next_dot_slot;
+      next_dot_slot = (next_dot_slot + 1) % 4;
+      unsigned result = no_value;
+      /* The writer first: select_alu's register path looks at the last node emitted. */
+      for (unsigned k = 0; k < 4; k++) {
+         const unsigned slot = (writer + k) % 4;
+         Node node;
+         node.kind = NodeKind::Alu;
+         node.alu.op = &op_named("DOT4_IEEE");
+         node.alu.src[0] = a[slot];
+         node.alu.src[1] = b[slot];
+         node.bundle = bundle;
+         if (slot == writer) {
+            node.alu.dst = out.new_value(int(slot));
+            result = node.alu.dst;
+         } else {
+            node.bundle_slot = int(slot);
+         }
+         out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
+      }
+      return result;
    }
 
    static void note_slot(std::vector<unsigned> &list, unsigned slot)
@@ -1110,6 +1192,29 @@ private:
       case nir_op_f2f32:
          result.push_back(a);
          return true;
+      case nir_op_fdot2:
+      case nir_op_fdot3:
+      case nir_op_fdot4:
+      case nir_op_fdph: {
+         /* fdph: a.xyz . b.xyz + 1.0 * b.w. */
+         const unsigned terms = nir_op_infos[alu->op].input_sizes[0];
+         const Operand zero = Operand::literal(0);
+         std::array<Operand, 4> x{zero, zero, zero, zero}, y{zero, zero, zero, zero};
+         for (unsigned k = 0; k < terms; k++)
+            if (!src(0, k, x[k]) || !src(1, k, y[k]))
+               return false;
+         if (alu->op == nir_op_fdph) {
+            x[3] = Operand::literal(float_bits(1.0f));
+            if (!src(1, 3, y[3]))
+               return false;
+         }
+         for (unsigned k = 0; k < 4; k++)
+            if (x[k].kind == OperandKind::Descriptor || y[k].kind == OperandKind::Descriptor)
+               return fail("storage-buffer descriptors used as numbers (pointer arithmetic on "
+                           "buffers) are not supported");
+         v = emit_dot(x, y);
+         break;
+      }
       /* Half floats live in the low 16 bits of a dword: FLT32_TO_FLT16 and FLT16_TO_FLT32
        * convert one (round to nearest even; docs/sim-semantics.md), as r600g uses them. */
       case nir_op_pack_half_2x16_split: {
@@ -1332,9 +1437,15 @@ private:
          result() = {Operand{OperandKind::Descriptor, binding}, Operand::literal(0)};
          return true;
       }
-      case nir_intrinsic_load_ssbo:
       case nir_intrinsic_load_ubo:
-         /* Uniform buffers are fetched like storage buffers: any offset, indirect included. */
+         /* At a constant offset: constant-cache operands (select_ubo_kcache); otherwise fetched
+          * like storage buffers (any offset, indirect included). */
+         if (select_ubo_kcache(intrinsic))
+            return true;
+         if (!error.empty())
+            return false;
+         return select_load_ssbo(intrinsic);
+      case nir_intrinsic_load_ssbo:
          return select_load_ssbo(intrinsic);
       case nir_intrinsic_ssbo_atomic_add:
       case nir_intrinsic_ssbo_atomic_imin:
@@ -1619,6 +1730,73 @@ private:
          return false;
       }
       return emit_fetches(address, binding, constant_offset, count, defs[result_key]);
+   }
+
+   /* A uniform-buffer load at a constant offset as kcache operands: the buffer becomes constant
+    * buffer 2 + k (kcache_slots[k] = its fetch slot; at most 14, constant buffers 2-15), which
+    * the driver binds with SQ_ALU_CONST_CACHE_*_n. False (nothing emitted, no error) where the
+    * load stays a fetch: a run-time offset, robust buffer access (the kcache has no bounds
+    * check Vulkan's robustness could rely on: the fetch unit's returns zeros), an offset past
+    * the 64 KiB the kcache lines reach (KCACHE_ADDR is 8 bits of 256-byte lines), or no
+    * constant buffer left. */
+   bool select_ubo_kcache(nir_intrinsic_instr *intrinsic)
+   {
+      if (robust_buffer_access)
+         return false;
+      Operand descriptor;
+      if (!operand(intrinsic->src[0], 0, descriptor) || descriptor.kind != OperandKind::Descriptor) {
+         error.clear();
+         return false;
+      }
+      /* offset = constants + the descriptor's offset part (always 0 here). */
+      uint64_t whole = 0;
+      const nir_src *offset = &intrinsic->src[1];
+      unsigned component = 0;
+      for (;;) {
+         if (nir_src_is_const(*offset)) {
+            whole += nir_src_comp_as_uint(*offset, component);
+            break;
+         }
+         if (!offset->is_ssa)
+            return false;
+         nir_instr *parent = offset->ssa->parent_instr;
+         if (parent->type == nir_instr_type_intrinsic && component == 1) {
+            const nir_intrinsic_op op = nir_instr_as_intrinsic(parent)->intrinsic;
+            if (op == nir_intrinsic_load_vulkan_descriptor || op == nir_intrinsic_vulkan_resource_index)
+               break;
+            return false;
+         }
+         if (parent->type == nir_instr_type_alu && nir_instr_as_alu(parent)->op == nir_op_mov) {
+            nir_alu_instr *move = nir_instr_as_alu(parent);
+            component = move->src[0].swizzle[component];
+            offset = &move->src[0].src;
+            continue;
+         }
+         if (parent->type != nir_instr_type_alu || nir_instr_as_alu(parent)->op != nir_op_iadd)
+            return false;
+         nir_alu_instr *add = nir_instr_as_alu(parent);
+         if (!nir_src_is_const(add->src[0].src) && !nir_src_is_const(add->src[1].src))
+            return false;
+         const unsigned k = nir_src_is_const(add->src[0].src) ? 0 : 1;
+         whole += nir_src_comp_as_uint(add->src[k].src, add->src[k].swizzle[component]);
+         component = add->src[1 - k].swizzle[component];
+         offset = &add->src[1 - k].src;
+      }
+      const unsigned count = dest_components(intrinsic);
+      if (whole % 4 || whole + 4 * count > 65536)
+         return false;
+      const unsigned slot = descriptor.value;
+      auto found = std::find(out.kcache_slots.begin(), out.kcache_slots.end(), slot);
+      if (found == out.kcache_slots.end()) {
+         if (out.kcache_slots.size() == max_kcache_uniform_buffers)
+            return false;
+         out.kcache_slots.push_back(slot);
+         found = out.kcache_slots.end() - 1;
+      }
+      const unsigned bank = first_kcache_uniform_buffer + unsigned(found - out.kcache_slots.begin());
+      for (unsigned c = 0; c < count; c++)
+         defs[result_key].push_back(Operand::kcache(bank, unsigned(whole / 4) + c));
+      return true;
    }
 
    /* The address value of loads at a constant address: one MOV per value and NIR block, read
@@ -1908,12 +2086,31 @@ static void coalesce_group_moves(SelectedProgram &program)
       if (source.fixed_gpr >= 0 || source.whole_program || source.gpr_group >= 0 ||
           (source.required_chan >= 0 && source.required_chan != c) || producer[s] < 0)
          continue;
-      const Node &writer = program.nodes[producer[s]];
-      if (is_ordered_memory_op(writer.alu) || (writer.bundle >= 0 && source.required_chan != c))
+      Node &writer = program.nodes[producer[s]];
+      if (writer.bundle >= 0 && source.required_chan != c && writer.alu.op->name == "DOT4_IEEE") {
+         /* Every slot of a DOT4 group gets the sum: the member in slot c writes it instead. */
+         const size_t first = size_t(std::max(producer[s] - 3, 0));
+         const size_t last = std::min(size_t(producer[s]) + 3, program.nodes.size() - 1);
+         for (size_t j = first; j <= last; j++) {
+            Node &member = program.nodes[j];
+            if (member.bundle != writer.bundle || member.bundle_slot != c)
+               continue;
+            member.alu.dst = s;
+            member.bundle_slot = -1;
+            writer.alu.dst = no_value;
+            writer.bundle_slot = source.required_chan;
+            program.values[s].required_chan = c;
+            producer[s] = int(j);
+            break;
+         }
+      }
+      const Node &placed_writer = program.nodes[producer[s]];
+      if (is_ordered_memory_op(placed_writer.alu) ||
+          (placed_writer.bundle >= 0 && program.values[s].required_chan != c))
          continue;
-      const isa::SlotRule rule = writer.alu.op->slot_rule(program.isa);
+      const isa::SlotRule rule = placed_writer.alu.op->slot_rule(program.isa);
       if ((rule == isa::SlotRule::Replicated3 && c >= 3) ||
-          (rule == isa::SlotRule::Four && source.required_chan != c))
+          (rule == isa::SlotRule::Four && program.values[s].required_chan != c))
          continue;
       program.values[s].gpr_group = dst.gpr_group;
       program.values[s].required_chan = c;

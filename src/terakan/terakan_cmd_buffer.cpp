@@ -253,6 +253,22 @@ bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const
    return true;
 }
 
+/* ALU constant buffer `index` of a stage (registers from `cache_reg` / `size_reg`, 4 bytes per
+ * buffer) = `range` bytes at `offset` in `bo`: the base in 256-byte units, relocated (the
+ * kernel adds the buffer's address >> 8), and the size in 256-byte units, at most the 64 KiB
+ * the kcache reaches and never past the end of the buffer object. The offset is 256-byte
+ * aligned: minUniformBufferOffsetAlignment and the buffers' memory alignment are 256. */
+void terakan_emit_constant_buffer(CommandStream &cs, uint32_t cache_reg, uint32_t size_reg, unsigned index,
+                                  RadeonBo &bo, uint64_t offset, uint64_t range, bool compute)
+{
+   const uint64_t available = bo.size() > offset ? bo.size() - offset : 0;
+   const uint64_t bytes = std::min<uint64_t>({range, available, 65536});
+   const uint32_t lines = uint32_t(std::min<uint64_t>((bytes + 255) / 256, available / 256));
+   cs.context_registers(size_reg + 4 * index, {lines}, compute);
+   cs.context_registers(cache_reg + 4 * index, {uint32_t(offset >> 8)}, compute);
+   cs.relocation(bo);
+}
+
 static void emit_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset,
                                 uint64_t range)
 {
@@ -418,6 +434,9 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
       }
       if (slot.fetch)
          emit_fetch_resource(cs, slot.slot, *d.bo, d.offset, d.range);
+      if (slot.kcache >= 0)
+         terakan_emit_constant_buffer(cs, reg::SQ_ALU_CONST_CACHE_LS_0, reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0,
+                                      unsigned(slot.kcache), *d.bo, d.offset, d.range, true);
    }
    cs.context_registers(reg::CB_TARGET_MASK, {target_mask});
    emit_textures(cmd, cs);

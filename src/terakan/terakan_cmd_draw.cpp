@@ -489,18 +489,23 @@ static void emit_buffer_resource(CommandStream &cs, unsigned slot, RadeonBo &bo,
    cs.relocation(bo);
 }
 
-/* The descriptors one stage reads: uniform buffers, uniform texel buffers, images, samplers,
- * and the push constants when indexed at run time. */
+/* The descriptors one stage reads: uniform buffers (fetched, and/or as ALU constant buffers
+ * 2-15 at `const_cache_reg` / `const_size_reg`), uniform texel buffers, images, samplers, and the
+ * push constants when indexed at run time. */
 static void emit_stage_descriptors(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_graphics_stage &stage,
                                    unsigned resource_base, unsigned sampler_base, RadeonBo &push_bo,
-                                   uint64_t push_offset)
+                                   uint64_t push_offset, uint32_t const_cache_reg, uint32_t const_size_reg)
 {
    for (const terakan_slot_source &slot : stage.slots) {
       terakan_descriptor d;
-      if (!slot.fetch || !terakan_slot_descriptor(cmd->graphics_sets, slot, d))
+      if ((!slot.fetch && slot.kcache < 0) || !terakan_slot_descriptor(cmd->graphics_sets, slot, d))
          continue;
-      emit_buffer_resource(cs, resource_base + slot.slot, *d.bo,
-                           reg::buffer_fetch_resource(d.offset, uint32_t(std::min<uint64_t>(d.range, UINT32_MAX)), 1));
+      if (slot.kcache >= 0)
+         terakan_emit_constant_buffer(cs, const_cache_reg, const_size_reg, unsigned(slot.kcache), *d.bo, d.offset,
+                                      d.range, false);
+      if (slot.fetch)
+         emit_buffer_resource(cs, resource_base + slot.slot, *d.bo,
+                              reg::buffer_fetch_resource(d.offset, uint32_t(std::min<uint64_t>(d.range, UINT32_MAX)), 1));
    }
    for (const terakan_texture_source &source : stage.textures) {
       const terakan_bound_set &bound = cmd->graphics_sets[source.set];
@@ -693,8 +698,10 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    set_context(cs, gfx::SPI_BARYC_CNTL, ps.spi_baryc_cntl);
    set_context(cs, gfx::DB_SHADER_CONTROL, ps.db_shader_control);
 
-   emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset);
-   emit_stage_descriptors(cmd, cs, g.fragment, gfx::ps_resource_base, hw::ps_sampler_base, *bo, offset);
+   emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset,
+                          gfx::SQ_ALU_CONST_CACHE_VS_0, gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0);
+   emit_stage_descriptors(cmd, cs, g.fragment, gfx::ps_resource_base, hw::ps_sampler_base, *bo, offset,
+                          gfx::SQ_ALU_CONST_CACHE_PS_0, gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0);
    if (setup.meta_texture && setup.meta_sampler) {
       RadeonBo &texture_bo = *setup.meta_texture->image->memory->bo;
       cs.packet(pm4::SET_RESOURCE, 9);

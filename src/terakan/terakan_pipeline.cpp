@@ -206,6 +206,7 @@ bool terakan_resolve_slots(const ShaderBinary &binary, const std::vector<BufferB
          auto *set = container_of(layout->set_layouts[b.set], terakan_descriptor_set_layout, vk);
          const terakan_descriptor_binding_layout *binding = terakan_find_binding(set, b.binding);
          terakan_slot_source source = {};
+         source.kcache = -1;
          source.slot = slot;
          source.set = b.set;
          source.descriptor = binding->first_descriptor + (slot - b.first_slot);
@@ -222,6 +223,13 @@ bool terakan_resolve_slots(const ShaderBinary &binary, const std::vector<BufferB
       if (!source)
          return false;
       source->rat = true;
+   }
+   /* Uniform buffers read through the constant cache: bound as constant buffers 2-15. */
+   for (size_t k = 0; k < binary.kcache_slots.size(); k++) {
+      terakan_slot_source *source = source_of(binary.kcache_slots[k]);
+      if (!source)
+         return false;
+      source->kcache = int32_t(terakan::compiler::first_kcache_uniform_buffer + k);
    }
    /* Buffers whose size alone is read still need their descriptor at dispatch. */
    for (unsigned slot : binary.sized_slots)

@@ -340,6 +340,8 @@ struct terakan_slot_source {
    int32_t dynamic;      /* index in the set's dynamic offsets, -1 if none */
    bool rat;             /* the program writes it through RAT `slot` */
    bool fetch;           /* the program reads it through fetch resource `slot` */
+   int32_t kcache = -1;  /* >= 0: also read through the constant cache as constant buffer
+                          * `kcache` (ShaderBinary::kcache_slots) */
 };
 
 /* A texture resource or sampler slot the program uses and its descriptor. */
@@ -527,6 +529,9 @@ uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t ali
 void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t bytes,
                       uint32_t pattern);
 /* The buffer descriptor of a slot with its dynamic offset; false if none was written. */
+void terakan_emit_constant_buffer(terakan::winsys::CommandStream &cs, uint32_t cache_reg, uint32_t size_reg,
+                                  unsigned index, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t range,
+                                  bool compute);
 bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
                              terakan_descriptor &out);
 void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);

@@ -116,6 +116,17 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
       dispatch.fetch_resources[b] = resource;
       dispatch.rats[b] = {address, 0xD, buffer.bytes.size()};
    }
+   /* Uniform buffers read through the constant cache: constant buffer 2 + k is the buffer at
+    * slot kcache_slots[k] (the corpus ABI: binding b is slot b). */
+   for (size_t k = 0; k < run.binary.kcache_slots.size(); k++) {
+      const unsigned slot = run.binary.kcache_slots[k];
+      if (slot >= initial.size()) {
+         run.error = "the corpus binds no buffer at slot " + std::to_string(slot);
+         return run;
+      }
+      dispatch.constant_buffers[compiler::first_kcache_uniform_buffer + k] = {
+         true, buffer_base + slot * buffer_stride, initial[slot].size() * 4};
+   }
    if (run.binary.push_constants_fetched) {
       sim::FetchResource push_resource;
       push_resource.address = push_address;

@@ -352,6 +352,84 @@ TEST(EmitSplit, CycleOfReadsIsBrokenByACopy)
    }
 }
 
+ScheduledAlu dot4(unsigned dst, unsigned a, unsigned b, int slot)
+{
+   ScheduledAlu op;
+   op.op.op = isa::find_alu_op("DOT4_IEEE");
+   op.op.dst = dst;
+   op.op.src[0] = Operand::of_value(a);
+   op.op.src[1] = Operand::of_value(b);
+   op.slot = slot;
+   return op;
+}
+
+/* The ALU groups of the first clause with their DOT4_IEEE instructions counted. */
+std::vector<unsigned> dot4_counts(const isa::Program &program)
+{
+   std::vector<unsigned> counts;
+   for (const auto &group : program.alu_clauses.at(0).groups) {
+      unsigned n = 0;
+      for (const isa::AluInstruction &instruction : group.instructions)
+         n += instruction.op->name == "DOT4_IEEE" ? 1 : 0;
+      counts.push_back(n);
+   }
+   return counts;
+}
+
+/* A DOT4 group (it cannot be split) whose eight operands all sit in channel x of different
+ * GPRs: the operands outside their slot's channel are copied into that channel first, and the
+ * four DOT4_IEEE stay in one group, each reading its own channel. */
+TEST(EmitSplit, UnreadableDot4IsReadThroughCopies)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      Builder b;
+      const std::vector<unsigned> sources = b.channel_x_sources();
+      ScheduledGroup group;
+      const unsigned result = b.value(10, 0);
+      for (unsigned k = 0; k < 4; k++)
+         group.ops.push_back(dot4(k == 0 ? result : no_value, sources[2 * k], sources[2 * k + 1], int(k)));
+      const isa::Program program = b.emit_one_group(isa, group);
+      ASSERT_FALSE(program.alu_clauses.empty());
+      EXPECT_TRUE(isa::check_program(program).empty());
+      const std::vector<unsigned> counts = dot4_counts(program);
+      ASSERT_GT(counts.size(), 1u) << "no copies were made";
+      EXPECT_EQ(counts.back(), 4u) << "the DOT4 group is not last and whole";
+      for (const isa::AluInstruction &instruction : program.alu_clauses.at(0).groups.back().instructions)
+         for (unsigned s = 0; s < 2; s++)
+            EXPECT_EQ(isa::alu_source(instruction, s).chan, instruction.get(isa::alu::dst_chan));
+   }
+}
+
+/* A DOT4 group with a t-slot operation (Evergreen) that together read five GPRs in channel x:
+ * the group is split, and the four DOT4_IEEE move as one. */
+TEST(EmitSplit, Dot4MovesWholeWhenAGroupIsSplit)
+{
+   Builder b;
+   std::vector<unsigned> first, second;
+   for (unsigned c = 0; c < 4; c++) {
+      first.push_back(b.value(2, c));
+      second.push_back(b.value(3, c));
+   }
+   ScheduledGroup group;
+   const unsigned result = b.value(10, 1);
+   for (unsigned k = 0; k < 4; k++)
+      group.ops.push_back(dot4(k == 1 ? result : no_value, first[k], second[k], int(k)));
+   ScheduledAlu select;
+   select.op.op = isa::find_alu_op("CNDE_INT");
+   select.op.dst = b.value(11, 0);
+   for (unsigned s = 0; s < 3; s++)
+      select.op.src[s] = Operand::of_value(b.value(4 + s, 0));
+   select.slot = 4;
+   group.ops.push_back(select);
+   const isa::Program program = b.emit_one_group(hw::IsaClass::Evergreen, group);
+   ASSERT_FALSE(program.alu_clauses.empty());
+   EXPECT_TRUE(isa::check_program(program).empty());
+   const std::vector<unsigned> counts = dot4_counts(program);
+   EXPECT_EQ(counts.size(), 2u);
+   EXPECT_EQ(std::count(counts.begin(), counts.end(), 4u), 1);
+   EXPECT_EQ(std::count(counts.begin(), counts.end(), 0u), long(counts.size()) - 1);
+}
+
 unsigned environment_number(const char *name, unsigned fallback)
 {
    const char *text = std::getenv(name);

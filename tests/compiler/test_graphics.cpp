@@ -760,6 +760,32 @@ TEST_P(Graphics, FragCoordAndFrontFacing)
       }
 }
 
+/* Dot products (DOT4_IEEE groups) in both stages: a matrix transform and fdph in the vertex
+ * shader, exact dot products of pixel positions in a float target (checked against the values
+ * they must have, as well as lavapipe's), normalize/length/distance in an 8-bit one. */
+TEST_P(Graphics, DotProducts)
+{
+   Scene scene = fullscreen_scene("dot_products.frag");
+   scene.vs = "dot_products.vert";
+   scene.targets = {rgba32_float, rgba8_unorm};
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps, {0, 1});
+   ASSERT_TRUE(draw);
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const float px = float(x) + 0.5f, py = float(y) + 0.5f;
+         const std::array<float, 4> expected = {px * 0.0625f - py * 0.03125f, 2.0f * px * py + py,
+                                                px * 0.5f + py * 0.25f - 2.0f * py + 4.0f * px,
+                                                px * py + 4.0f + 10.0f + 3.0f * px};
+         const std::array<uint32_t, 4> got = draw->dwords(0, x, y);
+         for (unsigned c = 0; c < 4; c++) {
+            float value;
+            std::memcpy(&value, &got[c], 4);
+            EXPECT_EQ(value, expected[c]) << x << "," << y << " component " << c;
+         }
+      }
+}
+
 TEST_P(Graphics, DiscardInBranch)
 {
    Scene scene = fullscreen_scene("discard.frag");
@@ -963,7 +989,7 @@ TEST_P(Graphics, Refusals)
       {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
       {"refused_stencil_export.frag", ShaderStage::Fragment, "FRAG_RESULT_STENCIL"},
       {"refused_sample_mask.frag", ShaderStage::Fragment, "FRAG_RESULT_SAMPLE_MASK"},
-      {"refused_dual_source.frag", ShaderStage::Fragment, "dual-source blending"},
+      {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
       {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
       {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},

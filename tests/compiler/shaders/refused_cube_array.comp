@@ -1,4 +1,4 @@
-// refused: cube arrays are not supported
+// refused: this operation on a cube array is not supported
 #version 450
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 0) readonly buffer Ints { uint v[]; } ints;
@@ -8,5 +8,5 @@ layout(push_constant) uniform Push { uint n; float f; uint mask; uint count; } p
 layout(set = 0, binding = 4) uniform samplerCubeArray skies;
 void main() {
    uint i = gl_GlobalInvocationID.x;
-   result.v[i] = floatBitsToUint(textureLod(skies, vec4(floats.v[i], 1.0, 0.5, 1.0), 0.0).x);
+   result.v[i] = uint(textureSize(skies, 0).z) + floatBitsToUint(floats.v[i]);
 }
