@@ -32,6 +32,15 @@ void terakan_meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, fl
                             struct vk_dynamic_graphics_state &dynamic);
 /* Emits `setup`'s state and the RECTLIST's draw. */
 bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup);
+/* The program pair cached in `programs` under `key`, made on first use (the meta vertex shader
+ * and `make_pixel_shader()`, whose samplers `textures` places) and kept for the device's
+ * lifetime; nullptr with `result` set if it cannot be made. */
+terakan_graphics_pipeline *terakan_meta_program_pair(terakan_device *device,
+                                                     std::map<uint32_t, terakan_graphics_pipeline *> &programs,
+                                                     uint32_t key, nir_shader *(*make_pixel_shader)(uint32_t),
+                                                     const std::vector<terakan::compiler::TextureBinding> &textures,
+                                                     VkResult &result);
+
 /* A 2D view of one level and layer of `image` for the driver's own draws, with its texture
  * resource words. */
 terakan_image_view terakan_meta_subresource_view(terakan_image *image, uint32_t level, uint32_t layer);

@@ -78,32 +78,19 @@ nir_shader *blit_pixel_shader(BlitKind kind)
    return b.shader;
 }
 
+nir_shader *blit_pixel_shader_for_key(uint32_t key)
+{
+   return blit_pixel_shader(BlitKind(key));
+}
+
 terakan_graphics_pipeline *blit_pipeline(terakan_device *device, BlitKind kind, VkResult &result)
 {
-   std::lock_guard<std::mutex> guard(device->meta->lock);
-   const uint32_t key = uint32_t(kind);
-   auto found = device->meta->blits.find(key);
-   if (found != device->meta->blits.end())
-      return found->second;
-   auto *pipeline = new (std::nothrow) terakan_graphics_pipeline();
-   if (!pipeline) {
-      result = VK_ERROR_OUT_OF_HOST_MEMORY;
-      return nullptr;
-   }
-   result = terakan_meta_build_stage(device, terakan_meta_vertex_shader(), ShaderStage::Vertex, pipeline->vertex);
    /* The source: texture resource 0 and sampler 0, always normalized coordinates. */
    terakan::compiler::TextureBinding source;
    source.has_image = source.has_sampler = true;
    source.immutable = {terakan::compiler::SamplerCoordinates::Normalized};
-   if (result == VK_SUCCESS)
-      result = terakan_meta_build_stage(device, blit_pixel_shader(kind), ShaderStage::Fragment, pipeline->fragment,
-                                        {source});
-   if (result != VK_SUCCESS) {
-      terakan_graphics_pipeline_destroy(pipeline);
-      return nullptr;
-   }
-   device->meta->blits[key] = pipeline;
-   return pipeline;
+   return terakan_meta_program_pair(device, device->meta->blits, uint32_t(kind), blit_pixel_shader_for_key, {source},
+                                    result);
 }
 
 /* One region's layer: the rendering of the destination subresource, the draw. */

@@ -88,12 +88,15 @@ VkResult terakan_meta_build_stage(terakan_device *device, nir_shader *shader, Sh
    return terakan_upload_code(device, out.binary.code, out.code_bo);
 }
 
-/* The clear program pair for `key`, made on first use and kept for the device's lifetime. */
-static terakan_graphics_pipeline *clear_pipeline(terakan_device *device, uint32_t key, VkResult &result)
+terakan_graphics_pipeline *terakan_meta_program_pair(terakan_device *device,
+                                                     std::map<uint32_t, terakan_graphics_pipeline *> &programs,
+                                                     uint32_t key, nir_shader *(*make_pixel_shader)(uint32_t),
+                                                     const std::vector<terakan::compiler::TextureBinding> &textures,
+                                                     VkResult &result)
 {
    std::lock_guard<std::mutex> guard(device->meta->lock);
-   auto found = device->meta->clears.find(key);
-   if (found != device->meta->clears.end())
+   auto found = programs.find(key);
+   if (found != programs.end())
       return found->second;
    auto *pipeline = new (std::nothrow) terakan_graphics_pipeline();
    if (!pipeline) {
@@ -102,13 +105,20 @@ static terakan_graphics_pipeline *clear_pipeline(terakan_device *device, uint32_
    }
    result = terakan_meta_build_stage(device, terakan_meta_vertex_shader(), ShaderStage::Vertex, pipeline->vertex);
    if (result == VK_SUCCESS)
-      result = terakan_meta_build_stage(device, clear_pixel_shader(key), ShaderStage::Fragment, pipeline->fragment);
+      result = terakan_meta_build_stage(device, make_pixel_shader(key), ShaderStage::Fragment, pipeline->fragment,
+                                        textures);
    if (result != VK_SUCCESS) {
       terakan_graphics_pipeline_destroy(pipeline);
       return nullptr;
    }
-   device->meta->clears[key] = pipeline;
+   programs[key] = pipeline;
    return pipeline;
+}
+
+/* The clear program pair for `key` (the 2-bit kinds of targets 0-7). */
+static terakan_graphics_pipeline *clear_pipeline(terakan_device *device, uint32_t key, VkResult &result)
+{
+   return terakan_meta_program_pair(device, device->meta->clears, key, clear_pixel_shader, {}, result);
 }
 
 static ClearKind kind_of(VkFormat format)

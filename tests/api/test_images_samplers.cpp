@@ -413,17 +413,21 @@ std::vector<uint32_t> texel_buffers(ComputeDevice &gpu)
    return words;
 }
 
-std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
+/* A cube image of `layers` 4x4 layers (one cube, or a cube array) sampled through `shader`
+ * (sample_cube.comp or sample_cube_array.comp: binding 1 nearest, binding 2 linear), 64
+ * invocations writing `words_each` uvec4s. */
+std::vector<uint32_t> cube_scene(ComputeDevice &gpu, const char *shader, uint32_t layers, VkImageViewType type,
+                                 unsigned words_each, uint32_t seed)
 {
-   auto out = gpu.buffer(64 * 4 * 16);
+   auto out = gpu.buffer(64 * words_each * 16);
    std::memset(out.words, 0xee, out.size);
-   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {4, 4, 1}, 6, 1,
-                          coarse_texels(96, 13), 4, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
-   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_CUBE);
+   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {4, 4, 1}, layers, 1,
+                          coarse_texels(16 * layers, seed), 4, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
+   VkImageView view = gpu.view(image, type);
    VkSampler nearest = gpu.sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
    VkSampler linear = gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
    auto program = gpu.program_with_bindings(
-      read_spirv("sample_cube"),
+      read_spirv(shader),
       {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER),
         binding(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)}},
       0);
@@ -441,33 +445,15 @@ std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
    return words;
 }
 
-/* A cube array (two cubes, 12 layers of 4x4) through sample_cube_array.comp. */
+std::vector<uint32_t> cube_sampling(ComputeDevice &gpu)
+{
+   return cube_scene(gpu, "sample_cube", 6, VK_IMAGE_VIEW_TYPE_CUBE, 4, 13);
+}
+
+/* A cube array of two cubes (12 layers). */
 std::vector<uint32_t> cube_array_sampling(ComputeDevice &gpu)
 {
-   auto out = gpu.buffer(64 * 8 * 16);
-   std::memset(out.words, 0xee, out.size);
-   auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {4, 4, 1}, 12, 1,
-                          coarse_texels(192, 17), 4, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
-   VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY);
-   VkSampler nearest = gpu.sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
-   VkSampler linear = gpu.sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false);
-   auto program = gpu.program_with_bindings(
-      read_spirv("sample_cube_array"),
-      {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER),
-        binding(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)}},
-      0);
-   VkDescriptorSet set = gpu.allocate_set(program, 0);
-   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
-   gpu.write_image(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, nearest);
-   gpu.write_image(set, 2, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, view, linear);
-   std::vector<uint32_t> words = dispatch_once(gpu, program, set, out);
-   gpu.destroy(program);
-   vkDestroyImageView(gpu.device, view, nullptr);
-   vkDestroySampler(gpu.device, nearest, nullptr);
-   vkDestroySampler(gpu.device, linear, nullptr);
-   gpu.destroy(image);
-   gpu.destroy(out);
-   return words;
+   return cube_scene(gpu, "sample_cube_array", 12, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 8, 17);
 }
 
 std::vector<uint32_t> large_tiled_image(ComputeDevice &gpu)
