@@ -49,6 +49,11 @@ constexpr uint32_t PA_SC_VPORT_SCISSOR_0_TL = 0x28250, PA_SC_VPORT_SCISSOR_0_BR 
 constexpr uint32_t PA_SC_VPORT_ZMIN_0 = 0x282D0, PA_SC_VPORT_ZMAX_0 = 0x282D4;
 constexpr uint32_t PA_CL_VPORT_XSCALE_0 = 0x2843C; /* XSCALE, XOFFSET, YSCALE, YOFFSET, ZSCALE, ZOFFSET */
 constexpr uint32_t PA_CL_CLIP_CNTL = 0x28810, PA_SU_SC_MODE_CNTL = 0x28814, PA_CL_VTE_CNTL = 0x28818;
+/* PA_CL_CLIP_CNTL fields (Mesa evergreend.h): CLIP_DISABLE [16], DX_CLIP_SPACE_DEF [19] (z in
+ * [0, w]), ZCLIP_NEAR_DISABLE [26], ZCLIP_FAR_DISABLE [27]; DX_RASTERIZATION_KILL [22] is
+ * streamout.h's clip_cntl_rasterization_kill. */
+constexpr uint32_t clip_cntl_clip_disable = 1u << 16, clip_cntl_dx_clip_space = 1u << 19,
+                   clip_cntl_zclip_near_disable = 1u << 26, clip_cntl_zclip_far_disable = 1u << 27;
 constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C; /* USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21] */
 /* Points and lines, in 12.4 fixed point and in half sizes (a 1-pixel point holds 0.5; Mesa r600g):
  * PA_SU_POINT_SIZE HEIGHT [15:0], WIDTH [31:16]; PA_SU_POINT_MINMAX MIN_SIZE [15:0], MAX_SIZE

@@ -24,6 +24,7 @@
 #include "hw/msaa.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
+#include "hw/streamout.h"
 #include "util/format/u_format.h"
 #include "vk_format.h"
 
@@ -466,7 +467,9 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
     * DB then clamping depth to the viewport's range (PA_SC_VPORT_ZMIN/ZMAX), as r600g does for
     * GL_DEPTH_CLAMP (the depth_clamp GL scene). */
    set_context(cs, gfx::PA_CL_CLIP_CNTL,
-               (1u << 19) | (uint32_t(dyn.rs.rasterizer_discard_enable) << 22) | (depth_clamp ? 3u << 26 : 0u));
+               gfx::clip_cntl_dx_clip_space |
+                  (dyn.rs.rasterizer_discard_enable ? hw::streamout::clip_cntl_rasterization_kill : 0u) |
+                  (depth_clamp ? gfx::clip_cntl_zclip_near_disable | gfx::clip_cntl_zclip_far_disable : 0u));
    /* PIX_CENTER 1 (pixel centres at .5), QUANT_MODE 5 (1/256 pixel), as subPixelPrecisionBits
     * reports. */
    const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;

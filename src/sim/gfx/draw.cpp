@@ -444,7 +444,7 @@ private:
    /* Whether every vertex is outside one cull distance (or cull-only user plane). */
    bool culled_by_distances(std::initializer_list<const Vertex *> vertices) const
    {
-      if ((clip_control >> 16) & 1)
+      if ((clip_control & clip_cntl_clip_disable) != 0)
          return false;
       for (unsigned i = 0; i < 8; i++)
          if ((cull_distance_mask >> i) & 1 &&
@@ -462,9 +462,10 @@ private:
    /* The planes a primitive is clipped against, each as a signed distance (>= 0 inside). */
    std::vector<std::function<double(const Vertex &)>> clipping_planes() const
    {
-      const bool disabled = (clip_control >> 16) & 1;
-      const bool dx_space = (clip_control >> 19) & 1;
-      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
+      const bool disabled = (clip_control & clip_cntl_clip_disable) != 0;
+      const bool dx_space = (clip_control & clip_cntl_dx_clip_space) != 0;
+      const bool near_off = (clip_control & clip_cntl_zclip_near_disable) != 0,
+                 far_off = (clip_control & clip_cntl_zclip_far_disable) != 0;
       std::vector<std::function<double(const Vertex &)>> planes;
       /* w must stay positive for the division; a tiny epsilon plane does it. */
       planes.push_back([](const Vertex &v) { return double(v.position[3]) - 1e-30; });
@@ -607,11 +608,12 @@ private:
 
    bool inside_z_planes(const Vertex &v) const
    {
-      const bool disabled = (clip_control >> 16) & 1;
+      const bool disabled = (clip_control & clip_cntl_clip_disable) != 0;
       if (disabled)
          return v.position[3] > 0;
-      const bool dx_space = (clip_control >> 19) & 1;
-      const bool near_off = (clip_control >> 26) & 1, far_off = (clip_control >> 27) & 1;
+      const bool dx_space = (clip_control & clip_cntl_dx_clip_space) != 0;
+      const bool near_off = (clip_control & clip_cntl_zclip_near_disable) != 0,
+                 far_off = (clip_control & clip_cntl_zclip_far_disable) != 0;
       const float x = v.position[0], y = v.position[1], z = v.position[2], w = v.position[3];
       if (!(w > 0) || x < -w || x > w || y < -w || y > w)
          return false;
