@@ -20,14 +20,16 @@ status=0
 meson test -C "$build_dir" --no-rebuild --print-errorlogs "$@" || status=$?
 
 # The API tests again in an AddressSanitizer/LeakSanitizer + UndefinedBehaviorSanitizer build
-# of Terakan's code (a second build folder, BUILD_DIR-sanitizers; Mesa's libraries are compiled
-# again there, uninstrumented). Its results count in the summary like the others.
+# of Terakan's code (a second build folder, BUILD_DIR-sanitizers, where only what the api suite
+# runs is built; Mesa's libraries, uninstrumented, are copied from the main folder, not
+# compiled again). Its results count in the summary like the others.
 # TERAKAN_SKIP_SANITIZERS=1 leaves it (and the ThreadSanitizer stage below) out while
 # iterating; so do extra meson test arguments.
 summary_dirs="$build_dir"
 if [ "${TERAKAN_SKIP_SANITIZERS:-0}" != 1 ] && [ $# -eq 0 ]; then
     sanitizer_dir="$build_dir-sanitizers"
-    if TERAKAN_MESON_OPTIONS="-Dsanitize=address,undefined" \
+    if TERAKAN_MESON_OPTIONS="-Dsanitize=address,undefined" TERAKAN_BUILD_SUITE=api \
+        TERAKAN_REUSE_MESA_FROM="$build_dir" \
         "$root/scripts/build.sh" "$sanitizer_dir" >"$sanitizer_dir-build.log" 2>&1; then
         rm -f "$sanitizer_dir"/*.xml
         meson test -C "$sanitizer_dir" --no-rebuild --print-errorlogs --suite api || status=$?
@@ -40,7 +42,8 @@ if [ "${TERAKAN_SKIP_SANITIZERS:-0}" != 1 ] && [ $# -eq 0 ]; then
     # The tsan suite (threads racing on the shader variant cache and the queue) in a
     # ThreadSanitizer build of Terakan's code, BUILD_DIR-tsan.
     tsan_dir="$build_dir-tsan"
-    if TERAKAN_MESON_OPTIONS="-Dsanitize=thread" \
+    if TERAKAN_MESON_OPTIONS="-Dsanitize=thread" TERAKAN_BUILD_SUITE=tsan \
+        TERAKAN_REUSE_MESA_FROM="$build_dir" \
         "$root/scripts/build.sh" "$tsan_dir" >"$tsan_dir-build.log" 2>&1; then
         rm -f "$tsan_dir"/*.xml
         meson test -C "$tsan_dir" --no-rebuild --print-errorlogs --suite tsan || status=$?
