@@ -104,6 +104,10 @@ inline constexpr unsigned max_sampler_records = 32;
 inline constexpr unsigned base_vertex_constant = 0;
 inline constexpr unsigned base_instance_constant = 1;
 inline constexpr unsigned draw_index_constant = 2;
+/* Vertex and pixel shaders: driver-constant dword 20 holds ViewIndex. The driver draws a
+ * multiview render pass once per view in its view mask (on a different layer each time), and
+ * writes the view's index here before each of those draws. */
+inline constexpr unsigned view_index_constant = 20;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };

@@ -248,6 +248,7 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    spirv_options.shared_addr_format = nir_address_format_32bit_offset;
    spirv_options.caps.storage_image_ms = false;
    spirv_options.caps.device_group = true;
+   spirv_options.caps.multiview = true; /* ViewIndex: a driver constant (compiler.h) */
    spirv_options.caps.draw_parameters = true; /* the vertex shader's driver constants */
    /* Translated so that a Layer or ViewportIndex output is refused by name (select_graphics)
     * rather than as an untranslatable module. */

@@ -215,6 +215,9 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
    switch (intrinsic->intrinsic) {
    case nir_intrinsic_store_output:
       return record_output(intrinsic);
+   case nir_intrinsic_load_view_index:
+      result.push_back(driver_constant(view_index_constant));
+      return true;
    default:
       break;
    }

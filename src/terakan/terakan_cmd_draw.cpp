@@ -211,7 +211,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       if (fmask)
          attrib |= ((attrib >> 16) & 3) << 22;
       cs.context_registers(cb + reg::Base,
-                           {uint32_t(terakan_view_offset(view) >> 8), level.pitch / 8 - 1,
+                           {uint32_t(terakan_view_offset(view, r.layer) >> 8), level.pitch / 8 - 1,
                             uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0,
                             info | (uint32_t(fmask) << 18), attrib},
                            false);
@@ -220,7 +220,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       if (fmask) {
          /* CB_COLORn_FMASK (relocated) and FMASK_SLICE (TILE_MAX: 8x8 tiles - 1). */
          const uint64_t address =
-            image->offset + image->fmask_offset + uint64_t(view->vk.base_array_layer) * image->fmask_slice_bytes;
+            image->offset + image->fmask_offset + uint64_t(view->vk.base_array_layer + r.layer) * image->fmask_slice_bytes;
          cs.context_registers(cb + hw::msaa::Fmask,
                               {uint32_t(address >> 8), uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)},
                               false);
@@ -279,7 +279,7 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    const terakan_image *image = view->image;
    const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
    RadeonBo &bo = *image->memory->bo;
-   const uint32_t base = uint32_t(terakan_view_offset(view) >> 8);
+   const uint32_t base = uint32_t(terakan_view_offset(view, r.layer) >> 8);
    /* A stencil attachment without a depth attachment: FORMAT invalid, the depth test off; the
     * DB still takes the pitch, height and tiling of the depth buffer for the stencil. */
    /* Cayman's DB_Z_INFO.NUM_SAMPLES [3:2] (log2); Evergreen's DB takes PA_SC_AA_CONFIG's. */
@@ -293,7 +293,7 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    set_context(cs, gfx::DB_Z_WRITE_BASE, base);
    cs.relocation(bo);
    if (stencil) {
-      const uint32_t stencil_base = uint32_t(terakan_stencil_view_offset(stencil) >> 8);
+      const uint32_t stencil_base = uint32_t(terakan_stencil_view_offset(stencil, r.layer) >> 8);
       set_context(cs, gfx::DB_STENCIL_READ_BASE, stencil_base);
       cs.relocation(bo);
       set_context(cs, gfx::DB_STENCIL_WRITE_BASE, stencil_base);
@@ -659,6 +659,10 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    std::memcpy(constants + 512 + 4 * terakan::compiler::unnormalized_mask_constant, &ps_code.dynamic_mask, 4);
    const uint32_t draw_constants[3] = {first_vertex_or_offset, first_instance, setup.draw_index};
    std::memcpy(constants + 256 + 4 * terakan::compiler::base_vertex_constant, draw_constants, sizeof(draw_constants));
+   /* ViewIndex: the view this replay of the draw is for (0 without multiview). */
+   const uint32_t view_index = cmd->rendering.view_mask ? cmd->rendering.layer : 0;
+   std::memcpy(constants + 256 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
+   std::memcpy(constants + 512 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
    if (setup.indirect_bo && g.vertex.binary.uses_driver_constants) {
       /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
        * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the
@@ -771,16 +775,19 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
       return;
-   CommandStream &cs = terakan_cmd_stream(cmd);
-   terakan_draw_setup setup;
-   if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, firstVertex, firstInstance, false))
-      return;
-   cs.packet(pm4::NUM_INSTANCES, 1);
-   cs.emit(instanceCount);
-   /* VGT_DRAW_INITIATOR: SOURCE_SELECT 2 (auto index). */
-   cs.packet(pm4::DRAW_INDEX_AUTO, 2);
-   cs.emit(vertexCount);
-   cs.emit(2);
+   terakan_for_each_layer(cmd, false, [&] {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, firstVertex, firstInstance, false))
+         return false;
+      cs.packet(pm4::NUM_INSTANCES, 1);
+      cs.emit(instanceCount);
+      /* VGT_DRAW_INITIATOR: SOURCE_SELECT 2 (auto index). */
+      cs.packet(pm4::DRAW_INDEX_AUTO, 2);
+      cs.emit(vertexCount);
+      cs.emit(2);
+      return true;
+   });
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -794,24 +801,28 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexed without an index buffer");
    if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
       return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
-   CommandStream &cs = terakan_cmd_stream(cmd);
-   terakan_draw_setup setup;
-   if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
-      return;
-   const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
-   const uint64_t address = cmd->index_buffer->offset + cmd->index_offset + uint64_t(firstIndex) * (wide ? 4 : 2);
-   cs.packet(pm4::INDEX_TYPE, 1);
-   cs.emit(wide ? 1 : 0);
-   cs.packet(pm4::NUM_INSTANCES, 1);
-   cs.emit(instanceCount);
-   /* DRAW_INDEX: the indices' address (the kernel adds the buffer's), count, initiator
-    * SOURCE_SELECT 0 (memory). */
-   cs.packet(pm4::DRAW_INDEX, 4);
-   cs.emit(uint32_t(address));
-   cs.emit(uint32_t(address >> 32) & 0xff);
-   cs.emit(indexCount);
-   cs.emit(0);
-   cs.relocation(*cmd->index_buffer->memory->bo);
+   terakan_for_each_layer(cmd, false, [&] {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup) ||
+          !terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
+         return false;
+      const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
+      const uint64_t address = cmd->index_buffer->offset + cmd->index_offset + uint64_t(firstIndex) * (wide ? 4 : 2);
+      cs.packet(pm4::INDEX_TYPE, 1);
+      cs.emit(wide ? 1 : 0);
+      cs.packet(pm4::NUM_INSTANCES, 1);
+      cs.emit(instanceCount);
+      /* DRAW_INDEX: the indices' address (the kernel adds the buffer's), count, initiator
+       * SOURCE_SELECT 0 (memory). */
+      cs.packet(pm4::DRAW_INDEX, 4);
+      cs.emit(uint32_t(address));
+      cs.emit(uint32_t(address >> 32) & 0xff);
+      cs.emit(indexCount);
+      cs.emit(0);
+      cs.relocation(*cmd->index_buffer->memory->bo);
+      return true;
+   });
 }
 
 /* SET_BASE: the indirect arguments' buffer object (base index 1, the kernel's only one); the
@@ -846,18 +857,22 @@ terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDevic
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
       return;
    for (uint32_t i = 0; i < drawCount; i++) {
-      CommandStream &cs = terakan_cmd_stream(cmd);
-      terakan_draw_setup setup;
-      if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup))
+      const bool ok = terakan_for_each_layer(cmd, false, [&] {
+         CommandStream &cs = terakan_cmd_stream(cmd);
+         terakan_draw_setup setup;
+         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
+             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
+            return false;
+         emit_indirect_base(cs, *buffer->memory->bo);
+         /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP sets
+          * the first vertex and instance registers from the arguments. */
+         cs.packet(pm4::DRAW_INDIRECT, 2);
+         cs.emit(uint32_t(setup.indirect_offset));
+         cs.emit(2);
+         return true;
+      });
+      if (!ok)
          return;
-      if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
-         return;
-      emit_indirect_base(cs, *buffer->memory->bo);
-      /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP sets the
-       * first vertex and instance registers from the arguments. */
-      cs.packet(pm4::DRAW_INDIRECT, 2);
-      cs.emit(uint32_t(setup.indirect_offset));
-      cs.emit(2);
    }
 }
 
@@ -879,25 +894,29 @@ terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, 
       (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset : 0) /
       (wide ? 4 : 2);
    for (uint32_t i = 0; i < drawCount; i++) {
-      CommandStream &cs = terakan_cmd_stream(cmd);
-      terakan_draw_setup setup;
-      if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup))
+      const bool ok = terakan_for_each_layer(cmd, false, [&] {
+         CommandStream &cs = terakan_cmd_stream(cmd);
+         terakan_draw_setup setup;
+         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
+             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, true))
+            return false;
+         emit_indirect_base(cs, *buffer->memory->bo);
+         cs.packet(pm4::INDEX_TYPE, 1);
+         cs.emit(wide ? 1 : 0);
+         /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
+          * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
+         cs.packet(pm4::INDEX_BASE, 2);
+         cs.emit(uint32_t(index_start));
+         cs.emit(uint32_t(index_start >> 32) & 0xff);
+         cs.relocation(*cmd->index_buffer->memory->bo);
+         cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
+         cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
+         cs.packet(pm4::DRAW_INDEX_INDIRECT, 2);
+         cs.emit(uint32_t(setup.indirect_offset));
+         cs.emit(0); /* SOURCE_SELECT: memory */
+         return true;
+      });
+      if (!ok)
          return;
-      if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, true))
-         return;
-      emit_indirect_base(cs, *buffer->memory->bo);
-      cs.packet(pm4::INDEX_TYPE, 1);
-      cs.emit(wide ? 1 : 0);
-      /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
-       * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
-      cs.packet(pm4::INDEX_BASE, 2);
-      cs.emit(uint32_t(index_start));
-      cs.emit(uint32_t(index_start >> 32) & 0xff);
-      cs.relocation(*cmd->index_buffer->memory->bo);
-      cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
-      cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
-      cs.packet(pm4::DRAW_INDEX_INDIRECT, 2);
-      cs.emit(uint32_t(setup.indirect_offset));
-      cs.emit(0); /* SOURCE_SELECT: memory */
    }
 }

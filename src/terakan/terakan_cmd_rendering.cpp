@@ -19,11 +19,11 @@ using terakan::winsys::CommandStream;
 
 /* ---- attachments ---- */
 
-uint64_t terakan_view_offset(const terakan_image_view *view)
+uint64_t terakan_view_offset(const terakan_image_view *view, uint32_t layer)
 {
    const terakan_image *image = view->image;
    const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
-   return image->offset + level.offset + uint64_t(view->vk.base_array_layer) * level.slice_bytes;
+   return image->offset + level.offset + uint64_t(view->vk.base_array_layer + layer) * level.slice_bytes;
 }
 
 VkExtent2D terakan_view_extent(const terakan_image_view *view)
@@ -31,12 +31,33 @@ VkExtent2D terakan_view_extent(const terakan_image_view *view)
    return {view->vk.extent.width, view->vk.extent.height};
 }
 
-/* Fills an attachment's level (its first layer through the view's last) with a 32-bit value. */
+/* The layers of a view a load operation applies to, as runs of consecutive layers: every view
+ * of the view mask under multiview, else the instance's layerCount (at most the view's). */
+template <typename Run>
+static void for_each_loaded_run(const terakan_rendering &r, const terakan_image_view *view, Run run)
+{
+   if (!r.view_mask) {
+      run(0u, std::clamp(r.layer_count, 1u, view->vk.layer_count));
+      return;
+   }
+   for (uint32_t mask = r.view_mask; mask;) {
+      const uint32_t first = uint32_t(__builtin_ctz(mask));
+      uint32_t count = 0;
+      while (first + count < 32 && (mask & (1u << (first + count))))
+         count++;
+      mask &= ~(((count < 32 ? 1u << count : 0u) - 1u) << first);
+      run(first, count);
+   }
+}
+
+/* Fills an attachment's loaded layers with a 32-bit value. */
 static void fill_view(terakan_cmd_buffer *cmd, const terakan_image_view *view, uint32_t pattern)
 {
    const terakan_image *image = view->image;
    const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
-   terakan_cmd_fill(cmd, *image->memory->bo, terakan_view_offset(view), level.slice_bytes * view->vk.layer_count, pattern);
+   for_each_loaded_run(cmd->rendering, view, [&](uint32_t first, uint32_t count) {
+      terakan_cmd_fill(cmd, *image->memory->bo, terakan_view_offset(view, first), level.slice_bytes * count, pattern);
+   });
 }
 
 /* The clear value as the attachment stores it, if it is one 32-bit value repeated. */
@@ -81,10 +102,10 @@ bool terakan_clear_pattern(VkFormat format, const VkClearValue &value, bool dept
 }
 
 /* Where the stencil plane of a view's first layer starts in its buffer object. */
-uint64_t terakan_stencil_view_offset(const terakan_image_view *view)
+uint64_t terakan_stencil_view_offset(const terakan_image_view *view, uint32_t layer)
 {
    return view->image->offset +
-          terakan_image_stencil_offset(view->image, view->vk.base_mip_level, view->vk.base_array_layer);
+          terakan_image_stencil_offset(view->image, view->vk.base_mip_level, view->vk.base_array_layer + layer);
 }
 
 static bool covers_view(const VkRect2D &area, const terakan_image_view *view)
@@ -113,8 +134,10 @@ static bool clear_stencil_by_fill(terakan_cmd_buffer *cmd, const terakan_image_v
    if (!covers_view(cmd->rendering.area, view))
       return false;
    const hw::SurfaceLevel &level = view->image->stencil_layout.levels[view->vk.base_mip_level];
-   terakan_cmd_fill(cmd, *view->image->memory->bo, terakan_stencil_view_offset(view), level.slice_bytes * view->vk.layer_count,
-                    (value & 0xff) * 0x01010101u);
+   for_each_loaded_run(cmd->rendering, view, [&](uint32_t first, uint32_t count) {
+      terakan_cmd_fill(cmd, *view->image->memory->bo, terakan_stencil_view_offset(view, first),
+                       level.slice_bytes * count, (value & 0xff) * 0x01010101u);
+   });
    return true;
 }
 
@@ -127,9 +150,8 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
    r.active = true;
    r.area = info->renderArea;
    r.layer_count = info->layerCount;
+   r.view_mask = info->viewMask;
    r.extent = {16384, 16384};
-   if (info->viewMask)
-      return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "multiview rendering is not supported");
    if (info->colorAttachmentCount > r.colour.size())
       return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "more than 8 colour attachments");
    auto shrink = [&](const terakan_image_view *view) {
@@ -180,8 +202,8 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
          return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil resolve is not supported yet");
    }
 
-   /* Load-op clears: whole attachments by fills, the rest by one clear draw over the render
-    * area (which draws into the first layer only: layered rendering does not exist yet). */
+   /* Load-op clears: whole attachments by fills, the rest by a clear draw over the render area
+    * on each loaded layer. */
    CommandStream &cs = terakan_cmd_stream(cmd);
    bool filled = false;
    uint32_t drawn_mask = 0;
@@ -217,25 +239,27 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
    /* The fills must land before the first draw's CB and DB read or write the memory. */
    if (filled)
       terakan_emit_full_barrier(cs);
-   if ((drawn_mask || draw_depth || draw_stencil) && r.layer_count > 1)
-      return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                  "a load-op clear of part of a layered attachment is not supported yet");
    if (drawn_mask || draw_depth || draw_stencil)
-      terakan_meta_clear(cmd, r.area, drawn_mask, values, draw_depth,
-                         depth ? depth->clearValue.depthStencil.depth : 0.0f, draw_stencil,
-                         stencil ? stencil->clearValue.depthStencil.stencil : 0);
+      terakan_for_each_layer(cmd, true, [&] {
+         return terakan_meta_clear(cmd, r.area, drawn_mask, values, draw_depth,
+                                   depth ? depth->clearValue.depthStencil.depth : 0.0f, draw_stencil,
+                                   stencil ? stencil->clearValue.depthStencil.stencil : 0);
+      });
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
-   /* Resolve attachments: one RESOLVE draw per attachment over the render area, after every
-    * draw of the rendering (the same CB reads what it wrote). */
+   /* Resolve attachments: one RESOLVE draw per attachment and layer over the render area,
+    * after every draw of the rendering (the same CB reads what it wrote). */
    for (uint32_t i = 0; i < cmd->rendering.colour_count && vk_command_buffer_get_record_result(&cmd->vk) == VK_SUCCESS;
         i++)
       if (cmd->rendering.resolve[i] && cmd->rendering.colour[i])
-         terakan_meta_resolve(cmd, cmd->rendering.colour[i], cmd->rendering.resolve[i], cmd->rendering.area);
+         terakan_for_each_layer(cmd, true, [&] {
+            return terakan_meta_resolve(cmd, cmd->rendering.colour[i], cmd->rendering.resolve[i],
+                                        cmd->rendering.area, cmd->rendering.layer);
+         });
    /* Store ops: the CB and DB caches are flushed to memory, so later transfers and sampling
     * see the pixels (the barrier the application records may not name the CB at all when the
     * next use is a copy in the same submission). */

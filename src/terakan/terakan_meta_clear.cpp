@@ -234,15 +234,25 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
          stencil_value = attachment.clearValue.depthStencil.stencil;
       }
    }
+   /* Each rectangle on its layers, one clear draw per layer; under multiview on every view
+    * of the view mask instead (Vulkan then requires layer 0 and one layer). */
+   terakan_rendering &r = cmd->rendering;
    for (uint32_t i = 0; i < rectCount; i++) {
       const VkClearRect &rect = pRects[i];
-      if (rect.baseArrayLayer != 0 || rect.layerCount != 1) {
-         vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                                                              "terakan: clears of layers other than the first "
-                                                              "are not supported yet"));
-         return;
+      auto clear = [&] { return terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value, stencil, stencil_value); };
+      if (r.view_mask) {
+         if (!terakan_for_each_layer(cmd, true, clear))
+            return;
+         continue;
       }
-      if (!terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value, stencil, stencil_value))
+      const uint32_t saved_layer = r.layer;
+      bool ok = true;
+      for (uint32_t layer = rect.baseArrayLayer; layer < rect.baseArrayLayer + rect.layerCount && ok; layer++) {
+         r.layer = layer;
+         ok = clear();
+      }
+      r.layer = saved_layer;
+      if (!ok)
          return;
    }
 }
@@ -250,7 +260,7 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
 /* ---- resolves ---- */
 
 bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, terakan_image_view *destination,
-                          const VkRect2D &area)
+                          const VkRect2D &area, uint32_t layer)
 {
    const VkRect2D rect = area; /* `area` may be the rendering's, which is replaced below */
    /* The clear pair of one float target serves: in RESOLVE mode the CB writes no export, the
@@ -269,6 +279,7 @@ bool terakan_meta_resolve(terakan_cmd_buffer *cmd, terakan_image_view *source, t
    r.colour_count = 2;
    r.colour[0] = source;
    r.colour[1] = destination;
+   r.layer = layer; /* of both views */
    r.extent = {std::min(source->vk.extent.width, destination->vk.extent.width),
                std::min(source->vk.extent.height, destination->vk.extent.height)};
    r.area = rect;

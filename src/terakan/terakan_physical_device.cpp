@@ -33,6 +33,10 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_driver_properties = true,
    .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
    .KHR_get_memory_requirements2 = true,
+   /* Multiview: each draw, clear and resolve of a multiview render pass instance is emitted
+    * once per view, on the view's layer, with ViewIndex in the driver constants
+    * (terakan_for_each_layer). */
+   .KHR_multiview = true,
    /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
     * environment, which already allows them, and every buffer access is per dword. */
    .KHR_relaxed_block_layout = true,
@@ -313,6 +317,14 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
+         /* No geometry or tessellation stages to combine it with. */
+         auto *multiview = reinterpret_cast<VkPhysicalDeviceMultiviewFeatures *>(ext);
+         multiview->multiview = VK_TRUE;
+         multiview->multiviewGeometryShader = VK_FALSE;
+         multiview->multiviewTessellationShader = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES:
          reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductFeatures *>(ext)
             ->shaderIntegerDotProduct = VK_TRUE;
@@ -522,6 +534,14 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          *dot = {};
          dot->sType = type;
          dot->pNext = next;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {
+         /* Views are replays of the draw, so any view mask works: 32 views is all a mask holds.
+          * Instances are not touched by the replay: NUM_INSTANCES is a 32-bit count. */
+         auto *multiview = reinterpret_cast<VkPhysicalDeviceMultiviewProperties *>(ext);
+         multiview->maxMultiviewViewCount = 32;
+         multiview->maxMultiviewInstanceIndex = UINT32_MAX;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:

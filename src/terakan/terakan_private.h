@@ -1,6 +1,7 @@
 /* Terakan's Vulkan objects, each built on the matching object of Mesa's Vulkan runtime. */
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <mutex>
@@ -477,6 +478,14 @@ struct terakan_rendering {
     * render area at vkCmdEndRendering; nullptr if none. */
    std::array<struct terakan_image_view *, 8> resolve;
    VkExtent2D extent; /* the smallest attachment: what the scissors keep drawing inside */
+   /* Multiview (VK_KHR_multiview): the views, one layer of the attachments each. The
+    * hardware has no layered rendering that a shader could steer, so every draw, clear and
+    * resolve of the instance is emitted once per view (terakan_for_each_layer), with the CB
+    * and DB bases moved to the view's layer and ViewIndex in the driver constants. */
+   uint32_t view_mask;
+   /* The layer of the attachments (after each view's base layer) the CB and DB are
+    * programmed for now: the view index, or the layer a clear or resolve works on. */
+   uint32_t layer;
 };
 
 struct terakan_vertex_binding {
@@ -539,8 +548,8 @@ void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);
 void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message);
 /* Where a view's first layer starts in its buffer object (terakan_cmd_rendering.cpp), its
  * stencil plane's, and the view's level size. */
-uint64_t terakan_view_offset(const struct terakan_image_view *view);
-uint64_t terakan_stencil_view_offset(const struct terakan_image_view *view);
+uint64_t terakan_view_offset(const struct terakan_image_view *view, uint32_t layer = 0);
+uint64_t terakan_stencil_view_offset(const struct terakan_image_view *view, uint32_t layer = 0);
 VkExtent2D terakan_view_extent(const struct terakan_image_view *view);
 
 /* What a draw is made of (terakan_cmd_draw.cpp). */
@@ -567,7 +576,32 @@ uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd);
  * single-sample view of the same format) by a RESOLVE draw (terakan_meta_clear.cpp); the
  * rendering the command buffer records, if any, is kept. */
 bool terakan_meta_resolve(terakan_cmd_buffer *cmd, struct terakan_image_view *source,
-                          struct terakan_image_view *destination, const VkRect2D &rect);
+                          struct terakan_image_view *destination, const VkRect2D &rect, uint32_t layer = 0);
+/* Runs `emit` (which returns false to stop) once per layer the render pass instance's work
+ * goes to, with cmd->rendering.layer set: each view of the view mask under multiview; else
+ * layer 0 for draws (nothing selects another layer) and every layer of the instance's
+ * layerCount for clears and resolves (`all_layers`). */
+template <typename Emit>
+bool terakan_for_each_layer(terakan_cmd_buffer *cmd, bool all_layers, Emit emit)
+{
+   terakan_rendering &r = cmd->rendering;
+   const uint32_t saved = r.layer;
+   bool ok = true;
+   if (r.view_mask) {
+      for (uint32_t mask = r.view_mask; mask && ok; mask &= mask - 1) {
+         r.layer = uint32_t(__builtin_ctz(mask));
+         ok = emit();
+      }
+   } else {
+      const uint32_t layers = all_layers ? std::max(r.layer_count, 1u) : 1;
+      for (uint32_t layer = 0; layer < layers && ok; layer++) {
+         r.layer = layer;
+         ok = emit();
+      }
+   }
+   r.layer = saved;
+   return ok;
+}
 bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                              const terakan_draw_setup &setup, uint32_t first_vertex_or_offset,
                              uint32_t first_instance, bool indexed);

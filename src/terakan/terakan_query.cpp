@@ -273,9 +273,18 @@ terakan_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32
    VK_FROM_HANDLE(terakan_query_pool, pool, queryPool);
    if (pool->type != VK_QUERY_TYPE_OCCLUSION)
       return;
-   emit_zpass_done(terakan_cmd_stream(cmd), *pool->bo, uint64_t(query) * pool->stride + 8);
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   emit_zpass_done(cs, *pool->bo, uint64_t(query) * pool->stride + 8);
    if (cmd->active_occlusion_queries)
       cmd->active_occlusion_queries--;
+   /* Under multiview a query takes one index per view. The first holds the count of every view
+    * (the draws of all views ran between begin and end) and the others are made available
+    * with zero, as the specification allows: two counts back to back. */
+   const uint32_t views = uint32_t(__builtin_popcount(cmd->rendering.view_mask));
+   for (uint32_t view = 1; view < views; view++) {
+      emit_zpass_done(cs, *pool->bo, uint64_t(query + view) * pool->stride);
+      emit_zpass_done(cs, *pool->bo, uint64_t(query + view) * pool->stride + 8);
+   }
 }
 
 static void emit_end_of_pipe(CommandStream &cs, RadeonBo &bo, uint64_t offset, uint32_t data_sel,
@@ -302,6 +311,13 @@ terakan_CmdWriteTimestamp2(VkCommandBuffer commandBuffer, VkPipelineStageFlags2,
    const uint64_t offset = uint64_t(query) * pool->stride;
    emit_end_of_pipe(cs, *pool->bo, offset, 3, 0);     /* the GPU clock counter */
    emit_end_of_pipe(cs, *pool->bo, offset + 8, 1, 1); /* available */
+   /* Under multiview the timestamp takes one index per view: the others get zero (allowed). */
+   const uint32_t views = uint32_t(__builtin_popcount(cmd->rendering.view_mask));
+   for (uint32_t view = 1; view < views; view++) {
+      const uint64_t other = uint64_t(query + view) * pool->stride;
+      emit_end_of_pipe(cs, *pool->bo, other, 2, 0); /* 64 bits of data: zero */
+      emit_end_of_pipe(cs, *pool->bo, other + 8, 1, 1);
+   }
 }
 
 /* ---- vkCmdCopyQueryPoolResults: a compute shader ---- */
