@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "vk_descriptor_update_template.h"
 #include "vk_descriptors.h"
 
 static bool is_supported_type(VkDescriptorType type)
@@ -346,6 +347,45 @@ terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
          terakan_descriptor *to = descriptor_at(dst, copy.dstBinding, copy.dstArrayElement + e);
          if (from && to)
             *to = *from;
+      }
+   }
+}
+
+/* Descriptor update templates (Vulkan 1.1, VK_KHR_descriptor_update_template): the runtime
+ * keeps the template's entries; each element of an entry is one write through the path
+ * above, read from the application's data at offset + element x stride. */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet descriptorSet,
+                                        VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void *pData)
+{
+   VK_FROM_HANDLE(vk_descriptor_update_template, update_template, descriptorUpdateTemplate);
+   const uint8_t *data = static_cast<const uint8_t *>(pData);
+   for (uint32_t i = 0; i < update_template->entry_count; i++) {
+      const vk_descriptor_template_entry &entry = update_template->entries[i];
+      for (uint32_t e = 0; e < entry.array_count; e++) {
+         const void *element = data + entry.offset + e * entry.stride;
+         VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+         write.dstSet = descriptorSet;
+         write.dstBinding = entry.binding;
+         write.dstArrayElement = entry.array_element + e;
+         write.descriptorCount = 1;
+         write.descriptorType = entry.type;
+         switch (entry.type) {
+         case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+         case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+            write.pTexelBufferView = static_cast<const VkBufferView *>(element);
+            break;
+         case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+         case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+         case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+         case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+            write.pBufferInfo = static_cast<const VkDescriptorBufferInfo *>(element);
+            break;
+         default: /* samplers and images */
+            write.pImageInfo = static_cast<const VkDescriptorImageInfo *>(element);
+            break;
+         }
+         terakan_UpdateDescriptorSets(device, 1, &write, 0, nullptr);
       }
    }
 }

@@ -29,10 +29,23 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Every allocation is its own buffer object already, so a dedicated one is never needed
     * nor preferred (VkMemoryDedicatedRequirements says so); the allocate info is accepted. */
    .KHR_dedicated_allocation = true,
+   /* vkUpdateDescriptorSetWithTemplate: each template element is a descriptor write
+    * (terakan_descriptor.cpp); the runtime keeps the templates. */
+   .KHR_descriptor_update_template = true,
    .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
    .KHR_driver_properties = true,
    .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
    .KHR_get_memory_requirements2 = true,
+   /* maintenance1: negative viewport heights (the viewport transform takes the sign:
+    * `ScissorAndViewport`), vkTrimCommandPool (the runtime's), VK_ERROR_OUT_OF_POOL_MEMORY
+    * from descriptor pools; 2D-array-compatible 3D images are not offered (image format
+    * properties refuse the flag). maintenance2: point clipping (all planes), image view
+    * usage and input attachment aspects (the runtime's); block-texel-view-compatible and
+    * extended-usage images are refused the same way. maintenance3: the properties and
+    * vkGetDescriptorSetLayoutSupport. */
+   .KHR_maintenance1 = true,
+   .KHR_maintenance2 = true,
+   .KHR_maintenance3 = true,
    /* Multiview: each draw, clear and resolve of a multiview render pass instance is emitted
     * once per view, on the view's layer, with ViewIndex in the driver constants
     * (terakan_for_each_layer). */
@@ -317,6 +330,28 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
          break;
+      /* Vulkan 1.1's optional features Terakan does not have. */
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
+         auto *storage = reinterpret_cast<VkPhysicalDevice16BitStorageFeatures *>(ext);
+         storage->storageBuffer16BitAccess = storage->uniformAndStorageBuffer16BitAccess = VK_FALSE;
+         storage->storagePushConstant16 = storage->storageInputOutput16 = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
+         auto *pointers = reinterpret_cast<VkPhysicalDeviceVariablePointersFeatures *>(ext);
+         pointers->variablePointersStorageBuffer = pointers->variablePointers = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceProtectedMemoryFeatures *>(ext)->protectedMemory = VK_FALSE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceSamplerYcbcrConversionFeatures *>(ext)->samplerYcbcrConversion = VK_FALSE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+         /* BaseVertex, BaseInstance, DrawIndex: the vertex shader's driver constants. */
+         reinterpret_cast<VkPhysicalDeviceShaderDrawParametersFeatures *>(ext)->shaderDrawParameters = VK_TRUE;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
          /* No geometry or tessellation stages to combine it with. */
          auto *multiview = reinterpret_cast<VkPhysicalDeviceMultiviewFeatures *>(ext);
@@ -534,6 +569,27 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          *dot = {};
          dot->sType = type;
          dot->pNext = next;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
+         /* A point is drawn only when its vertex is inside the clip volume and every enabled
+          * clip distance keeps it, as the simulator's clipper does (src/sim/gfx/draw.cpp). */
+         reinterpret_cast<VkPhysicalDevicePointClippingProperties *>(ext)->pointClippingBehavior =
+            VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
+         reinterpret_cast<VkPhysicalDeviceProtectedMemoryProperties *>(ext)->protectedNoFault = VK_FALSE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
+         /* Descriptors are CPU records, so a set's size has no hardware bound: Vulkan's
+          * minimum is reported as the guideline. An allocation is one buffer object in one
+          * heap, so the largest heap bounds it (terakan_memory.cpp refuses larger ones). */
+         auto *maintenance3 = reinterpret_cast<VkPhysicalDeviceMaintenance3Properties *>(ext);
+         maintenance3->maxPerSetDescriptors = 1024;
+         VkDeviceSize largest = 0;
+         for (uint32_t h = 0; h < pdev->memory.memoryHeapCount; h++)
+            largest = std::max(largest, pdev->memory.memoryHeaps[h].size);
+         maintenance3->maxMemoryAllocationSize = largest;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {

@@ -69,6 +69,8 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
       device_extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
    if (group_creation && has_device_extension(physical, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
       device_extensions.push_back(VK_KHR_DEVICE_GROUP_EXTENSION_NAME);
+   if (has_device_extension(physical, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_EXTENSION_NAME))
+      device_extensions.push_back(VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_EXTENSION_NAME);
    VkPhysicalDeviceFeatures offered{};
    vkGetPhysicalDeviceFeatures(physical, &offered);
    VkPhysicalDeviceFeatures enabled{};
@@ -87,10 +89,19 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
       return;
    }
    vkGetDeviceQueue(device, queue_family, 0, &queue);
-   for (const char *e : device_extensions)
+   for (const char *e : device_extensions) {
       if (!std::strcmp(e, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
          dispatch_base = reinterpret_cast<PFN_vkCmdDispatchBaseKHR>(
             vkGetDeviceProcAddr(device, "vkCmdDispatchBaseKHR"));
+      if (!std::strcmp(e, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_EXTENSION_NAME)) {
+         create_update_template = reinterpret_cast<PFN_vkCreateDescriptorUpdateTemplateKHR>(
+            vkGetDeviceProcAddr(device, "vkCreateDescriptorUpdateTemplateKHR"));
+         destroy_update_template = reinterpret_cast<PFN_vkDestroyDescriptorUpdateTemplateKHR>(
+            vkGetDeviceProcAddr(device, "vkDestroyDescriptorUpdateTemplateKHR"));
+         update_with_template = reinterpret_cast<PFN_vkUpdateDescriptorSetWithTemplateKHR>(
+            vkGetDeviceProcAddr(device, "vkUpdateDescriptorSetWithTemplateKHR"));
+      }
+   }
    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
    pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
    pool_info.queueFamilyIndex = queue_family;

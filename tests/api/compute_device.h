@@ -37,6 +37,10 @@ public:
    bool timeline_semaphores = false;
    /* VK_KHR_device_group enabled: vkCmdDispatchBaseKHR through this pointer. */
    PFN_vkCmdDispatchBaseKHR dispatch_base = nullptr;
+   /* VK_KHR_descriptor_update_template enabled (where offered): its commands. */
+   PFN_vkCreateDescriptorUpdateTemplateKHR create_update_template = nullptr;
+   PFN_vkDestroyDescriptorUpdateTemplateKHR destroy_update_template = nullptr;
+   PFN_vkUpdateDescriptorSetWithTemplateKHR update_with_template = nullptr;
    /* Flags for the pipelines program() makes next (VK_PIPELINE_CREATE_DISPATCH_BASE_BIT). */
    VkPipelineCreateFlags pipeline_flags = 0;
 

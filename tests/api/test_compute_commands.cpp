@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <functional>
 #include <thread>
@@ -302,6 +303,78 @@ TEST(ComputeCommands, TwoSetsDynamicOffsetsAndUniforms)
       ComputeDevice::barrier(commands);
       EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
       auto result = words_of(out);
+      gpu.destroy(p);
+      gpu.destroy(in);
+      gpu.destroy(out);
+      gpu.destroy(params);
+      return result;
+   });
+}
+
+/* The same scene with every set written by descriptor update templates
+ * (VK_KHR_descriptor_update_template): set 1's two bindings from one template whose entries
+ * read a struct of the application's, the dynamic storage buffer then the uniform buffer. */
+TEST(ComputeCommands, SetsWrittenThroughDescriptorUpdateTemplates)
+{
+   expect_same_as_lavapipe([](ComputeDevice &gpu) -> std::vector<uint32_t> {
+      if (!gpu.update_with_template) {
+         ADD_FAILURE() << gpu.device_name << " does not offer VK_KHR_descriptor_update_template";
+         return {};
+      }
+      auto in = gpu.buffer(1024), out = gpu.buffer(4096), params = gpu.buffer(1024);
+      for (uint32_t i = 0; i < 256; i++)
+         in.words[i] = i * 5 + 3;
+      for (uint32_t k = 0; k < 4; k++) {
+         params.words[k * 64] = 1000 * k + 7;
+         params.words[k * 64 + 1] = 3 * k + 1;
+      }
+      auto p = gpu.program("two_sets",
+                           {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}},
+                           0);
+      struct SetOneData {
+         uint32_t padding;
+         VkDescriptorBufferInfo uniforms; /* binding 1, listed first in the data */
+         VkDescriptorBufferInfo output;   /* binding 0 */
+      };
+      const VkDescriptorUpdateTemplateEntry set1_entries[2] = {
+         {0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, offsetof(SetOneData, output), 0},
+         {1, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, offsetof(SetOneData, uniforms), 0},
+      };
+      const VkDescriptorUpdateTemplateEntry set0_entry = {0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0,
+                                                          sizeof(VkDescriptorBufferInfo)};
+      VkDescriptorUpdateTemplate templates[2] = {};
+      for (uint32_t set = 0; set < 2; set++) {
+         VkDescriptorUpdateTemplateCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+         info.descriptorUpdateEntryCount = set == 0 ? 1 : 2;
+         info.pDescriptorUpdateEntries = set == 0 ? &set0_entry : set1_entries;
+         info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+         info.descriptorSetLayout = p.set_layouts[set];
+         EXPECT_EQ(gpu.create_update_template(gpu.device, &info, nullptr, &templates[set]), VK_SUCCESS);
+      }
+      VkDescriptorSet set0 = gpu.allocate_set(p, 0);
+      const VkDescriptorBufferInfo input{in.buffer, 0, VK_WHOLE_SIZE};
+      gpu.update_with_template(gpu.device, set0, templates[0], &input);
+      std::vector<VkDescriptorSet> set1;
+      for (uint32_t k = 0; k < 4; k++) {
+         set1.push_back(gpu.allocate_set(p, 1));
+         const SetOneData data{0, {params.buffer, 256 * k, 256}, {out.buffer, 0, 1024}};
+         gpu.update_with_template(gpu.device, set1.back(), templates[1], &data);
+      }
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set0, 0, nullptr);
+      for (uint32_t k = 0; k < 4; k++) {
+         const uint32_t dynamic_offset = 1024 * k;
+         vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 1, 1, &set1[k], 1,
+                                 &dynamic_offset);
+         vkCmdDispatch(commands, 4, 1, 1);
+      }
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      auto result = words_of(out);
+      for (VkDescriptorUpdateTemplate t : templates)
+         gpu.destroy_update_template(gpu.device, t, nullptr);
       gpu.destroy(p);
       gpu.destroy(in);
       gpu.destroy(out);

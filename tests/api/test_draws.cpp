@@ -742,6 +742,17 @@ TEST_F(Draws, ScissorAndViewport)
    job.custom_viewport = true;
    job.viewport = {4, 6, 20, 16, 0, 1};
    expect_same(job);
+   /* A negative height (VK_KHR_maintenance1) flips the picture upside down, and with it the
+    * winding in framebuffer space: the two triangles (wound alike) are back-facing under the
+    * viewport above, so culling back faces removes them, and front-facing under the flipped
+    * one, which keeps them (a driver that took the facing before the viewport transform
+    * would get one of the two wrong). */
+   job.viewport = {4, 22, 20, -16, 0, 1};
+   expect_same(job);
+   job.cull_mode = VK_CULL_MODE_BACK_BIT;
+   expect_same(job);
+   job.viewport = {4, 6, 20, 16, 0, 1};
+   expect_same(job);
 }
 
 TEST_F(Draws, BlendEquationsAndFactors)

@@ -119,6 +119,9 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    auto offers = [&](const char *name) { return has_device_extension(physical_, name); };
    if (!vulkan_1_1 && offers(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME))
       device_extensions.push_back(VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
+   /* Negative viewport heights (VK_KHR_maintenance1, core in 1.1). */
+   if (!vulkan_1_1 && offers(VK_KHR_MAINTENANCE_1_EXTENSION_NAME))
+      device_extensions.push_back(VK_KHR_MAINTENANCE_1_EXTENSION_NAME);
    VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds1{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT};
    VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2{
