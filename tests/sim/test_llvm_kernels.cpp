@@ -146,7 +146,8 @@ struct KernelRun {
 };
 
 KernelRun run_kernel(const Chip &chip, const std::string &name, const std::vector<uint32_t> &inputs,
-               uint32_t n, std::array<unsigned, 3> group, std::array<unsigned, 3> grid)
+               uint32_t n, std::array<unsigned, 3> group, std::array<unsigned, 3> grid,
+               const std::function<void(sim::ComputeDispatch &)> &adjust = nullptr)
 {
    const auto &functions = compiled(chip.cpu);
    auto function = std::find_if(functions.begin(), functions.end(),
@@ -194,6 +195,8 @@ KernelRun run_kernel(const Chip &chip, const std::string &name, const std::vecto
    parameters.size = 255;
    dispatch.fetch_resources[3] = parameters;
    dispatch.rats[0] = {pool_address, 0xD, pool_size};
+   if (adjust)
+      adjust(dispatch);
 
    KernelRun run;
    run.result = sim::run_compute_dispatch(dispatch, memory);
@@ -292,6 +295,25 @@ TEST(LlvmKernels, TwoDimensionalGroups)
             ASSERT_EQ(run.outputs[row * width + col], row * 1000 + col + inputs[row * width + col])
                << chip.cpu << " row " << row << " col " << col;
    }
+}
+
+/* Context registers keep their values across submissions, so a constant buffer bound by
+ * earlier work may name memory that has since been freed. The hardware reads a constant buffer
+ * only through a kcache lock: such a binding must fault when a program reads it, not when a
+ * program that never reads it is dispatched. */
+TEST(LlvmKernels, StaleConstantBufferFaultsOnlyWhenRead)
+{
+   const Chip &chip = chips[2];
+   const auto inputs = make_inputs(Input::Integers, 64, 7);
+   constexpr uint64_t freed_address = 0x7000000; /* inside no buffer of the test's memory */
+   const KernelRun unread = run_kernel(chip, "add_const", inputs, 5, {64, 1, 1}, {1, 1, 1},
+                                       [](sim::ComputeDispatch &d) { d.constant_buffers[2] = {true, freed_address, 256}; });
+   ASSERT_TRUE(unread.result.ok) << unread.result.error;
+   EXPECT_EQ(unread.outputs[3], inputs[3] + 5);
+   const KernelRun read = run_kernel(chip, "add_const", inputs, 5, {64, 1, 1}, {1, 1, 1},
+                                     [](sim::ComputeDispatch &d) { d.constant_buffers[0].address = freed_address; });
+   EXPECT_FALSE(read.result.ok);
+   EXPECT_NE(read.result.error.find("reads constant buffer 0 at 0x7000000"), std::string::npos) << read.result.error;
 }
 
 } // namespace

@@ -66,7 +66,7 @@ struct Context {
    std::map<unsigned, HostRange> rat_buffers;
    /* Bound resources whose memory is gone (registers left from an earlier submission): a
     * fault only if the program uses them, as on hardware. */
-   std::map<unsigned, std::string> unusable_fetch_buffers, unusable_rats;
+   std::map<unsigned, std::string> unusable_fetch_buffers, unusable_rats, unusable_constant_buffers;
    unsigned gpr_storage = 0;
    /* Texture resources located in memory at their first use (a fault only when used). */
    std::map<unsigned, TextureView> texture_views;
@@ -613,6 +613,8 @@ private:
       if (rel)
          index += ar[lane];
       const HostRange &buffer = ctx.constant_buffers[lock.bank];
+      if (const auto bad = ctx.unusable_constant_buffers.find(lock.bank); bad != ctx.unusable_constant_buffers.end())
+         stop("CF %u: kcache set %u reads %s", pc, set, bad->second.c_str());
       if (!buffer.data)
          stop("CF %u: kcache set %u reads constant buffer %u, which is not bound", pc, set, lock.bank);
       const uint64_t offset = uint64_t(index) * 16 + chan * 4;
@@ -1528,10 +1530,17 @@ void locate_resources(Context &ctx)
       const ConstantBuffer &buffer = dispatch.constant_buffers[i];
       if (!buffer.bound)
          continue;
+      /* Like fetch buffers and RATs, a binding left from earlier work whose memory is gone
+       * faults only when the program reads it: context registers keep their values across
+       * submissions, and the hardware reads a constant buffer only through a kcache lock. */
       uint8_t *data = memory.resolve(buffer.address, buffer.size, error);
-      if (!data)
-         stop("constant buffer %u at 0x%llx (%llu bytes): %s", i,
-              (unsigned long long)buffer.address, (unsigned long long)buffer.size, error.c_str());
+      if (!data) {
+         char text[96];
+         std::snprintf(text, sizeof(text), "constant buffer %u at 0x%llx (%llu bytes): ", i,
+                       (unsigned long long)buffer.address, (unsigned long long)buffer.size);
+         ctx.unusable_constant_buffers[i] = text + error;
+         continue;
+      }
       ctx.constant_buffers[i] = {data, buffer.size};
    }
    for (const auto &[id, resource] : dispatch.fetch_resources) {
