@@ -141,23 +141,21 @@ bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
    return true;
 }
 
-/* After Mesa's subpassLoad lowering: the fetch takes the attachment's layer from the layer id,
- * but no rendering is layered (no multiview, no geometry stage), so the layer is always 0 and
- * the fetch becomes a plain 2D texelFetch (LD) of the attachment's view. Multisampled input
- * attachments keep their SUBPASS_MS fetch, which selection refuses with a message. */
-bool subpass_fetch_to_2d(nir_builder *builder, nir_instr *instr, void *)
+/* After Mesa's subpassLoad lowering: the fetch is a texelFetch (LD) of the attachment's view
+ * at the fragment's position, layer ViewIndex (multiview reads the view's own layer; without
+ * multiview the driver's ViewIndex constant is 0). It becomes a 2D-array fetch: the texture
+ * unit takes the layer from z only when the view's resource is an array (DIM), so a plain 2D
+ * view of the attachment reads its one layer. Multisampled input attachments keep their
+ * SUBPASS_MS fetch, which selection refuses with a message. */
+bool subpass_fetch_to_2d_array(nir_builder *, nir_instr *instr, void *)
 {
    if (instr->type != nir_instr_type_tex)
       return false;
    nir_tex_instr *tex = nir_instr_as_tex(instr);
    if (tex->sampler_dim != GLSL_SAMPLER_DIM_SUBPASS)
       return false;
-   const int coord = nir_tex_instr_src_index(tex, nir_tex_src_coord);
-   builder->cursor = nir_before_instr(instr);
-   nir_ssa_def *xy = nir_channels(builder, nir_ssa_for_src(builder, tex->src[coord].src, 3), 0x3);
-   nir_instr_rewrite_src(instr, &tex->src[coord].src, nir_src_for_ssa(xy));
-   tex->coord_components = 2;
-   tex->is_array = false;
+   tex->coord_components = 3;
+   tex->is_array = true;
    tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
    return true;
 }
@@ -167,10 +165,11 @@ bool lower_input_attachments(nir_shader *shader)
    nir_input_attachment_options options = {};
    options.use_fragcoord_sysval = true;
    options.use_layer_id_sysval = true;
+   options.use_view_id_for_layer = true;
    if (!nir_lower_input_attachments(shader, &options))
       return false;
-   nir_shader_instructions_pass(shader, subpass_fetch_to_2d, nir_metadata_block_index | nir_metadata_dominance,
-                                nullptr);
+   nir_shader_instructions_pass(shader, subpass_fetch_to_2d_array,
+                                nir_metadata_block_index | nir_metadata_dominance, nullptr);
    return true;
 }
 

@@ -7,13 +7,20 @@
  * target (the driver draws it per view), a vkCmdClearAttachments rectangle clears the middle
  * of every view, and an occlusion query counts the samples of all views (under multiview it
  * takes one query per view: the first holds them all on both devices). Layer 2 is not a view: it must
- * keep the grey that vkCmdClearColorImage wrote before the pass. Every layer is read back and
- * compared with lavapipe's byte for byte, and a few pixels against what the scene implies.
+ * keep the grey that vkCmdClearColorImage wrote before the pass. A second subpass with the
+ * same view mask reads the colour image as an input attachment (each view must read its own
+ * layer) and writes it swizzled and brightened into a second 4-layer image, pre-filled grey
+ * and loaded. Every layer of the colour image is read back and compared with lavapipe's byte
+ * for byte, and a few pixels against what the scene implies; the second image is checked
+ * against the colour image pixel by pixel (lavapipe 22.3 draws only view 0 in the second
+ * subpass, leaving the other views' layers as they were, which the specification does not
+ * allow, so its second image is no reference).
  * With TERAKAN_DRAW_PICTURES=DIR the four layers, side by side, are written there as
  * multiview-terakan.png and multiview-lavapipe.png (the meson tests write
  * build/tests/multiview-CHIP), to be looked at. */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -64,7 +71,7 @@ const Vertex vertices[] = {
 };
 
 struct Picture {
-   std::vector<uint8_t> texels; /* layer after layer, RGBA8 */
+   std::vector<uint8_t> texels; /* layer after layer, RGBA8: the colour image, then the second */
    uint64_t samples = 0;        /* the occlusion count summed over the views' queries read */
    uint64_t first_query = 0;
 };
@@ -144,22 +151,28 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
    VkQueue queue;
    vkGetDeviceQueue(device, *family, 0, &queue);
 
-   LayeredImage colour, depth;
+   LayeredImage colour, depth, second;
    VkBuffer vertex_buffer = VK_NULL_HANDLE, readback = VK_NULL_HANDLE;
    VkDeviceMemory vertex_memory = VK_NULL_HANDLE, readback_memory = VK_NULL_HANDLE;
    void *vertex_map = nullptr, *readback_map = nullptr;
    VkRenderPass pass = VK_NULL_HANDLE;
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-   VkPipeline pipeline = VK_NULL_HANDLE;
-   VkShaderModule modules[2] = {};
+   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE, read_layout = VK_NULL_HANDLE;
+   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+   VkPipeline pipeline = VK_NULL_HANDLE, read_pipeline = VK_NULL_HANDLE;
+   VkShaderModule modules[4] = {};
    VkQueryPool query_pool = VK_NULL_HANDLE;
    VkCommandPool command_pool = VK_NULL_HANDLE;
    do {
       if (!create_layered(physical, device, colour_format,
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                             VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                             VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
                           VK_IMAGE_ASPECT_COLOR_BIT, colour) ||
+          !create_layered(physical, device, colour_format,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                             VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                          VK_IMAGE_ASPECT_COLOR_BIT, second) ||
           !create_layered(physical, device, depth_format, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                           VK_IMAGE_ASPECT_DEPTH_BIT, depth)) {
          error = "attachment creation failed";
@@ -167,14 +180,14 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
       }
       if (!create_host_buffer(physical, device, sizeof(vertices), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_buffer,
                               vertex_memory, vertex_map) ||
-          !create_host_buffer(physical, device, size * size * 4 * layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback,
+          !create_host_buffer(physical, device, 2 * size * size * 4 * layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback,
                               readback_memory, readback_map)) {
          error = "buffer creation failed";
          break;
       }
       std::memcpy(vertex_map, vertices, sizeof(vertices));
 
-      VkAttachmentDescription attachments[2] = {};
+      VkAttachmentDescription attachments[3] = {};
       attachments[0].format = colour_format;
       attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
       attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
@@ -188,46 +201,62 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
       attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
       attachments[1].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
       attachments[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+      attachments[2] = attachments[0];
+      attachments[2].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+      attachments[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
       const VkAttachmentReference colour_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
       const VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-      VkSubpassDescription subpass{};
-      subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-      subpass.colorAttachmentCount = 1;
-      subpass.pColorAttachments = &colour_ref;
-      subpass.pDepthStencilAttachment = &depth_ref;
-      VkSubpassDependency dependencies[2] = {};
+      const VkAttachmentReference input_ref{0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      const VkAttachmentReference second_ref{2, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+      VkSubpassDescription subpasses[2] = {};
+      subpasses[0].pipelineBindPoint = subpasses[1].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+      subpasses[0].colorAttachmentCount = 1;
+      subpasses[0].pColorAttachments = &colour_ref;
+      subpasses[0].pDepthStencilAttachment = &depth_ref;
+      subpasses[1].inputAttachmentCount = 1;
+      subpasses[1].pInputAttachments = &input_ref;
+      subpasses[1].colorAttachmentCount = 1;
+      subpasses[1].pColorAttachments = &second_ref;
+      VkSubpassDependency dependencies[3] = {};
       dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL;
       dependencies[0].dstSubpass = 0;
       dependencies[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
       dependencies[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
       dependencies[0].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
       dependencies[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
-      dependencies[1].srcSubpass = 0;
+      dependencies[2].srcSubpass = 0;
+      dependencies[2].dstSubpass = 1;
+      dependencies[2].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+      dependencies[2].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+      dependencies[2].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+      dependencies[2].dstAccessMask = VK_ACCESS_INPUT_ATTACHMENT_READ_BIT;
+      dependencies[2].dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT | VK_DEPENDENCY_VIEW_LOCAL_BIT;
+      dependencies[1].srcSubpass = 1;
       dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL;
       dependencies[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
       dependencies[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
       dependencies[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
       dependencies[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-      const uint32_t mask = view_mask;
+      const uint32_t masks[2] = {view_mask, view_mask};
       VkRenderPassMultiviewCreateInfo multiview{VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO};
-      multiview.subpassCount = 1;
-      multiview.pViewMasks = &mask;
+      multiview.subpassCount = 2;
+      multiview.pViewMasks = masks;
       VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
       pass_info.pNext = &multiview;
-      pass_info.attachmentCount = 2;
+      pass_info.attachmentCount = 3;
       pass_info.pAttachments = attachments;
-      pass_info.subpassCount = 1;
-      pass_info.pSubpasses = &subpass;
-      pass_info.dependencyCount = 2;
+      pass_info.subpassCount = 2;
+      pass_info.pSubpasses = subpasses;
+      pass_info.dependencyCount = 3;
       pass_info.pDependencies = dependencies;
       if (vkCreateRenderPass(device, &pass_info, nullptr, &pass) != VK_SUCCESS) {
          error = "render pass creation failed";
          break;
       }
-      const VkImageView views_of_framebuffer[2] = {colour.view, depth.view};
+      const VkImageView views_of_framebuffer[3] = {colour.view, depth.view, second.view};
       VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
       fb_info.renderPass = pass;
-      fb_info.attachmentCount = 2;
+      fb_info.attachmentCount = 3;
       fb_info.pAttachments = views_of_framebuffer;
       fb_info.width = fb_info.height = size;
       fb_info.layers = 1; /* multiview: the views pick the layers */
@@ -238,16 +267,17 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
 
       VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
       vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout);
-      const char *names[2] = {"multiview.vert", "multiview.frag"};
-      VkPipelineShaderStageCreateInfo stages[2] = {};
-      for (unsigned s = 0; s < 2; s++) {
+      const char *names[4] = {"multiview.vert", "multiview.frag", "subpass_fullscreen.vert",
+                              "input_attachment.frag"};
+      VkPipelineShaderStageCreateInfo stages[4] = {};
+      for (unsigned s = 0; s < 4; s++) {
          const std::vector<uint32_t> code = spirv(names[s]);
          VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          module_info.codeSize = code.size() * 4;
          module_info.pCode = code.data();
          vkCreateShaderModule(device, &module_info, nullptr, &modules[s]);
          stages[s].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-         stages[s].stage = s == 0 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+         stages[s].stage = s % 2 == 0 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
          stages[s].module = modules[s];
          stages[s].pName = "main";
       }
@@ -298,6 +328,47 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
          error = "pipeline creation failed";
          break;
       }
+      /* The second subpass: a full-target triangle reading the input attachment. */
+      const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1,
+                                                 VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+      VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      set_info.bindingCount = 1;
+      set_info.pBindings = &binding;
+      vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout);
+      VkPipelineLayoutCreateInfo read_layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      read_layout_info.setLayoutCount = 1;
+      read_layout_info.pSetLayouts = &set_layout;
+      vkCreatePipelineLayout(device, &read_layout_info, nullptr, &read_layout);
+      VkPipelineVertexInputStateCreateInfo no_vertices{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+      VkPipelineDepthStencilStateCreateInfo no_depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+      info.pStages = stages + 2;
+      info.pVertexInputState = &no_vertices;
+      info.pDepthStencilState = &no_depth;
+      info.layout = read_layout;
+      info.subpass = 1;
+      if (vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &read_pipeline) != VK_SUCCESS) {
+         error = "input attachment pipeline creation failed";
+         break;
+      }
+      const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      pool_info.maxSets = 1;
+      pool_info.poolSizeCount = 1;
+      pool_info.pPoolSizes = &pool_size;
+      vkCreateDescriptorPool(device, &pool_info, nullptr, &descriptor_pool);
+      VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      allocate.descriptorPool = descriptor_pool;
+      allocate.descriptorSetCount = 1;
+      allocate.pSetLayouts = &set_layout;
+      VkDescriptorSet input_set = VK_NULL_HANDLE;
+      vkAllocateDescriptorSets(device, &allocate, &input_set);
+      const VkDescriptorImageInfo input_info{VK_NULL_HANDLE, colour.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = input_set;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+      write.pImageInfo = &input_info;
+      vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
       VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       query_info.queryType = VK_QUERY_TYPE_OCCLUSION;
       query_info.queryCount = views;
@@ -322,22 +393,24 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
       to_transfer.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
       to_transfer.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
       to_transfer.srcQueueFamilyIndex = to_transfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      to_transfer.image = colour.image;
       to_transfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers};
-      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                           0, nullptr, 1, &to_transfer);
       const VkClearColorValue grey = {{0.5f, 0.5f, 0.5f, 1.0f}};
-      vkCmdClearColorImage(commands, colour.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &grey, 1,
-                           &to_transfer.subresourceRange);
-      VkImageMemoryBarrier to_attachment = to_transfer;
-      to_attachment.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      to_attachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
-      to_attachment.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-      to_attachment.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
-                           0, nullptr, 0, nullptr, 1, &to_attachment);
+      for (VkImage image : {colour.image, second.image}) {
+         to_transfer.image = image;
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                              nullptr, 0, nullptr, 1, &to_transfer);
+         vkCmdClearColorImage(commands, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &grey, 1,
+                              &to_transfer.subresourceRange);
+         VkImageMemoryBarrier to_attachment = to_transfer;
+         to_attachment.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+         to_attachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
+         to_attachment.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+         to_attachment.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                              0, 0, nullptr, 0, nullptr, 1, &to_attachment);
+      }
 
-      VkClearValue clears[2] = {};
+      VkClearValue clears[3] = {};
       clears[0].color = {{0.0f, 0.0f, 0.0f, 1.0f}};
       clears[1].depthStencil = {1.0f, 0};
       VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
@@ -345,7 +418,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
       pass_begin.framebuffer = framebuffer;
       /* Not the whole target: the load-op clears are draws, one per view. */
       pass_begin.renderArea = {{2, 2}, {size - 4, size - 4}};
-      pass_begin.clearValueCount = 2;
+      pass_begin.clearValueCount = 3;
       pass_begin.pClearValues = clears;
       vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
       vkCmdBeginQuery(commands, query_pool, 0, VK_QUERY_CONTROL_PRECISE_BIT);
@@ -358,12 +431,18 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
       clear_attachment.clearValue.color = {{0.0f, 0.0f, 1.0f, 1.0f}};
       const VkClearRect clear_rect{{{12, 12}, {6, 6}}, 0, 1};
       vkCmdClearAttachments(commands, 1, &clear_attachment, 1, &clear_rect);
+      vkCmdNextSubpass(commands, VK_SUBPASS_CONTENTS_INLINE);
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, read_pipeline);
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, read_layout, 0, 1, &input_set, 0, nullptr);
+      vkCmdDraw(commands, 3, 1, 0, 0);
       vkCmdEndRenderPass(commands);
 
       VkBufferImageCopy region{};
       region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, layers};
       region.imageExtent = {size, size, 1};
       vkCmdCopyImageToBuffer(commands, colour.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
+      region.bufferOffset = size * size * 4 * layers;
+      vkCmdCopyImageToBuffer(commands, second.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
       VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
       to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
       to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -395,13 +474,17 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
          picture.samples += count;
       picture.first_query = counts[0];
       const uint8_t *bytes = static_cast<const uint8_t *>(readback_map);
-      picture.texels.assign(bytes, bytes + size * size * 4 * layers);
+      picture.texels.assign(bytes, bytes + 2 * size * size * 4 * layers);
    } while (false);
 
    vkDeviceWaitIdle(device);
    vkDestroyCommandPool(device, command_pool, nullptr);
    vkDestroyQueryPool(device, query_pool, nullptr);
    vkDestroyPipeline(device, pipeline, nullptr);
+   vkDestroyPipeline(device, read_pipeline, nullptr);
+   vkDestroyPipelineLayout(device, read_layout, nullptr);
+   vkDestroyDescriptorPool(device, descriptor_pool, nullptr);
+   vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
    for (VkShaderModule m : modules)
       vkDestroyShaderModule(device, m, nullptr);
    vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
@@ -413,12 +496,14 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
    vkFreeMemory(device, readback_memory, nullptr);
    destroy_layered(device, colour);
    destroy_layered(device, depth);
+   destroy_layered(device, second);
    vkDestroyDevice(device, nullptr);
    vkDestroyInstance(instance, nullptr);
    return picture;
 }
 
-/* The layers side by side, left to right, enlarged 4 times. */
+/* The layers side by side, left to right, enlarged 4 times: the colour image above, the
+ * second subpass's image below. */
 void save_picture(const Picture &picture, const char *who)
 {
    const char *folder = std::getenv("TERAKAN_DRAW_PICTURES");
@@ -427,11 +512,12 @@ void save_picture(const Picture &picture, const char *who)
    constexpr int scale = 4;
    terakan::gl_scenes::RgbaPicture out;
    out.width = int(size * layers) * scale;
-   out.height = int(size) * scale;
+   out.height = 2 * int(size) * scale;
    out.pixels.resize(size_t(out.width) * out.height * 4);
    for (int y = 0; y < out.height; y++)
       for (int x = 0; x < out.width; x++) {
-         const unsigned layer = unsigned(x / scale) / size, tx = unsigned(x / scale) % size, ty = unsigned(y / scale);
+         const unsigned layer = unsigned(y / scale) / size * layers + unsigned(x / scale) / size;
+         const unsigned tx = unsigned(x / scale) % size, ty = unsigned(y / scale) % size;
          std::memcpy(&out.pixels[(size_t(y) * out.width + x) * 4],
                      &picture.texels[((size_t(layer) * size + ty) * size + tx) * 4], 4);
       }
@@ -455,7 +541,8 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
    save_picture(ours, "terakan");
    save_picture(theirs, "lavapipe");
    unsigned reported = 0;
-   for (size_t i = 0; i < ours.texels.size() && reported < 8; i++)
+   const size_t colour_bytes = size_t(size) * size * 4 * layers;
+   for (size_t i = 0; i < colour_bytes && reported < 8; i++)
       if (ours.texels[i] != theirs.texels[i]) {
          const size_t pixel = i / 4;
          ADD_FAILURE() << "layer " << pixel / (size * size) << " pixel " << pixel % size << ","
@@ -463,6 +550,26 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
                        << ", lavapipe " << unsigned(theirs.texels[i]);
          reported++;
       }
+   /* The second image: inside the render area of every view, the colour image's pixel of the
+    * same layer swizzled (bgra) and 64 brighter (the shader adds 0.25); elsewhere the grey. */
+   reported = 0;
+   for (unsigned layer = 0; layer < layers; layer++)
+      for (unsigned y = 0; y < size; y++)
+         for (unsigned x = 0; x < size && reported < 8; x++) {
+            const uint8_t *in = &ours.texels[((size_t(layer) * size + y) * size + x) * 4];
+            const uint8_t *out = &ours.texels[colour_bytes + ((size_t(layer) * size + y) * size + x) * 4];
+            const bool drawn = (view_mask >> layer & 1) && x >= 2 && y >= 2 && x < size - 2 && y < size - 2;
+            const unsigned expected[4] = {drawn ? std::min(in[2] + 64u, 255u) : 128u,
+                                          drawn ? std::min(in[1] + 64u, 255u) : 128u,
+                                          drawn ? std::min(in[0] + 64u, 255u) : 128u, 255u};
+            for (unsigned c = 0; c < 4; c++)
+               if (out[c] != expected[c]) {
+                  ADD_FAILURE() << "second image, layer " << layer << " pixel " << x << "," << y << " channel " << c
+                                << ": " << unsigned(out[c]) << ", expected " << expected[c];
+                  reported++;
+                  break;
+               }
+         }
    EXPECT_EQ(ours.first_query, theirs.first_query) << "occlusion samples of all views in the first query";
    EXPECT_EQ(ours.samples, ours.first_query) << "the other views' queries hold zero";
    EXPECT_GT(ours.samples, 0u);
@@ -474,6 +581,7 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
    const std::vector<unsigned> grey{128, 128, 128, 255}, black{0, 0, 0, 255}, blue{0, 0, 255, 255};
    /* Layer 2 is not in the view mask: untouched. Outside the render area: untouched. */
    EXPECT_EQ(texel(2, 14, 14), grey);
+   EXPECT_EQ(texel(layers + 2, 14, 14), grey);
    EXPECT_EQ(texel(2, 5, 28), grey);
    EXPECT_EQ(texel(0, 0, 0), grey);
    EXPECT_EQ(texel(3, 31, 31), grey);
@@ -485,6 +593,10 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
       const unsigned shift = 4 * layer;
       const unsigned blue_of_view = unsigned(std::lround(0.25 * layer * 255.0));
       EXPECT_EQ(texel(layer, 3 + shift, 3), (std::vector<unsigned>{255, 0, blue_of_view, 255})) << "layer " << layer;
+      /* The second subpass read this view's own layer: swizzled (bgra), 64 brighter. */
+      EXPECT_EQ(texel(layers + layer, 3 + shift, 3), (std::vector<unsigned>{std::min(blue_of_view + 64, 255u), 64, 255, 255}))
+         << "second image, layer " << layer;
+      EXPECT_EQ(texel(layers + layer, 14, 14), (std::vector<unsigned>{255, 64, 64, 255})) << "second image, layer " << layer;
    }
 }
 
