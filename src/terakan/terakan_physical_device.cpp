@@ -53,6 +53,9 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
     * environment, which already allows them, and every buffer access is per dword. */
    .KHR_relaxed_block_layout = true,
+   /* MIRROR_CLAMP_TO_EDGE is the texture unit's MIRROR_ONCE_LAST_TEXEL (terakan_sampler.cpp;
+    * `UnnormalizedSamplerBoundAndReboundBetweenDispatches` compares it with lavapipe). */
+   .KHR_sampler_mirror_clamp_to_edge = true,
    /* BaseVertex, BaseInstance and DrawIndex: the vertex shader's driver constants. */
    .KHR_shader_draw_parameters = true,
    /* Integer dot products: NIR lowers them to multiplies and adds (none is accelerated). */

@@ -71,6 +71,8 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
       device_extensions.push_back(VK_KHR_DEVICE_GROUP_EXTENSION_NAME);
    if (has_device_extension(physical, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_EXTENSION_NAME))
       device_extensions.push_back(VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_EXTENSION_NAME);
+   if (has_device_extension(physical, VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
+      device_extensions.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
    VkPhysicalDeviceFeatures offered{};
    vkGetPhysicalDeviceFeatures(physical, &offered);
    VkPhysicalDeviceFeatures enabled{};

@@ -142,7 +142,7 @@ struct Samplers {
 std::vector<uint32_t> bound_and_rebound(ComputeDevice &gpu)
 {
    Samplers samplers{gpu};
-   auto out = gpu.buffer(6 * 64 * 16);
+   auto out = gpu.buffer(7 * 64 * 16);
    std::memset(out.words, 0xee, out.size);
    auto image = gpu.image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1,
                           coarse_texels(256, 1), 4);
@@ -164,6 +164,10 @@ std::vector<uint32_t> bound_and_rebound(ComputeDevice &gpu)
       {samplers.make(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, true), {{1.75f, 2.25f}, {0.875f, 0.625f}, 4}},
       {samplers.make(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, false,
                      VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK), {{0.25f, 0.125f}, {-0.5f, 0.5f}, 5}},
+      /* VK_KHR_sampler_mirror_clamp_to_edge (MIRROR_ONCE_LAST_TEXEL): mirrored once around 0,
+       * then clamped, over coordinates from -1.5 to 1.5 with bilinear filtering. */
+      {samplers.make(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, false),
+       {{0.375f, 0.4f}, {-1.5f, -1.3f}, 6}},
    };
    VkCommandBuffer commands = gpu.begin();
    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
