@@ -1,6 +1,10 @@
 #include "vulkan_helpers.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 namespace terakan::test {
 
@@ -55,6 +59,28 @@ bool is_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDe
 {
    return (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
           severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL count_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                        VkDebugUtilsMessageTypeFlagsEXT type,
+                                                        const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                        void *user)
+{
+   if (is_validation_finding(severity, type)) {
+      (*static_cast<unsigned *>(user))++;
+      std::fprintf(stderr, "validation: %s\n", data->pMessage);
+   }
+   return VK_FALSE;
+}
+
+std::vector<uint32_t> read_api_spirv(const std::string &name)
+{
+   const char *folder = std::getenv("TERAKAN_API_SHADERS");
+   std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
+   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+   std::vector<uint32_t> words(bytes.size() / 4);
+   std::memcpy(words.data(), bytes.data(), words.size() * 4);
+   return words;
 }
 
 VkResult create_instance(const char *application, uint32_t api_version, const std::vector<const char *> &layers,

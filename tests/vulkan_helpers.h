@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace terakan::test {
@@ -25,6 +26,17 @@ VkDebugUtilsMessengerCreateInfoEXT validation_messenger_info(PFN_vkDebugUtilsMes
                                                              void *user);
 /* A finding of the validation layer: drivers' own log messages arrive as GENERAL. */
 bool is_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type);
+
+/* A messenger callback that counts the findings in the `unsigned` its user pointer names and
+ * prints each to stderr (the API test programs' callback). */
+VKAPI_ATTR VkBool32 VKAPI_CALL count_validation_finding(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                        VkDebugUtilsMessageTypeFlagsEXT type,
+                                                        const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                        void *user);
+
+/* The words of NAME.spv in the folder TERAKAN_API_SHADERS names (the current one without
+ * it); empty if the file cannot be read. */
+std::vector<uint32_t> read_api_spirv(const std::string &name);
 
 /* `next` heads the create info's pNext chain (a messenger's create info covers instance
  * creation and destruction). */

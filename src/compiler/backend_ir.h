@@ -70,6 +70,7 @@ struct TextureFetch {
    std::array<unsigned, 4> results{no_value, no_value, no_value, no_value};
    unsigned resource = 0, sampler = 0;
    std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
+   std::array<int, 3> offset_halves{}; /* OFFSET_X/Y/Z: constant texel offsets, in half texels */
    int record = -1;                  /* SamplerRecord whose patch list holds this fetch */
    /* A VFETCH of raw dwords (buffer loads of several components): result c is the dword at
     * byte coords[0] + offset + 4c, format FMT_32 x n from the first to the last result kept,
@@ -84,6 +85,8 @@ struct FetchOp {
    unsigned binding = 0;
    uint32_t offset = 0;         /* constant byte offset added by the fetch unit */
    TextureFetch texture;        /* texture.op set: a TEX instruction, not a VFETCH */
+   /* Reads what a returning RAT operation wrote: its clause starts after a WAIT_ACK. */
+   bool wait_ack = false;
 
    bool is_texture() const { return texture.op != nullptr; }
    std::vector<unsigned> sources() const
@@ -108,12 +111,32 @@ struct FetchOp {
    }
 };
 
-/* A RAT operation: a store, or an atomic without return (`atomic` names the RAT_INST). */
+/* A RAT operation: a store, or an atomic (`atomic` names the RAT_INST). A returning atomic
+ * (*_RTN) reads one GPR: data in x, the return buffer's dword index in y (`return_index`), and
+ * CMPXCHG's compare value in w (`compare`) and, on Cayman, also in z (`compare_z`); these
+ * values form a GPR group, each in its channel. It asks for an acknowledgement (MARK). */
 struct StoreOp {
    unsigned data = no_value;  /* must end up in channel x */
    unsigned index = no_value; /* dword index; channel x */
    unsigned binding = 0;
    const char *atomic = nullptr;
+   unsigned return_index = no_value, compare = no_value, compare_z = no_value;
+   bool returns = false;
+   /* STORE_TYPED (storage images): data and index are the x members of two GPR groups, and
+    * these their y, z and w members, each in the channel of its position. */
+   bool typed = false;
+   std::array<unsigned, 3> data_yzw{no_value, no_value, no_value};
+   std::array<unsigned, 3> index_yzw{no_value, no_value, no_value};
+
+   std::vector<unsigned> sources() const
+   {
+      std::vector<unsigned> list;
+      for (unsigned v : {data, index, return_index, compare, compare_z, data_yzw[0], data_yzw[1], data_yzw[2],
+                         index_yzw[0], index_yzw[1], index_yzw[2]})
+         if (v != no_value)
+            list.push_back(v);
+      return list;
+   }
 };
 
 /* An EXPORT (vertex and pixel shaders): four components from one GPR (values of one GPR
@@ -171,6 +194,8 @@ struct SelectedProgram {
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
    std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
+   std::vector<unsigned> image_rats;  /* RATs written by typed stores (storage images) */
+   bool rat_returns = false; /* returning RAT operations (ShaderBinary::rat_returns) */
    /* Uniform buffers read through the constant cache: constant buffer 2 + k is the buffer at
     * fetch slot kcache_slots[k]. */
    std::vector<unsigned> kcache_slots;

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 7;
+static constexpr uint32_t binary_layout_version = 10;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -33,7 +33,7 @@ static void write_graphics(struct blob &blob, const GraphicsInterface &g)
                           g.spi_vs_out_config, g.pa_cl_vs_out_cntl, g.spi_ps_in_control_0,
                           g.spi_ps_in_control_1, g.spi_baryc_cntl, g.spi_input_z, g.sq_pgm_exports_ps,
                           g.db_shader_control, g.cb_shader_mask, g.colour_exports, g.spi_interp_control_0,
-                          uint32_t(g.uses_kill)})
+                          uint32_t(g.uses_kill), uint32_t(g.uses_vertex_order)})
       blob_write_uint32(&blob, value);
    write_list(blob, g.vertex_inputs);
    write_list(blob, g.param_semantics);
@@ -55,6 +55,7 @@ static bool read_graphics(struct blob_reader &reader, size_t limit, GraphicsInte
                            &g.db_shader_control, &g.cb_shader_mask, &g.colour_exports, &g.spi_interp_control_0})
       *value = blob_read_uint32(&reader);
    g.uses_kill = blob_read_uint32(&reader) != 0;
+   g.uses_vertex_order = blob_read_uint32(&reader) != 0;
    return !reader.overrun && read_list(reader, limit, g.vertex_inputs) &&
           read_list(reader, limit, g.param_semantics) && read_list(reader, limit, g.param_locations) &&
           read_list(reader, limit, g.spi_ps_input_cntl) && read_list(reader, limit, g.input_locations);
@@ -82,6 +83,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, uint32_t(b.sized_slots.size()));
    for (unsigned slot : b.sized_slots)
       blob_write_uint32(&blob, slot);
+   blob_write_uint32(&blob, b.rat_returns);
    blob_write_uint32(&blob, uint32_t(b.kcache_slots.size()));
    for (unsigned slot : b.kcache_slots)
       blob_write_uint32(&blob, slot);
@@ -102,6 +104,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    }
    write_list(blob, b.texture_resources);
    write_list(blob, b.samplers);
+   write_list(blob, b.image_rats);
    write_graphics(blob, b.graphics);
    blob_write_bytes(&blob, &b.statistics, sizeof(b.statistics));
    std::vector<uint8_t> bytes;
@@ -142,6 +145,7 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       return false;
    for (uint32_t i = 0; i < sized; i++)
       b.sized_slots.push_back(blob_read_uint32(&reader));
+   b.rat_returns = blob_read_uint32(&reader) != 0;
    const uint32_t kcached = blob_read_uint32(&reader);
    if (reader.overrun || kcached > data.size())
       return false;
@@ -172,7 +176,8 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       b.sampler_records.push_back(std::move(r));
    }
    if (!read_list(reader, data.size(), b.texture_resources) ||
-       !read_list(reader, data.size(), b.samplers) || !read_graphics(reader, data.size(), b.graphics))
+       !read_list(reader, data.size(), b.samplers) || !read_list(reader, data.size(), b.image_rats) ||
+       !read_graphics(reader, data.size(), b.graphics))
       return false;
    blob_copy_bytes(&reader, &b.statistics, sizeof(b.statistics));
    return !reader.overrun && reader.current == reader.end;

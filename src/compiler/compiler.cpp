@@ -2,6 +2,8 @@
  * groups (schedule) -> registers (regalloc) -> verified microcode (emit). */
 #include "compiler.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +68,13 @@ bool compile_nir(nir_shader *shader, std::chrono::steady_clock::time_point start
       error = "the shader uses " + std::to_string(lds_bytes) + " bytes of shared memory; " +
               std::string(hw::family_info(options.family).name) + " has " + std::to_string(max_lds_bytes) +
               " per workgroup";
+      ok = false;
+   }
+   /* The RAT return buffer is read through a resource slot of its own (compiler.h). */
+   if (ok && selected.rat_returns &&
+       std::count(selected.texture_resources.begin(), selected.texture_resources.end(), rat_return_fetch_resource)) {
+      error = "texture resource " + std::to_string(rat_return_fetch_resource) +
+              " is where atomics whose result is used read their old values";
       ok = false;
    }
    release_nir(shader);

@@ -57,6 +57,17 @@ inline constexpr unsigned max_storage_buffer_slots = 8; /* RATs 0-7 (CB_COLOR0-7
 inline constexpr unsigned first_uniform_buffer_slot = 17; /* after the push-constant fetch (16) */
 inline constexpr unsigned max_fetch_buffer_slots = 176;   /* compute buffer ids 0-175 */
 
+/* RAT returns (storage-buffer atomics whose result is used): a returning MEM_RAT operation
+ * writes the old value to the RAT's return buffer (CB_IMMEDn_BASE) at the dword index
+ * (SE_ID * 256 + HW_WAVE_ID) * 64 + lane, which no two waves in flight share (r600g's
+ * return address, sfn_shader.cpp; its buffer is max_se * 256 * 64 elements,
+ * evergreen_setup_immed_buffer); the program reads it back through this fetch resource after
+ * a WAIT_ACK. The driver points every RAT's CB_IMMEDn_BASE and this resource (UNCACHED) at one
+ * buffer of rat_return_buffer_bytes: two shader engines, the most these chips have (Mesa's
+ * radeon_drm_winsys.c: max_se 2 for Cypress, Hemlock, Barts and Cayman, 1 for the others). */
+inline constexpr unsigned rat_return_fetch_resource = 175;
+inline constexpr unsigned rat_return_buffer_bytes = 2 * 256 * 64 * 4;
+
 /* A specialization constant's value (VkSpecializationInfo, already read by the driver). */
 struct SpecializationConstant {
    uint32_t id = 0;
@@ -75,6 +86,9 @@ struct TextureBinding {
    unsigned set = 0, binding = 0, count = 1;
    bool has_image = false, has_sampler = false;
    unsigned first_resource = 0, first_sampler = 0;
+   /* Storage images and storage texel buffers: element i is also written through RAT
+    * first_rat + i (typed stores); -1 for every other kind. */
+   int first_rat = -1;
    /* Per element; empty or Unknown: set at bind time. */
    std::vector<SamplerCoordinates> immutable;
 };
@@ -132,6 +146,9 @@ inline constexpr unsigned max_varyings = 32;
 /* The SPI semantic of varying location l (SPI_VS_OUT_ID byte, SPI_PS_INPUT_CNTL.SEMANTIC).
  * Never 0: r600g keeps semantic 0 for inputs the SPI does not load. */
 constexpr uint8_t varying_semantic(unsigned location) { return uint8_t(location + 1); }
+/* The SPI semantic of the vertex-order parameter (CompileOptions::export_vertex_order): above
+ * every varying's. */
+constexpr uint8_t vertex_order_semantic = 0x40;
 
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
@@ -147,6 +164,12 @@ struct CompileOptions {
    bool sampler_forces_unnormalized = false;
    /* robustBufferAccess: storage-buffer writes and atomics stay inside the bound range. */
    bool robust_buffer_access = false;
+   /* Vertex shaders: one more parameter, semantic vertex_order_semantic, holding
+    * float(VertexIndex & 0xffffff), by which a pixel shader that reads BaryCoordKHR or
+    * PerVertexKHR finds the provoking vertex among P0, P1, P2 (docs/compiler.md,
+    * "Fragment-shader barycentrics"). The driver sets it when the fragment stage's
+    * GraphicsInterface::uses_vertex_order is. */
+   bool export_vertex_order = false;
 };
 
 /* One fetch instruction of the program, for the driver: where it sits and what it reads. */
@@ -211,6 +234,10 @@ struct GraphicsInterface {
    uint32_t spi_interp_control_0 = 0;
    uint32_t colour_exports = 0; /* bit n: exports PIXEL n (colour attachment n) */
    bool uses_kill = false;
+   /* Reads BaryCoordKHR weights or PerVertexKHR inputs, which depend on which vertex the SPI
+    * calls P0: the driver has the vertex shader export the vertex-order parameter
+    * (CompileOptions::export_vertex_order) and refuses lines and points (docs/compiler.md). */
+   bool uses_vertex_order = false;
 };
 
 struct ShaderBinary {
@@ -228,6 +255,12 @@ struct ShaderBinary {
    /* Storage buffer slots whose range size it reads from the driver constants
     * (storage_buffer_size_constants + slot). */
    std::vector<unsigned> sized_slots;
+   /* RATs the program writes with typed stores (storage images and texel buffers, through
+    * TextureBinding::first_rat): the driver binds each as the element's colour surface. */
+   std::vector<unsigned> image_rats;
+   /* Returning RAT operations: the RATs' CB_IMMEDn_BASE and fetch resource
+    * rat_return_fetch_resource must hold the return buffer. */
+   bool rat_returns = false;
    /* Uniform buffers read through the constant cache (loads at constant offsets): constant
     * buffer first_kcache_uniform_buffer + k (SQ_ALU_CONST_CACHE_{PS,VS,LS}_n, with
     * SQ_ALU_CONST_BUFFER_SIZE) must hold the buffer bound at fetch slot kcache_slots[k]. */

@@ -225,6 +225,10 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
    instruction.set(tex::inst_mod, fetch.op->modifier);
    instruction.set(tex::resource_id, fetch.resource);
    instruction.set(tex::sampler_id, fetch.sampler);
+   /* 5-bit signed fields counting half texels (Mesa r600 shifts texel offsets left by one). */
+   instruction.set(tex::offset_x, uint32_t(fetch.offset_halves[0]) & 31);
+   instruction.set(tex::offset_y, uint32_t(fetch.offset_halves[1]) & 31);
+   instruction.set(tex::offset_z, uint32_t(fetch.offset_halves[2]) & 31);
    constexpr unsigned select_zero = 4, select_masked = 7;
    unsigned src_gpr = 0, dst_gpr = 0;
    const Field sources[] = {tex::src_sel_x, tex::src_sel_y, tex::src_sel_z, tex::src_sel_w};
@@ -512,10 +516,15 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
     * targets of the structured control flow, matched with a stack. */
    std::vector<uint32_t> cf_index(scheduled.clauses.size(), 0);
    uint32_t cf_next = 0;
+   /* A fetch clause that reads RAT returns is preceded by a WAIT_ACK (one more CF). */
+   auto waits_for_ack = [](const Clause &clause) {
+      return clause.kind == ClauseKind::Fetch &&
+             std::any_of(clause.fetches.begin(), clause.fetches.end(), [](const FetchOp &f) { return f.wait_ack; });
+   };
    for (size_t c = 0; c < scheduled.clauses.size(); c++) {
       cf_index[c] = cf_next;
       const Clause &clause = scheduled.clauses[c];
-      cf_next += clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If ? 2 : 1;
+      cf_next += (clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If) || waits_for_ack(clause) ? 2 : 1;
    }
    const unsigned cf_count = cf_next + 1;
    /* For If: its Else (or EndIf) CF index; for Else: its EndIf; for EndIf: itself;
@@ -674,6 +683,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    for (size_t c = 0; c < scheduled.clauses.size(); c++) {
       const Clause &clause = scheduled.clauses[c];
       CfInstruction cf;
+      uint32_t cf_at = cf_index[c];
       switch (clause.kind) {
       case ClauseKind::Alu: {
          cf.set(cf_alu::addr, clause_address[c]);
@@ -709,6 +719,13 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          break;
       }
       case ClauseKind::Fetch: {
+         if (waits_for_ack(clause)) {
+            /* The returning RAT operations before it asked for acknowledgements (MARK); WAIT_ACK
+             * with ADDR 0 waits for all of them, so that the values are in the return buffer
+             * (r600g's sequence: sfn_instr_mem.cpp, sfn_assembler.cpp emit_wait_ack). */
+            put(cf_index[c] * 2, plain("WAIT_ACK", 0, 0).words);
+            cf_at = cf_index[c] + 1;
+         }
          cf.set(cf::addr, clause_address[c]);
          cf.set(cf::count, unsigned(clause.fetches.size()) - 1);
          cf.set(cf::inst, find_cf_op("TEX")->opcode_for(isa));
@@ -748,7 +765,10 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
                instruction.set(vtx::mega_fetch_count, 4);
                instruction.set(vtx::mega_fetch, 1);
             }
-            binary.fetches.push_back({dword, fetch.binding, -1});
+            /* The RAT return buffer is bound by the driver (ShaderBinary::rat_returns), not
+             * from a descriptor. */
+            if (!fetch.wait_ack)
+               binary.fetches.push_back({dword, fetch.binding, -1});
             put(dword, instruction.words);
             dword += 4;
          }
@@ -762,9 +782,30 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             error = "internal: store operands not in channel x";
             return false;
          }
+         const std::pair<unsigned, unsigned> group_members[] = {
+            {clause.store.return_index, 1}, {clause.store.compare_z, 2}, {clause.store.compare, 3}};
+         for (const auto &[value, chan] : group_members) {
+            if (value != no_value && (allocation.location[value].gpr != data.gpr ||
+                                      allocation.location[value].chan != chan)) {
+               error = "internal: a returning RAT operation's operands are not in one GPR";
+               return false;
+            }
+         }
+         /* STORE_TYPED reads the whole data GPR and x, y, z of the index GPR. */
+         for (unsigned c = 0; c < 3; c++) {
+            for (const auto &[value, gpr] : {std::pair{clause.store.data_yzw[c], data.gpr},
+                                             std::pair{clause.store.index_yzw[c], index.gpr}}) {
+               if (value != no_value &&
+                   (allocation.location[value].gpr != gpr || allocation.location[value].chan != c + 1)) {
+                  error = "internal: a typed store's data or coordinates are not in one GPR";
+                  return false;
+               }
+            }
+         }
          /* STORE_RAW on Evergreen, STORE_DWORD on Cayman, as LLVM's R600 backend uses. */
          const RatOpInfo *store = nullptr;
-         const std::string_view wanted = clause.store.atomic ? clause.store.atomic
+         const std::string_view wanted = clause.store.typed    ? "STORE_TYPED"
+                                         : clause.store.atomic ? clause.store.atomic
                                          : isa == hw::IsaClass::Cayman ? "STORE_DWORD" : "STORE_RAW";
          for (const RatOpInfo &op : all_rat_ops())
             if (op.name == wanted)
@@ -778,7 +819,10 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          cf.set(cf_export::type, 1);
          cf.set(cf_export::rw_gpr, data.gpr);
          cf.set(cf_export::index_gpr, index.gpr);
-         cf.set(cf_export::comp_mask, 1);
+         /* Returning operations read x, y and z/w of the data GPR (COMP_MASK 0xF, as r600g) and
+          * request an acknowledgement for the WAIT_ACK before the fetch of the old value. */
+         cf.set(cf_export::comp_mask, clause.store.returns || clause.store.typed ? 0xf : 1);
+         cf.set(cf_export::mark, clause.store.returns);
          cf.set(cf_export::inst, find_cf_op("MEM_RAT_CACHELESS")->opcode_for(isa));
          cf.set(cf_export::barrier, 1);
          break;
@@ -813,7 +857,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             return false;
          continue;
       }
-      put(cf_index[c] * 2, cf.words);
+      put(cf_at * 2, cf.words);
    }
    CfInstruction end;
    if (isa == hw::IsaClass::Cayman) {
@@ -849,6 +893,8 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;
+   binary.image_rats = selected.image_rats;
+   binary.rat_returns = selected.rat_returns;
    binary.kcache_slots = selected.kcache_slots;
    binary.uses_driver_constants = selected.uses_driver_constants;
    binary.push_constants_fetched = selected.push_constants_fetched;

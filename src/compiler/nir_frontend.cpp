@@ -3,7 +3,9 @@
  * shader is scalarized (the VLIW packer makes the parallelism, not vec4 instructions), and
  * simple if/else is flattened into selects. */
 #include "nir_frontend.h"
+#include "barycentric.h"
 #include "graphics_nir.h"
+#include "image_lowering.h"
 #include "texture_lowering.h"
 
 #include <cstdio>
@@ -249,6 +251,9 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    spirv_options.caps.device_group = true;
    spirv_options.caps.multiview = true; /* ViewIndex: a driver constant (compiler.h) */
    spirv_options.caps.draw_parameters = true; /* the vertex shader's driver constants */
+   /* Storage images are read and written with the descriptor's format (image_lowering.h). */
+   spirv_options.caps.image_read_without_format = true;
+   spirv_options.caps.image_write_without_format = true;
    /* Translated so that a Layer or ViewportIndex output is refused by name (select_graphics)
     * rather than as an untranslatable module. */
    spirv_options.caps.shader_viewport_index_layer = true;
@@ -280,6 +285,16 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    if (graphics && !check_entry_point(spirv, entry, stage, error)) {
       glsl_type_singleton_decref();
       return nullptr;
+   }
+   /* Mesa 22.3's translator does not know SPV_KHR_fragment_shader_barycentric: the module is
+    * rewritten into forms it reads (barycentric.h), after validation of the original. */
+   std::vector<uint32_t> rewritten;
+   if (uses_fragment_barycentrics(spirv)) {
+      if (!rewrite_barycentric_spirv(spirv, rewritten, error)) {
+         glsl_type_singleton_decref();
+         return nullptr;
+      }
+      spirv = rewritten;
    }
    std::vector<nir_spirv_specialization> spec(specialization.size());
    for (size_t i = 0; i < specialization.size(); i++) {
@@ -335,6 +350,10 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    if (stage == ShaderStage::Fragment)
       NIR_PASS_V(shader, lower_input_attachments);
    NIR_PASS_V(shader, nir_lower_system_values);
+   if (stage == ShaderStage::Fragment && !lower_fragment_barycentrics(shader, error)) {
+      release_nir(shader);
+      return false;
+   }
    if (graphics)
       lower_graphics_io(shader);
    else
@@ -358,8 +377,11 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
     * accesses (there is no scratch path in the compiler yet); then they live in registers. */
    NIR_PASS_V(shader, nir_lower_indirect_derefs, nir_var_function_temp, 64);
    optimize(shader);
-   /* Samples name constant slots from here on (texture_lowering.h). */
-   NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);
+   /* Image loads and sizes become texture operations, stores name their RAT (image_lowering.h);
+    * then samples name constant slots (texture_lowering.h). */
+   lower_images(shader, options, error);
+   if (error.empty())
+      NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);
    if (!error.empty()) {
       release_nir(shader);
       return false;

@@ -109,8 +109,8 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
          break;
       }
       case ClauseKind::Store:
-         use(clause.store.data, point);
-         use(clause.store.index, point);
+         for (unsigned v : clause.store.sources())
+            use(v, point);
          point++;
          break;
       case ClauseKind::Export:

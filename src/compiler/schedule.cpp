@@ -222,9 +222,8 @@ private:
          }
          switch (node.kind) {
          case NodeKind::Store:
-            for (unsigned v : {node.store.data, node.store.index})
-               if (v != no_value)
-                  read_by_store[v] = true;
+            for (unsigned v : node.store.sources())
+               read_by_store[v] = true;
             break;
          case NodeKind::Fetch:
             for (unsigned v : node.fetch.sources())
@@ -265,9 +264,8 @@ private:
       for (size_t i = segment_begin; i < segment_end && stores < store_window; i++) {
          if (done[i] || in.nodes[i].kind != NodeKind::Store)
             continue;
-         for (unsigned v : {in.nodes[i].store.data, in.nodes[i].store.index})
-            if (v != no_value)
-               wanted[v] = true;
+         for (unsigned v : in.nodes[i].store.sources())
+            wanted[v] = true;
          stores++;
       }
       for (size_t i = segment_end; i-- > segment_begin;) {
@@ -537,7 +535,10 @@ private:
          }
          if (node.kind != NodeKind::Store)
             continue;
-         if (!available[node.store.data] || !available[node.store.index] || !ordered(i))
+         bool ready = ordered(i);
+         for (unsigned v : node.store.sources())
+            ready = ready && available[v];
+         if (!ready)
             break; /* stores keep their order */
          Clause clause;
          clause.kind = ClauseKind::Store;

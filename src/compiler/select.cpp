@@ -132,6 +132,10 @@ public:
          error = "the module has no entry point body";
          return false;
       }
+      /* The return index of RAT returns is computed once, at the top, as r600g does: it then
+       * dominates every returning operation, in branches and loops alike. */
+      if (!graphics && has_returning_atomics(impl) && !compute_rat_return_index())
+         return false;
       if (!select_cf_list(&impl->body, false))
          return false;
       /* The exports go at the end, before the loop lowering renumbers the nodes. */
@@ -546,7 +550,10 @@ private:
          for (unsigned v : node.fetch.sources())
             read(v);
          break;
-      case NodeKind::Store: read(node.store.data); read(node.store.index); break;
+      case NodeKind::Store:
+         for (unsigned v : node.store.sources())
+            read(v);
+         break;
       case NodeKind::If: read(node.condition); break;
       default: break;
       }
@@ -574,6 +581,7 @@ private:
    SelectedProgram &out;
    std::string &error;
    std::array<unsigned, 3> local_id{}, group_id{};
+   int last_return_fetch = -1; /* the node fetching the latest RAT return */
    /* Per SSA def: one operand per component. */
    std::map<unsigned, std::vector<Operand>> defs;
    /* constant_address: (block, address bits) -> (value, index of its MOV node) */
@@ -761,8 +769,6 @@ private:
          return fail("internal: a texture result in a NIR register");
       if (!check_def(tex->dest.ssa))
          return false;
-      if (tex->is_shadow)
-         return fail("depth-comparison sampling is not supported by the compiler yet");
       const char *name = nullptr;
       switch (tex->op) {
       case nir_texop_txl: name = "SAMPLE_L"; break;
@@ -792,12 +798,16 @@ private:
          break;
       case GLSL_SAMPLER_DIM_CUBE:
          /* textureSize of a cube array would need RESINFO's z, which no source documents. */
-         if (tex->is_array && tex->op != nir_texop_txl && tex->op != nir_texop_query_levels)
-            return fail("this operation on a cube array is not supported (textureLod and textureQueryLevels "
-                        "are)");
-         if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels)
-            return fail("only textureLod, textureSize and textureQueryLevels are supported on cube images "
-                        "(implicit-LOD sampling of cubes is not yet)");
+         if (tex->is_array && tex->op == nir_texop_txs)
+            return fail("this operation on a cube array is not supported (textureSize; texture, textureLod "
+                        "and textureQueryLevels are)");
+         /* texture() and its biased form: SAMPLE/SAMPLE_LB with the face coordinates, the texture
+          * unit taking the LOD from their differences across the quad, as Mesa's r600 feeds
+          * cubes (sfn r600_nir_lower_cube_to_2darray keeps tex and txb). */
+         if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels &&
+             tex->op != nir_texop_tex && tex->op != nir_texop_txb)
+            return fail("only texture, textureLod, textureSize and textureQueryLevels are supported on cube "
+                        "images");
          break;
       case GLSL_SAMPLER_DIM_BUF:
          if (tex->op != nir_texop_txf)
@@ -808,10 +818,11 @@ private:
       }
 
       unsigned mode = 0;
-      int coord = -1, lod = -1;
+      int coord = -1, lod = -1, comparator = -1, offset = -1;
       for (unsigned i = 0; i < tex->num_srcs; i++) {
          switch (tex->src[i].src_type) {
          case nir_tex_src_coord: coord = int(i); break;
+         case nir_tex_src_comparator: comparator = int(i); break;
          case nir_tex_src_lod:
          case nir_tex_src_bias: lod = int(i); break;
          case nir_tex_src_backend1:
@@ -820,11 +831,27 @@ private:
             mode = unsigned(nir_src_as_uint(tex->src[i].src));
             break;
          case nir_tex_src_offset:
-            return fail("texel offsets are not supported by the compiler yet");
+            /* textureOffset, texelFetchOffset and friends: constant offsets only (SPIR-V's
+             * ConstOffset; run-time offsets would need the _O instructions). */
+            if (!nir_src_is_const(tex->src[i].src))
+               return fail("texel offsets that are not constants are not supported by the compiler");
+            offset = int(i);
+            break;
          default:
             return fail(std::string("a texture operation source of type ") +
                         std::to_string(tex->src[i].src_type) + " is not supported by the compiler yet");
          }
+      }
+
+      /* Depth comparison: the SAMPLE_C forms, the reference in w, or in z when w holds the LOD
+       * or bias (SAMPLE_C_L, SAMPLE_C_LB). */
+      int reference_channel = -1;
+      bool lod_given = lod >= 0; /* false for SAMPLE_C_LZ, whose constant 0 is implied */
+      if (tex->is_shadow) {
+         if (comparator < 0)
+            return fail("internal: a depth-comparison sample without its reference");
+         if (!select_comparison(tex, lod, name, reference_channel, lod_given))
+            return false;
       }
 
       TextureFetch fetch;
@@ -835,6 +862,19 @@ private:
       fetch.op = isa::find_fetch_op(name);
       fetch.resource = tex->texture_index;
       fetch.sampler = tex->sampler_index;
+      if (offset >= 0) {
+         if (tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE || tex->sampler_dim == GLSL_SAMPLER_DIM_BUF)
+            return fail("texel offsets on cubes or texel buffers do not exist");
+         /* In half texels (the fields' unit: Mesa r600 shifts offsets left by one); the
+          * advertised range, -8..7 texels, fits the 5-bit fields. The array layer takes none. */
+         const unsigned components = tex->coord_components - (tex->is_array ? 1 : 0);
+         for (unsigned c = 0; c < components && c < 3; c++) {
+            const int64_t texels = nir_src_comp_as_int(tex->src[offset].src, c);
+            if (texels < -8 || texels > 7)
+               return fail("texel offset " + std::to_string(texels) + " is outside -8..7 (minTexelOffset, maxTexelOffset)");
+            fetch.offset_halves[c] = 2 * int(texels);
+         }
+      }
       const bool sample = tex->op == nir_texop_txl || tex->op == nir_texop_tex || tex->op == nir_texop_txb;
       const unsigned sources_group = out.gpr_groups++;
       auto put = [&](unsigned channel, Operand value) {
@@ -882,7 +922,13 @@ private:
             fetch.normalized[c] = sample && !layer && mode != 1;
          }
       }
-      if (lod >= 0) {
+      if (reference_channel >= 0) {
+         Operand o;
+         if (!operand(tex->src[comparator].src, 0, o))
+            return false;
+         put(unsigned(reference_channel), o);
+      }
+      if (lod_given) {
          Operand o;
          if (!operand(tex->src[lod].src, 0, o))
             return false;
@@ -915,6 +961,48 @@ private:
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));
       return true;
+   }
+
+   /* The SAMPLE_C form of a depth-comparison sample and where its reference goes (Mesa r600
+    * sfn TexInstr::prepare_source: w, or z when w carries the LOD or bias). A textureLod of
+    * constant 0 is SAMPLE_C_LZ, whose w is free, so it also works where z holds a 2D array's
+    * layer or a cube's face; other explicit LODs and biases there would need the reference
+    * and the layer in one channel (r600g makes them SAMPLE_C_G, which is not simulated). */
+   bool select_comparison(nir_tex_instr *tex, int lod, const char *&name, int &reference_channel, bool &lod_given)
+   {
+      const bool z_taken = (tex->is_array && tex->sampler_dim != GLSL_SAMPLER_DIM_1D) ||
+                           tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE;
+      if (tex->sampler_dim == GLSL_SAMPLER_DIM_3D || tex->sampler_dim == GLSL_SAMPLER_DIM_BUF)
+         return fail("depth comparison on a 3D image or texel buffer does not exist");
+      switch (tex->op) {
+      case nir_texop_tex:
+         name = "SAMPLE_C";
+         reference_channel = 3;
+         return true;
+      case nir_texop_txl:
+         if (nir_src_is_const(tex->src[lod].src) && nir_src_as_float(tex->src[lod].src) == 0.0) {
+            name = "SAMPLE_C_LZ";
+            reference_channel = 3;
+            lod_given = false;
+            return true;
+         }
+         if (z_taken)
+            return fail("depth comparison with an explicit LOD other than a constant 0 on a 2D array or cube "
+                        "is not supported (SAMPLE_C_G is neither compiled nor simulated)");
+         name = "SAMPLE_C_L";
+         reference_channel = 2;
+         return true;
+      case nir_texop_txb:
+         if (z_taken)
+            return fail("depth comparison with a LOD bias on a 2D array or cube is not supported (SAMPLE_C_G "
+                        "is neither compiled nor simulated)");
+         name = "SAMPLE_C_LB";
+         reference_channel = 2;
+         return true;
+      default:
+         return fail("this depth-comparison operation (nir_texop " + std::to_string(tex->op) +
+                     ") is not supported by the compiler yet");
+      }
    }
 
    /* CUBE in all four slots of one group, reading the direction from one GPR: x = tc,
@@ -1455,6 +1543,8 @@ private:
       case nir_intrinsic_ssbo_atomic_and:
       case nir_intrinsic_ssbo_atomic_or:
       case nir_intrinsic_ssbo_atomic_xor:
+      case nir_intrinsic_ssbo_atomic_exchange:
+      case nir_intrinsic_ssbo_atomic_comp_swap:
          return select_ssbo_atomic(intrinsic);
       case nir_intrinsic_control_barrier:
          emit_ordered("GROUP_BARRIER", {}, false);
@@ -1539,6 +1629,19 @@ private:
       }
       case nir_intrinsic_store_ssbo:
          return select_store_ssbo(intrinsic);
+      case nir_intrinsic_image_store:
+         return select_image_store(intrinsic);
+      case nir_intrinsic_image_atomic_add:
+      case nir_intrinsic_image_atomic_imin:
+      case nir_intrinsic_image_atomic_umin:
+      case nir_intrinsic_image_atomic_imax:
+      case nir_intrinsic_image_atomic_umax:
+      case nir_intrinsic_image_atomic_and:
+      case nir_intrinsic_image_atomic_or:
+      case nir_intrinsic_image_atomic_xor:
+      case nir_intrinsic_image_atomic_exchange:
+      case nir_intrinsic_image_atomic_comp_swap:
+         return select_image_atomic(intrinsic);
       default:
          if (graphics) {
             bool handled = false;
@@ -1861,34 +1964,291 @@ private:
       return true;
    }
 
-   /* Storage-buffer atomics whose result is unused become RAT atomics (no return). */
+   /* Storage-buffer atomics become RAT atomics: without return when the result is unused,
+    * else the *_RTN form followed by a fetch of the old value from the return buffer
+    * (compiler.h, rat_return_fetch_resource). Exchange and compare-exchange always take the
+    * returning form (RAT_INST has no plain exchange; one path for compare-exchange). */
    bool select_ssbo_atomic(nir_intrinsic_instr *intrinsic)
    {
-      if (!intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa))
-         return fail("storage-buffer atomics whose result is used need the returning RAT "
-                     "operations, which are not supported yet");
-      static const std::map<nir_intrinsic_op, const char *> rat_ops = {
-         {nir_intrinsic_ssbo_atomic_add, "ADD"},
-         {nir_intrinsic_ssbo_atomic_imin, "MIN_INT"},
-         {nir_intrinsic_ssbo_atomic_umin, "MIN_UINT"},
-         {nir_intrinsic_ssbo_atomic_imax, "MAX_INT"},
-         {nir_intrinsic_ssbo_atomic_umax, "MAX_UINT"},
-         {nir_intrinsic_ssbo_atomic_and, "AND"},
-         {nir_intrinsic_ssbo_atomic_or, "OR"},
-         {nir_intrinsic_ssbo_atomic_xor, "XOR"},
+      struct Forms {
+         const char *plain, *returning;
       };
+      static const std::map<nir_intrinsic_op, Forms> rat_ops = {
+         {nir_intrinsic_ssbo_atomic_add, {"ADD", "ADD_RTN"}},
+         {nir_intrinsic_ssbo_atomic_imin, {"MIN_INT", "MIN_INT_RTN"}},
+         {nir_intrinsic_ssbo_atomic_umin, {"MIN_UINT", "MIN_UINT_RTN"}},
+         {nir_intrinsic_ssbo_atomic_imax, {"MAX_INT", "MAX_INT_RTN"}},
+         {nir_intrinsic_ssbo_atomic_umax, {"MAX_UINT", "MAX_UINT_RTN"}},
+         {nir_intrinsic_ssbo_atomic_and, {"AND", "AND_RTN"}},
+         {nir_intrinsic_ssbo_atomic_or, {"OR", "OR_RTN"}},
+         {nir_intrinsic_ssbo_atomic_xor, {"XOR", "XOR_RTN"}},
+         {nir_intrinsic_ssbo_atomic_exchange, {nullptr, "XCHG_RTN"}},
+         {nir_intrinsic_ssbo_atomic_comp_swap, {nullptr, "CMPXCHG_INT_RTN"}},
+      };
+      const Forms forms = rat_ops.at(intrinsic->intrinsic);
+      const bool used = !intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa);
+      const bool returns = used || !forms.plain;
+      if (nir_dest_bit_size(intrinsic->dest) != 32)
+         return fail("only 32-bit storage-buffer atomics are supported");
       unsigned binding;
       if (!binding_of(intrinsic->src[0], binding))
          return false;
       note_rat(binding);
-      Operand offset, data;
-      if (!operand(intrinsic->src[1], 0, offset) || !operand(intrinsic->src[2], 0, data))
+      const bool swaps = intrinsic->intrinsic == nir_intrinsic_ssbo_atomic_comp_swap;
+      /* comp_swap: src[2] is the compare value, src[3] the new one. */
+      Operand offset, data, compare;
+      if (!operand(intrinsic->src[1], 0, offset) || !operand(intrinsic->src[swaps ? 3 : 2], 0, data) ||
+          (swaps && !operand(intrinsic->src[2], 0, compare)))
          return false;
       const unsigned index = rat_index(binding, emit("LSHR_INT", {offset, Operand::literal(2)}, 0));
-      const unsigned moved = emit("MOV", {data}, 0);
       Node node;
       node.kind = NodeKind::Store;
-      node.store = {moved, index, binding, rat_ops.at(intrinsic->intrinsic)};
+      if (!returns) {
+         node.store = {emit("MOV", {data}, 0), index, binding, forms.plain};
+         out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
+         return true;
+      }
+      node.store.index = index;
+      node.store.binding = binding;
+      node.store.atomic = forms.returning;
+      return emit_returning_rat(node, data, swaps ? &compare : nullptr);
+   }
+
+   /* A returning RAT operation (`node`: a Store with its index, binding and *_RTN operation
+    * set) and the fetch of its old value, which becomes the intrinsic's result. Image atomics
+    * can use it as storage-buffer atomics do (the notes for helper A: /tmp/helpers/notes.md). */
+   bool emit_returning_rat(Node node, const Operand &data, const Operand *compare)
+   {
+      unsigned return_index;
+      if (!rat_return_index(return_index))
+         return false;
+      out.rat_returns = true;
+      /* One GPR: data in x, the return index in y, the compare value in w (and z on Cayman,
+       * where r600g reads it from z and LLVM from w; backend_ir.h StoreOp). */
+      const unsigned group = out.gpr_groups++;
+      auto member = [&](Operand source, unsigned chan) {
+         const unsigned v = emit("MOV", {source}, int(chan));
+         out.values[v].required_chan = int(chan);
+         out.values[v].gpr_group = int(group);
+         return v;
+      };
+      node.store.returns = true;
+      node.store.data = member(data, 0);
+      node.store.return_index = member(Operand::of_value(return_index), 1);
+      if (compare) {
+         node.store.compare = member(*compare, 3);
+         if (out.isa == hw::IsaClass::Cayman)
+            node.store.compare_z = member(*compare, 2);
+      }
+      /* Every lane has one return dword: an earlier returning operation's value must be
+       * fetched before this one overwrites it. */
+      if (last_return_fetch >= 0)
+         node.after.push_back(unsigned(last_return_fetch));
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      /* The old value, fetched from the return buffer after WAIT_ACK (byte address). */
+      Node fetch;
+      fetch.kind = NodeKind::Fetch;
+      fetch.fetch.dst = out.new_value();
+      fetch.fetch.address = emit("LSHL_INT", {Operand::of_value(return_index), Operand::literal(2)});
+      fetch.fetch.binding = rat_return_fetch_resource;
+      fetch.fetch.wait_ack = true;
+      out.nodes.push_back(fetch);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      last_return_fetch = int(out.nodes.size() - 1);
+      defs[result_key].push_back(Operand::of_value(fetch.fetch.dst));
+      return true;
+   }
+
+   /* Storage-buffer atomics that take the returning form (select_ssbo_atomic). */
+   static bool has_returning_atomics(nir_function_impl *impl)
+   {
+      nir_foreach_block(block, impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intrinsic = nir_instr_as_intrinsic(instr);
+            switch (intrinsic->intrinsic) {
+            case nir_intrinsic_ssbo_atomic_exchange:
+            case nir_intrinsic_ssbo_atomic_comp_swap:
+            case nir_intrinsic_image_atomic_exchange:
+            case nir_intrinsic_image_atomic_comp_swap:
+               return true;
+            case nir_intrinsic_image_atomic_add:
+            case nir_intrinsic_image_atomic_imin:
+            case nir_intrinsic_image_atomic_umin:
+            case nir_intrinsic_image_atomic_imax:
+            case nir_intrinsic_image_atomic_umax:
+            case nir_intrinsic_image_atomic_and:
+            case nir_intrinsic_image_atomic_or:
+            case nir_intrinsic_image_atomic_xor:
+            case nir_intrinsic_ssbo_atomic_add:
+            case nir_intrinsic_ssbo_atomic_imin:
+            case nir_intrinsic_ssbo_atomic_umin:
+            case nir_intrinsic_ssbo_atomic_imax:
+            case nir_intrinsic_ssbo_atomic_umax:
+            case nir_intrinsic_ssbo_atomic_and:
+            case nir_intrinsic_ssbo_atomic_or:
+            case nir_intrinsic_ssbo_atomic_xor:
+               if (!intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa))
+                  return true;
+               break;
+            default:
+               break;
+            }
+         }
+      }
+      return false;
+   }
+
+   unsigned return_index_value = no_value; /* compute_rat_return_index's result */
+
+   bool rat_return_index(unsigned &index)
+   {
+      if (shader->info.stage != MESA_SHADER_COMPUTE)
+         return fail("storage-buffer atomics whose result is used are supported in compute shaders only");
+      if (return_index_value == no_value)
+         return fail("internal: a returning atomic the first scan did not see");
+      index = return_index_value;
+      return true;
+   }
+
+   /* The return buffer dword of this lane: (SE_ID * 256 + HW_WAVE_ID) * 64 + lane, lane being
+    * the flat local invocation index modulo 64 (a wave holds consecutive invocations, at most
+    * 64; r600g counts the lane with MBCNT instead). The products stay below 2^24. */
+   bool compute_rat_return_index()
+   {
+      unsigned &index = return_index_value;
+      if (shader->info.workgroup_size_variable)
+         return fail("a variable workgroup size is not supported");
+      const auto &size = shader->info.workgroup_size;
+      Operand flat = Operand::of_value(local_id[0]);
+      if (size[1] > 1 || size[2] > 1) {
+         Operand rows = Operand::of_value(local_id[1]);
+         if (size[2] > 1)
+            rows = Operand::of_value(emit("MULADD_UINT24", {Operand::of_value(local_id[2]), Operand::literal(size[1]), rows}));
+         flat = Operand::of_value(emit("MULADD_UINT24", {rows, Operand::literal(size[0]), flat}));
+      }
+      const unsigned lane = emit("AND_INT", {flat, Operand::literal(63)});
+      const unsigned wave = emit("MULADD_UINT24", {Operand{OperandKind::Inline, isa::src_sel::se_id},
+                                                   Operand::literal(256),
+                                                   Operand{OperandKind::Inline, isa::src_sel::hw_wave_id}});
+      index = emit("MULADD_UINT24", {Operand::of_value(wave), Operand::literal(64), Operand::of_value(lane)});
+      return true;
+   }
+
+   /* The index GPR of a typed RAT operation (STORE_TYPED, image atomics): x, y, and the layer
+    * or slice in z, one GPR group; sets `index` and `index_yzw` of `store`. */
+   bool typed_rat_index(nir_intrinsic_instr *intrinsic, StoreOp &store)
+   {
+      const bool array = nir_intrinsic_image_array(intrinsic);
+      /* Which coordinate component each channel of the index GPR takes (-1: zero). */
+      std::array<int, 4> from{0, -1, -1, -1};
+      switch (nir_intrinsic_image_dim(intrinsic)) {
+      case GLSL_SAMPLER_DIM_1D: if (array) from[2] = 1; break;
+      case GLSL_SAMPLER_DIM_BUF: break;
+      case GLSL_SAMPLER_DIM_2D: from[1] = 1; if (array) from[2] = 2; break;
+      case GLSL_SAMPLER_DIM_3D:
+      case GLSL_SAMPLER_DIM_CUBE: /* the face (layer x 6 + face) is the slice */
+         from[1] = 1; from[2] = 2; break;
+      default: return fail("internal: an image operation of a dimension image_lowering refuses");
+      }
+      const unsigned group = out.gpr_groups++;
+      for (unsigned c = 0; c < 4; c++) {
+         Operand coordinate = Operand::literal(0);
+         if (from[c] >= 0 && !operand(intrinsic->src[1], unsigned(from[c]), coordinate))
+            return false;
+         const unsigned v = emit("MOV", {coordinate}, int(c));
+         out.values[v].gpr_group = int(group);
+         (c ? store.index_yzw[c - 1] : store.index) = v;
+      }
+      return true;
+   }
+
+   void note_image_rat(unsigned rat)
+   {
+      if (std::find(out.image_rats.begin(), out.image_rats.end(), rat) == out.image_rats.end())
+         out.image_rats.push_back(rat);
+   }
+
+   /* Image atomics on R32 UINT/SINT images (image_lowering.cpp put the RAT in src[0]): the RAT
+    * operation with the coordinates as STORE_TYPED takes them and the value in x; with its
+    * result used (or exchange, compare-exchange) the returning form (emit_returning_rat). */
+   bool select_image_atomic(nir_intrinsic_instr *intrinsic)
+   {
+      struct Forms {
+         const char *plain, *returning;
+      };
+      static const std::map<nir_intrinsic_op, Forms> rat_ops = {
+         {nir_intrinsic_image_atomic_add, {"ADD", "ADD_RTN"}},
+         {nir_intrinsic_image_atomic_imin, {"MIN_INT", "MIN_INT_RTN"}},
+         {nir_intrinsic_image_atomic_umin, {"MIN_UINT", "MIN_UINT_RTN"}},
+         {nir_intrinsic_image_atomic_imax, {"MAX_INT", "MAX_INT_RTN"}},
+         {nir_intrinsic_image_atomic_umax, {"MAX_UINT", "MAX_UINT_RTN"}},
+         {nir_intrinsic_image_atomic_and, {"AND", "AND_RTN"}},
+         {nir_intrinsic_image_atomic_or, {"OR", "OR_RTN"}},
+         {nir_intrinsic_image_atomic_xor, {"XOR", "XOR_RTN"}},
+         {nir_intrinsic_image_atomic_exchange, {nullptr, "XCHG_RTN"}},
+         {nir_intrinsic_image_atomic_comp_swap, {nullptr, "CMPXCHG_INT_RTN"}},
+      };
+      if (!nir_src_is_const(intrinsic->src[0]))
+         return fail("internal: an image atomic without a constant RAT");
+      if (nir_dest_bit_size(intrinsic->dest) != 32)
+         return fail("only 32-bit image atomics are supported");
+      const Forms forms = rat_ops.at(intrinsic->intrinsic);
+      const bool used = !intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa);
+      const bool returns = used || !forms.plain;
+      const unsigned rat = unsigned(nir_src_as_uint(intrinsic->src[0]));
+      note_image_rat(rat);
+      const bool swaps = intrinsic->intrinsic == nir_intrinsic_image_atomic_comp_swap;
+      /* src[3] is the value, or comp_swap's compare value with the new one in src[4]. */
+      Operand data, compare;
+      if (!operand(intrinsic->src[swaps ? 4 : 3], 0, data) || (swaps && !operand(intrinsic->src[3], 0, compare)))
+         return false;
+      Node node;
+      node.kind = NodeKind::Store;
+      node.store.binding = rat;
+      if (!typed_rat_index(intrinsic, node.store))
+         return false;
+      if (!returns) {
+         node.store.atomic = forms.plain;
+         node.store.data = emit("MOV", {data}, 0);
+         out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
+         return true;
+      }
+      node.store.atomic = forms.returning;
+      return emit_returning_rat(node, data, swaps ? &compare : nullptr);
+   }
+
+   /* A storage-image or texel-buffer store (image_lowering.cpp put its RAT in src[0]):
+    * STORE_TYPED with the coordinates in one GPR and the four data channels in another. The
+    * index GPR holds x, y and the layer or z slice in z: a 1D array's layer moves from y to z
+    * (Mesa sfn_instr_mem.cpp emit_image_store; docs/sim-semantics.md, "Typed RAT stores"). */
+   bool select_image_store(nir_intrinsic_instr *intrinsic)
+   {
+      if (!nir_src_is_const(intrinsic->src[0]))
+         return fail("internal: an image store without a constant RAT");
+      if (nir_src_bit_size(intrinsic->src[3]) != 32 || nir_src_bit_size(intrinsic->src[1]) != 32)
+         return fail("only 32-bit image coordinates and data are supported");
+      const unsigned rat = unsigned(nir_src_as_uint(intrinsic->src[0]));
+      Node node;
+      node.kind = NodeKind::Store;
+      node.store.typed = true;
+      node.store.binding = rat;
+      if (!typed_rat_index(intrinsic, node.store))
+         return false;
+      const unsigned data_group = out.gpr_groups++;
+      for (unsigned c = 0; c < 4; c++) {
+         Operand data = Operand::literal(0);
+         if (c < nir_src_num_components(intrinsic->src[3]) && !operand(intrinsic->src[3], c, data))
+            return false;
+         const unsigned d = emit("MOV", {data}, int(c));
+         out.values[d].gpr_group = int(data_group);
+         (c ? node.store.data_yzw[c - 1] : node.store.data) = d;
+      }
+      note_image_rat(rat);
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));
       return true;
@@ -1958,7 +2318,10 @@ static void remove_dead_operations(SelectedProgram &program)
             for (unsigned v : node.fetch.sources())
                use(v);
             break;
-         case NodeKind::Store: use(node.store.data); use(node.store.index); break;
+         case NodeKind::Store:
+            for (unsigned v : node.store.sources())
+               use(v);
+            break;
          case NodeKind::Export:
             for (unsigned v : node.exported.values)
                use(v);
@@ -2140,8 +2503,13 @@ static void coalesce_group_moves(SelectedProgram &program)
                replace(o.value);
          break;
       case NodeKind::Store:
-         replace(node.store.data);
-         replace(node.store.index);
+         for (unsigned *v : {&node.store.data, &node.store.index, &node.store.return_index,
+                             &node.store.compare, &node.store.compare_z})
+            replace(*v);
+         for (unsigned &v : node.store.data_yzw)
+            replace(v);
+         for (unsigned &v : node.store.index_yzw)
+            replace(v);
          break;
       default:
          replace(node.condition);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "barycentric.h"
 #include "compiler/isa/words.h"
 
 namespace terakan::compiler {
@@ -110,6 +111,13 @@ bool GraphicsSelector::scan_pixel_inputs()
          case nir_intrinsic_load_barycentric_pixel:
          case nir_intrinsic_load_barycentric_centroid:
             pair_used[unsigned(pair_of(intrinsic))] = true;
+            /* Read as weights (BaryCoordKHR), not only by INTERP_*: the program depends on
+             * which vertex is which. */
+            nir_foreach_use(use, &intrinsic->dest.ssa) {
+               if (use->parent_instr->type != nir_instr_type_intrinsic ||
+                   nir_instr_as_intrinsic(use->parent_instr)->intrinsic != nir_intrinsic_load_interpolated_input)
+                  out.graphics.uses_vertex_order = true;
+            }
             break;
          case nir_intrinsic_load_barycentric_sample:
          case nir_intrinsic_load_barycentric_at_sample:
@@ -118,6 +126,10 @@ bool GraphicsSelector::scan_pixel_inputs()
                         "not supported by the compiler yet");
          case nir_intrinsic_load_interpolated_input:
          case nir_intrinsic_load_input: {
+            if (nir_intrinsic_io_semantics(intrinsic).location == vertex_order_provoking_slot) {
+               vertex_order_provoking = true;
+               break;
+            }
             unsigned location;
             if (!constant_location(intrinsic, location))
                return false;
@@ -129,7 +141,33 @@ bool GraphicsSelector::scan_pixel_inputs()
             if (location >= max_varyings)
                return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
                            std::to_string(max_varyings) + " the SPI matches");
-            input_flat[location] = intrinsic->intrinsic == nir_intrinsic_load_input;
+            const bool flat = intrinsic->intrinsic == nir_intrinsic_load_input;
+            if (flat && per_vertex_locations.count(location))
+               return fail("pixel-shader input location " + std::to_string(location) +
+                           " is read both flat and PerVertexKHR");
+            input_flat[location] = flat;
+            break;
+         }
+         case nir_intrinsic_load_input_vertex: {
+            out.graphics.uses_vertex_order = true;
+            if (nir_intrinsic_io_semantics(intrinsic).location == vertex_order_vertices_slot) {
+               vertex_order_vertices = true;
+               break;
+            }
+            /* PerVertexKHR: the SPI must keep the three vertices (not FLAT_SHADE, which loads
+             * only the provoking one). */
+            unsigned location;
+            if (!constant_location(intrinsic, location))
+               return false;
+            if (location >= max_varyings)
+               return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
+                           std::to_string(max_varyings) + " the SPI matches");
+            if (input_flat.count(location) && input_flat[location])
+               return fail("pixel-shader input location " + std::to_string(location) +
+                           " is read both flat and PerVertexKHR");
+            input_flat[location] = false;
+            per_vertex_locations.insert(location);
+            out.graphics.uses_vertex_order = true;
             break;
          }
          case nir_intrinsic_load_frag_coord: position_gpr = 0; break;
@@ -150,8 +188,16 @@ bool GraphicsSelector::scan_pixel_inputs()
       const unsigned n = unsigned(input_index.size());
       input_index[location] = n;
    }
-   /* The sprite coordinate takes the input after the varyings. */
+   /* The sprite coordinate takes the input after the varyings, then the vertex-order inputs. */
    point_coord_input = unsigned(input_index.size());
+   unsigned next_input = point_coord_input + (point_coord ? 1 : 0);
+   if (vertex_order_provoking)
+      vertex_order_provoking_input = next_input++;
+   if (vertex_order_vertices)
+      vertex_order_vertices_input = next_input++;
+   if (next_input > max_varyings)
+      return fail("the pixel shader needs " + std::to_string(next_input) + " SPI inputs (BaryCoordKHR and PerVertexKHR "
+                  "take two for the vertex order); the SPI has " + std::to_string(max_varyings));
    return true;
 }
 
@@ -195,7 +241,9 @@ Operand GraphicsSelector::driver_constant(unsigned dword)
 bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigned &location)
 {
    const bool store = intrinsic->intrinsic == nir_intrinsic_store_output;
-   const nir_src &offset = intrinsic->src[store ? 1 : intrinsic->intrinsic == nir_intrinsic_load_interpolated_input ? 1 : 0];
+   const bool second_source = store || intrinsic->intrinsic == nir_intrinsic_load_interpolated_input ||
+                              intrinsic->intrinsic == nir_intrinsic_load_input_vertex;
+   const nir_src &offset = intrinsic->src[second_source ? 1 : 0];
    if (!nir_src_is_const(offset))
       return fail("input or output arrays indexed at run time are not supported by the compiler yet");
    const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
@@ -261,6 +309,8 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
       return select_interpolated(intrinsic, result);
    case nir_intrinsic_load_input:
       return select_flat(intrinsic, result);
+   case nir_intrinsic_load_input_vertex:
+      return select_per_vertex(intrinsic, result);
    case nir_intrinsic_load_frag_coord:
       /* (x + 0.5, y + 0.5, z, 1/w) with PIX_CENTER_HALF: Vulkan's FragCoord. */
       for (unsigned c = 0; c < components; c++)
@@ -388,13 +438,55 @@ bool GraphicsSelector::select_interpolated(nir_intrinsic_instr *intrinsic, std::
 /* A flat input: INTERP_LOAD_P0 copies the provoking vertex's value (FLAT_SHADE). */
 bool GraphicsSelector::select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result)
 {
-   unsigned location;
-   if (!constant_location(intrinsic, location))
-      return false;
-   const unsigned n = input_index.at(location);
+   unsigned n;
+   if (nir_intrinsic_io_semantics(intrinsic).location == vertex_order_provoking_slot) {
+      n = vertex_order_provoking_input;
+   } else {
+      unsigned location;
+      if (!constant_location(intrinsic, location))
+         return false;
+      n = input_index.at(location);
+   }
    const unsigned first = nir_intrinsic_component(intrinsic);
    for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++)
       result.push_back(Operand::of_value(context.context_emit("INTERP_LOAD_P0", {Operand::param(n, first + c)}, -1)));
+   return true;
+}
+
+/* A PerVertexKHR input (or the vertex-order input) of the SPI's vertex k (constant:
+ * barycentric.cpp selects between the three): the SPI keeps P0 and the differences P1 - P0 and P2 - P0
+ * (INTERP_LOAD_P0/P10/P20), so vertex 1 is P0 + P10 and vertex 2 P0 + P20. The sum rounds
+ * where the difference did (exact when the three values are close enough for Sterbenz's
+ * lemma or share an exponent range, not in general). Vertex k here is the SPI's; barycentric.cpp
+ * rotates to Vulkan's order (docs/compiler.md, "Fragment-shader barycentrics"). */
+bool GraphicsSelector::select_per_vertex(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result)
+{
+   unsigned n;
+   if (nir_intrinsic_io_semantics(intrinsic).location == vertex_order_vertices_slot) {
+      n = vertex_order_vertices_input;
+   } else {
+      unsigned location;
+      if (!constant_location(intrinsic, location))
+         return false;
+      n = input_index.at(location);
+   }
+   if (!nir_src_is_const(intrinsic->src[0]))
+      return fail("internal: a PerVertexKHR vertex index that is not constant");
+   const uint64_t vertex = nir_src_as_uint(intrinsic->src[0]);
+   if (vertex > 2)
+      return fail("internal: PerVertexKHR vertex index above 2");
+   const unsigned first = nir_intrinsic_component(intrinsic);
+   for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++) {
+      const Operand parameter = Operand::param(n, first + c);
+      const Operand p0 = Operand::of_value(context.context_emit("INTERP_LOAD_P0", {parameter}, -1));
+      if (vertex == 0) {
+         result.push_back(p0);
+         continue;
+      }
+      const Operand difference =
+         Operand::of_value(context.context_emit(vertex == 1 ? "INTERP_LOAD_P10" : "INTERP_LOAD_P20", {parameter}, -1));
+      result.push_back(Operand::of_value(context.context_emit("ADD", {p0, difference}, -1)));
+   }
    return true;
 }
 
@@ -561,13 +653,32 @@ bool GraphicsSelector::finish()
       for (const auto &[slot, output] : outputs)
          if (slot >= VARYING_SLOT_VAR0)
             params.push_back(slot);
+      const bool vertex_order = options.export_vertex_order;
+      if (vertex_order && params.size() + 1 > max_varyings)
+         return fail("the vertex shader writes " + std::to_string(params.size()) + " outputs, and the fragment "
+                     "shader's BaryCoordKHR or PerVertexKHR needs one more parameter; the SPI takes " +
+                     std::to_string(max_varyings));
       for (size_t k = 0; k < params.size(); k++) {
          const Output &output = outputs[params[k]];
-         add_export(export_parameter, unsigned(k), output.components, output.written, k + 1 == params.size());
+         add_export(export_parameter, unsigned(k), output.components, output.written,
+                    k + 1 == params.size() && !vertex_order);
          out.graphics.param_locations.push_back(params[k] - VARYING_SLOT_VAR0);
          out.graphics.param_semantics.push_back(varying_semantic(params[k] - VARYING_SLOT_VAR0));
       }
-      if (params.empty()) {
+      if (vertex_order) {
+         /* The vertex-order parameter: the vertex index as a float (exact below 2^24; the
+          * mask keeps nearby indices distinct above), unique among a primitive's vertices
+          * unless the primitive is degenerate and draws nothing. */
+         const Operand low_bits = Operand::of_value(
+            context.context_emit("AND_INT", {Operand::of_value(vertex_index), Operand::literal(0xffffff)}, -1));
+         const Operand as_float = Operand::of_value(context.context_emit("INT_TO_FLT", {low_bits}, -1));
+         add_export(export_parameter, unsigned(params.size()),
+                    {as_float, Operand::literal(0), Operand::literal(0), Operand::literal(0)},
+                    {true, true, true, true}, true);
+         out.graphics.param_locations.push_back(~0u);
+         out.graphics.param_semantics.push_back(vertex_order_semantic);
+      }
+      if (params.empty() && !vertex_order) {
          /* The hardware keeps at least one parameter per vertex (VS_EXPORT_COUNT + 1); this one
           * carries semantic 0, which no pixel-shader input uses. */
          add_export(export_parameter, 0, {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0)},
@@ -654,6 +765,16 @@ void GraphicsSelector::fill_pixel_interface()
       g.input_locations.push_back(~0u);
       g.spi_ps_input_cntl.push_back(1u << 17);
       g.spi_interp_control_0 = (1u << 1) | (2u << 2) | (3u << 5) | (0u << 8) | (1u << 11);
+   }
+   /* The vertex shader's vertex-order parameter: flat (the provoking vertex), then kept per
+    * vertex; in that order after the sprite coordinate (scan_pixel_inputs). */
+   if (vertex_order_provoking) {
+      g.input_locations.push_back(~0u);
+      g.spi_ps_input_cntl.push_back(uint32_t(vertex_order_semantic) | 1u << 10);
+   }
+   if (vertex_order_vertices) {
+      g.input_locations.push_back(~0u);
+      g.spi_ps_input_cntl.push_back(uint32_t(vertex_order_semantic));
    }
    /* SPI_PS_IN_CONTROL_0: NUM_INTERP [5:0] (at least 1, as r600g: the SPI wants one),
     * POSITION_ENA [8], POSITION_ADDR [14:10], PERSP_GRADIENT_ENA [28], LINEAR_GRADIENT_ENA [29]. */

@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,7 @@ private:
    bool select_vertex_input(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_interpolated(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
+   bool select_per_vertex(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_point_coord(std::vector<Operand> &result);
    Operand driver_constant(unsigned dword);
    bool record_output(nir_intrinsic_instr *intrinsic);
@@ -83,6 +85,10 @@ private:
    int position_gpr = -1, face_gpr = -1;
    std::map<unsigned, bool> input_flat; /* varying location -> flat */
    std::map<unsigned, unsigned> input_index;
+   std::set<unsigned> per_vertex_locations; /* read with load_input_vertex (PerVertexKHR) */
+   /* The vertex-order inputs (barycentric.h) and their PS input numbers. */
+   bool vertex_order_provoking = false, vertex_order_vertices = false;
+   unsigned vertex_order_provoking_input = 0, vertex_order_vertices_input = 0;
    bool point_coord = false;       /* gl_PointCoord read: one more input, after the varyings */
    unsigned point_coord_input = 0; /* its PS input index */
    std::vector<unsigned> kills; /* node indices: exports follow them */

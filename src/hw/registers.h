@@ -39,6 +39,11 @@ constexpr uint32_t VGT_GS_MODE = 0x28A40, VGT_SHADER_STAGES_EN = 0x28B54;
 constexpr uint32_t SQ_ALU_CONST_CACHE_LS_0 = 0x28F40, SQ_ALU_CONST_BUFFER_SIZE_LS_0 = 0x28FC0;
 constexpr uint32_t CB_COLOR0_BASE = 0x28C60; /* + 0x3C * n for n < 8 */
 constexpr uint32_t CB_COLOR_STRIDE = 0x3C;
+/* CB_IMMEDn_BASE: where RAT n's returning operations (*_RTN) write the old values, in 256-byte
+ * units (Linux evergreen_reg.h / Mesa evergreend.h R_028B9C_CB_IMMED0_BASE, 4 bytes apart). */
+constexpr uint32_t CB_IMMED0_BASE = 0x28B9C;
+/* SQ_VTX_CONSTANT_WORD3.UNCACHED (bit 2; Mesa evergreend.h S_03000C_UNCACHED). */
+constexpr uint32_t buffer_resource_uncached = 1u << 2;
 enum CbColorRegister : uint32_t { Base = 0, Pitch = 4, Slice = 8, View = 0xC, Info = 0x10, Attrib = 0x14, Dim = 0x18 };
 constexpr uint32_t CB_COLOR_INFO_RAT = 1u << 26;
 constexpr uint32_t cb_color_info_format(uint32_t info) { return (info >> 2) & 0x3f; }

@@ -309,6 +309,26 @@ void terakan_emit_compute_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint
    emit_rat(cs, id, bo, offset, range);
 }
 
+/* The return buffer of returning RAT operations: every RAT's CB_IMMEDn_BASE, and the fetch
+ * resource the program reads the old values through, UNCACHED so that the vertex cache never
+ * serves an older value (as r600g's evergreen_setup_immed_buffer; compiler.h). */
+static void emit_rat_returns(terakan_cmd_buffer *cmd, CommandStream &cs)
+{
+   RadeonBo &returns = *cmd->device->rat_return_bo;
+   /* All eight compute RATs, whatever they are bound to (storage buffers, images). */
+   for (unsigned id = 0; id < terakan::compiler::max_storage_buffer_slots; id++) {
+      cs.context_registers(reg::CB_IMMED0_BASE + 4 * id, {0});
+      cs.relocation(returns);
+   }
+   std::array<uint32_t, 8> words = reg::buffer_fetch_resource(0, uint32_t(returns.size()), 1);
+   words[3] |= reg::buffer_resource_uncached;
+   cs.packet(pm4::SET_RESOURCE, 9, true);
+   cs.emit((reg::compute_fetch_resource_base + terakan::compiler::rat_return_fetch_resource) * 8);
+   for (uint32_t word : words)
+      cs.emit(word);
+   cs.relocation(returns);
+}
+
 /* The descriptor of a texture resource or sampler slot; nullptr if none is bound. */
 static const terakan_descriptor *texture_descriptor(const terakan_cmd_buffer *cmd, uint32_t set,
                                                     uint32_t descriptor)
@@ -352,6 +372,8 @@ static bool select_variant(terakan_cmd_buffer *cmd)
 static void emit_textures(terakan_cmd_buffer *cmd, CommandStream &cs)
 {
    for (const terakan_texture_source &source : cmd->pipeline->textures) {
+      if (source.rat)
+         continue; /* terakan_emit_storage_image_rats */
       const terakan_descriptor *d = texture_descriptor(cmd, source.set, source.descriptor);
       if (source.sampler) {
          if (!d || !d->sampler)
@@ -381,7 +403,9 @@ static void emit_textures(terakan_cmd_buffer *cmd, CommandStream &cs)
       RadeonBo &bo = *d->image_view->image->memory->bo;
       cs.packet(pm4::SET_RESOURCE, 9, true);
       cs.emit((hw::compute_texture_resource_base + source.slot) * 8);
-      for (uint32_t word : d->image_view->resource_words)
+      const std::array<uint32_t, 8> words =
+         source.storage ? terakan_storage_image_resource_words(d->image_view) : d->image_view->resource_words;
+      for (uint32_t word : words)
          cs.emit(word);
       cs.relocation(bo); /* BASE_ADDRESS */
       cs.relocation(bo); /* MIP_ADDRESS */
@@ -438,7 +462,10 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
          terakan_emit_constant_buffer(cs, reg::SQ_ALU_CONST_CACHE_LS_0, reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0,
                                       unsigned(slot.kcache), *d.bo, d.offset, d.range, true);
    }
+   target_mask |= terakan_emit_storage_image_rats(cmd, cs);
    cs.context_registers(reg::CB_TARGET_MASK, {target_mask});
+   if (binary.rat_returns)
+      emit_rat_returns(cmd, cs);
    emit_textures(cmd, cs);
    if (binary.push_constants_fetched)
       emit_fetch_resource(cs, terakan::compiler::push_constant_fetch_resource, *push_bo,

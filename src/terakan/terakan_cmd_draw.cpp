@@ -639,6 +639,19 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
       terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "adjacency and patch topologies are not supported");
       return false;
    }
+   /* BaryCoordKHR and PerVertexKHR: the program puts the SPI's triangle vertices in Vulkan's
+    * order (starting at the provoking vertex, found through the vertex shader's vertex-order
+    * parameter); lines and points have weights of their own that it does not make
+    * (docs/compiler.md, "Fragment-shader barycentrics"). */
+   const VkPrimitiveTopology application_topology = VkPrimitiveTopology(dyn.ia.primitive_topology);
+   if (ps.uses_vertex_order && !setup.primitive_type && application_topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST &&
+       application_topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP &&
+       application_topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "a fragment shader reading BaryCoordKHR or PerVertexKHR inputs is drawn with triangle "
+                       "lists, strips and fans only (lines and points are not supported yet)");
+      return false;
+   }
 
    /* Each stage's program: the pipeline's, or its variant for the bound samplers. */
    StageCode vs_code, ps_code;

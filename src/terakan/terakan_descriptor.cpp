@@ -20,6 +20,10 @@ static bool is_supported_type(VkDescriptorType type)
    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: /* an image view read by texelFetch (LD) */
+   /* Read as a texture resource (a texel buffer's fetch resource), written as a typed RAT
+    * (terakan_storage_images.cpp). */
+   case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+   case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
       return true;
    default:
       return false;
@@ -34,7 +38,7 @@ static bool has_sampler(VkDescriptorType type)
 static bool has_image(VkDescriptorType type)
 {
    return type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
-          type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+          type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT || type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 }
 
 static bool is_dynamic(VkDescriptorType type)
@@ -63,8 +67,9 @@ terakan_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutC
       if (b.descriptorCount && !is_supported_type(b.descriptorType))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                           "terakan: descriptor type %d (binding %u) is not supported yet; only "
-                          "uniform and storage buffers (and their dynamic forms), uniform texel "
-                          "buffers, samplers, sampled images and combined image-samplers are",
+                          "uniform and storage buffers (and their dynamic forms), uniform and storage "
+                          "texel buffers, samplers, sampled and storage images, combined image-samplers "
+                          "and input attachments are",
                           b.descriptorType, b.binding);
    }
 
@@ -314,7 +319,8 @@ terakan_UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,
             }
             continue;
          }
-         if (write.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER) {
+         if (write.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+             write.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {
             VK_FROM_HANDLE(terakan_buffer_view, view, write.pTexelBufferView[e]);
             if (!view || !view->buffer->memory) {
                d->bo = nullptr;

@@ -159,6 +159,15 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
    device->query_meta = terakan_query_meta_create();
    if (!device->submit_lock || !device->internal_cache || !device->meta || !device->query_meta)
       result = vk_error(pdev, VK_ERROR_OUT_OF_HOST_MEMORY);
+   if (result == VK_SUCCESS) {
+      std::string error;
+      int error_number = 0;
+      device->rat_return_bo = terakan::winsys::RadeonBo::create(
+         *device->radeon, terakan::compiler::rat_return_buffer_bytes, 256,
+         terakan::winsys::BoPlacement::VramHidden, error, error_number);
+      if (!device->rat_return_bo)
+         result = terakan_bo_error(device, error_number, error);
+   }
 
    for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
       const VkDeviceQueueCreateInfo &info = pCreateInfo->pQueueCreateInfos[i];
@@ -193,6 +202,7 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
          vk_pipeline_cache_destroy(device->internal_cache, nullptr);
       terakan_meta_destroy(device->meta);
       terakan_query_meta_destroy(device->query_meta);
+      delete device->rat_return_bo;
       delete device->submit_lock;
       vk_device_finish(&device->vk);
       vk_free2(&pdev->vk.instance->alloc, pAllocator, device);
@@ -214,6 +224,7 @@ terakan_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
    vk_pipeline_cache_destroy(device->internal_cache, nullptr);
    terakan_meta_destroy(device->meta);
    terakan_query_meta_destroy(device->query_meta);
+   delete device->rat_return_bo;
    delete device->submit_lock;
    vk_device_finish(&device->vk);
    vk_free(&device->vk.alloc, device);

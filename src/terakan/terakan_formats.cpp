@@ -1,9 +1,9 @@
 /* Vulkan formats as TeraScale texture formats, and what each can do.
  *
  * Sampling, copies, uniform texel buffers, colour attachments (the formats the CB writes:
- * terakan_attachment_formats.cpp) and depth/stencil attachments (D16_UNORM, X8_D24_UNORM_PACK32,
- * D32_SFLOAT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT) exist so far:
- * no storage images or storage texel buffers, no blits, no sampled depth. The hardware format,
+ * terakan_attachment_formats.cpp), depth/stencil attachments (D16_UNORM, X8_D24_UNORM_PACK32,
+ * D32_SFLOAT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT) and, for a list of formats, storage images
+ * and storage texel buffers (terakan_format_is_storage) exist so far: no blits of depth. The hardware format,
  * number format and swizzle of each entry follow the FMT_* list of src/hw/texture.h; unlisted
  * formats report no features. */
 #include "terakan_private.h"
@@ -57,16 +57,19 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumFormat::Norm, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumFormat::Int, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumFormat::Int, true, false, xyzw, 16, false},
-   /* Depth: attachments and copies only (sampling depth is not offered yet). Z_24 formats keep
-    * depth in the low 24 bits of a dword; the formats with stencil have their 8-bit stencil in
-    * a plane of its own after the depth (terakan_image.cpp), so `bytes` is the depth plane's.
+   /* Depth: attachments, copies and sampled images (the texture unit reads the DB's surface
+    * as it is: terakan_image.cpp, terakan_image_view_words). Z_24 formats keep depth in the
+    * low 24 bits of a dword (FMT_8_24 reads it as x); the formats with stencil have their 8-bit
+    * stencil in a plane of its own after the depth (terakan_image.cpp), so `bytes` is the
+    * depth plane's, and their stencil aspect is sampled as FMT_8 integers. Linear filtering as
+    * for the colour formats of the same layout: unorm depth yes, 32-bit float not.
     * S8_UINT alone is not offered: r600g has no stencil-only DB format (r600_translate_dbformat
     * knows Z16, Z24 and Z32F depth only), so a DB with DB_Z_INFO.FORMAT invalid and a valid
     * stencil is a path no known driver drives. */
-   {VK_FORMAT_D16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, false, true},
+   {VK_FORMAT_D16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, true, true},
    {VK_FORMAT_D32_SFLOAT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true},
-   {VK_FORMAT_X8_D24_UNORM_PACK32, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true},
-   {VK_FORMAT_D24_UNORM_S8_UINT, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, false, true, true},
+   {VK_FORMAT_X8_D24_UNORM_PACK32, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, true, true},
+   {VK_FORMAT_D24_UNORM_S8_UINT, hw::Fmt8_24, NumFormat::Norm, false, false, x001, 4, true, true, true},
    {VK_FORMAT_D32_SFLOAT_S8_UINT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false, true, true},
    /* Block-compressed: the texture unit decodes 4x4 blocks of 8 (BC1, BC4) or 16 bytes; images
     * are laid out, copied and addressed in blocks. BC1 without alpha reads alpha as one. */
@@ -107,6 +110,36 @@ bool terakan_format_is_texel_buffer(const terakan_format *format)
 
 static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling);
 
+/* Storage images and storage texel buffers (terakan_storage_images.cpp): stores are typed RAT
+ * writes through the CB's conversion of the format, loads read the texture (or texel-buffer
+ * fetch) resource. Offered for the formats Vulkan requires for storage images that the table,
+ * the CB and the tests (api-storage-images-*) cover. */
+bool terakan_format_is_storage(const terakan_format *format)
+{
+   if (!format)
+      return false;
+   terakan_colour_target target; /* the CB converts the stored data */
+   if (!terakan_colour_target_format(format->vk, target))
+      return false;
+   switch (format->vk) {
+   case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_UINT:
+   case VK_FORMAT_R8G8B8A8_SINT:
+   case VK_FORMAT_R16G16B16A16_SFLOAT:
+   case VK_FORMAT_R32_SFLOAT:
+   case VK_FORMAT_R32_UINT:
+   case VK_FORMAT_R32_SINT:
+   case VK_FORMAT_R32G32_SFLOAT:
+   case VK_FORMAT_R32G32_UINT:
+   case VK_FORMAT_R32G32B32A32_SFLOAT:
+   case VK_FORMAT_R32G32B32A32_UINT:
+   case VK_FORMAT_R32G32B32A32_SINT:
+      return true;
+   default:
+      return false;
+   }
+}
+
 /* The usages an image of `format` and `tiling` may have: what its features allow. */
 VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling)
 {
@@ -125,6 +158,8 @@ VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, Vk
       usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
    if (features & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
       usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   if (features & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)
+      usage |= VK_IMAGE_USAGE_STORAGE_BIT;
    return usage;
 }
 
@@ -132,11 +167,16 @@ static VkFormatFeatureFlags image_features(const terakan_format *format, VkImage
 {
    if (!format)
       return 0;
-   if (format->depth) /* depth buffers are 1D tiled: optimal images only */
-      return tiling == VK_IMAGE_TILING_OPTIMAL ? VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                                    VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                                                    VK_FORMAT_FEATURE_TRANSFER_DST_BIT
-                                              : 0;
+   if (format->depth) { /* depth buffers are 1D tiled: optimal images only */
+      if (tiling != VK_IMAGE_TILING_OPTIMAL)
+         return 0;
+      VkFormatFeatureFlags features = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                      VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT |
+                                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+      if (format->filterable)
+         features |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+      return features;
+   }
    /* Blits are draws sampling the source (terakan_meta_blit.cpp): every sampled colour format
     * is a blit source, every colour attachment format a blit destination. */
    VkFormatFeatureFlags features = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT |
@@ -150,6 +190,11 @@ static VkFormatFeatureFlags image_features(const terakan_format *format, VkImage
       if (target.blendable)
          features |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
    }
+   if (terakan_format_is_storage(format))
+      features |= VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+   /* RAT atomics work on 32-bit integers (COLOR_32). */
+   if (terakan_format_is_storage(format) && format->hw == hw::Fmt32 && format->num_format == NumFormat::Int)
+      features |= VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT;
    return features;
 }
 
@@ -158,23 +203,36 @@ terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
                                            VkFormatProperties2 *pFormatProperties)
 {
    /* Linear and optimal images share one layout, so they can do the same things. Buffers:
-    * uniform texel buffers only (storage texel buffers need typed RAT stores). */
+    * uniform texel buffers, and storage texel buffers for the storage formats. */
    const terakan_format *f = terakan_format_of(format);
    const VkFormatFeatureFlags linear = image_features(f, VK_IMAGE_TILING_LINEAR);
    const VkFormatFeatureFlags features = image_features(f, VK_IMAGE_TILING_OPTIMAL);
    VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
+   if ((buffer & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) && terakan_format_is_storage(f))
+      buffer |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+   if ((buffer & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) && f->hw == hw::Fmt32 && f->num_format == NumFormat::Int)
+      buffer |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
    terakan_vertex_fetch_format vertex;
    if (terakan_vertex_format(format, vertex))
       buffer |= VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
    pFormatProperties->formatProperties = {linear, features, buffer};
-   /* VK_KHR_format_feature_flags2: the same features (no feature beyond the 32-bit ones is
-    * offered: no depth comparison, no storage access without a format). */
+   /* VK_KHR_format_feature_flags2: the same features, and storage access without a format
+    * wherever storage is offered (the descriptor's format is the one used: image_lowering.h);
+    * depth comparison (the SAMPLE_C forms) on every sampled depth format. */
+   const VkFormatFeatureFlags2 without_format =
+      VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+   auto with_formatless = [&](VkFormatFeatureFlags flags) {
+      const bool storage = flags & (VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT);
+      return VkFormatFeatureFlags2(flags) | (storage ? without_format : 0);
+   };
    vk_foreach_struct(ext, pFormatProperties->pNext) {
       if (ext->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
          auto *properties = reinterpret_cast<VkFormatProperties3 *>(ext);
-         properties->linearTilingFeatures = linear;
-         properties->optimalTilingFeatures = features;
-         properties->bufferFeatures = buffer;
+         properties->linearTilingFeatures = with_formatless(linear);
+         properties->optimalTilingFeatures = with_formatless(features);
+         if (f && f->depth && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+            properties->optimalTilingFeatures |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+         properties->bufferFeatures = with_formatless(buffer);
       }
    }
 }
@@ -216,6 +274,12 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    }
    out.maxMipLevels = 13; /* log2(4096) + 1 */
+   /* Sampled depth formats with stencil: one level. Their small depth levels take the stencil
+    * plane's pitch, which the texture unit cannot follow (terakan_image.cpp,
+    * depth_levels_found_by_the_texture_unit); which levels those are depends on the extent,
+    * which this query does not know. */
+   if (format->depth && format->stencil && (info->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
+      out.maxMipLevels = 1;
    out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
    /* 4 samples for 2D attachments (terakan_image.cpp): what the simulator models and lavapipe,
     * the reference, also offers; multisampled images cannot be sampled or stored to. */

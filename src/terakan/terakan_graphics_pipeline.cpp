@@ -45,7 +45,8 @@ void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics)
 static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *cache,
                             const VkGraphicsPipelineCreateInfo *info,
                             const VkPipelineShaderStageCreateInfo *stage_info, ShaderStage stage,
-                            const struct vk_vertex_input_state *vertex_input, terakan_graphics_stage &out)
+                            const struct vk_vertex_input_state *vertex_input, bool export_vertex_order,
+                            terakan_graphics_stage &out)
 {
    VK_FROM_HANDLE(vk_shader_module, module, stage_info->module);
    VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
@@ -62,6 +63,7 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
    options.sampler_forces_unnormalized =
       terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
    options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
+   options.export_vertex_order = export_vertex_order;
    if (stage == ShaderStage::Vertex && vertex_input) {
       u_foreach_bit(location, vertex_input->attributes_valid) {
          const uint32_t binding = vertex_input->attributes[location].binding;
@@ -85,6 +87,11 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: the %s stage writes storage buffers, which graphics stages cannot do yet "
                             "(vertexPipelineStoresAndAtomics and fragmentStoresAndAtomics are off)",
+                            name);
+   if (!out.binary.image_rats.empty())
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: the %s stage stores to storage images or storage texel buffers, which "
+                            "graphics stages cannot do yet (compute shaders can)",
                             name);
    if (!terakan_resolve_slots(out.binary, options.buffer_bindings, layout, out.slots) ||
        !terakan_resolve_textures(out.binary, options.texture_bindings, layout, out.textures, out.unnormalized))
@@ -181,17 +188,21 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    vk_dynamic_graphics_state_init(&graphics->dynamic);
    vk_dynamic_graphics_state_fill(&graphics->dynamic, &graphics->state);
 
-   result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi, graphics->vertex);
-   /* Without a fragment stage (depth-only drawing), the hardware still runs a pixel shader:
-    * an empty one, built like the driver's own shaders, which exports nothing, so only depth
-    * and stencil are written (colour attachments' contents are undefined then in Vulkan). */
+   /* The fragment stage first: a pixel shader that reads BaryCoordKHR or PerVertexKHR needs the
+    * vertex shader to export the vertex-order parameter. Without a fragment stage (depth-only
+    * drawing), the hardware still runs a pixel shader: an empty one, built like the driver's
+    * own shaders, which exports nothing, so only depth and stencil are written (colour
+    * attachments' contents are undefined then in Vulkan). */
+   result = fragment ? build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, false,
+                                   graphics->fragment)
+                     : terakan_meta_build_stage(device,
+                                                terakan::compiler::begin_graphics_nir(ShaderStage::Fragment,
+                                                                                      "terakan empty pixel shader")
+                                                   .shader,
+                                                ShaderStage::Fragment, graphics->fragment);
    if (result == VK_SUCCESS)
-      result = fragment ? build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, graphics->fragment)
-                        : terakan_meta_build_stage(device,
-                                                   terakan::compiler::begin_graphics_nir(ShaderStage::Fragment,
-                                                                                         "terakan empty pixel shader")
-                                                      .shader,
-                                                   ShaderStage::Fragment, graphics->fragment);
+      result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi,
+                           graphics->fragment.binary.graphics.uses_vertex_order, graphics->vertex);
    if (result != VK_SUCCESS)
       return fail(result);
 

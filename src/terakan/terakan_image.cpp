@@ -167,6 +167,36 @@ uint64_t terakan_image_stencil_offset(const terakan_image *image, uint32_t level
           hw::surface_texel_offset(image->stencil_layout, image->stencil_surface, level, 0, 0, layer);
 }
 
+/* Sampled depth and stencil. The texture unit reads the surfaces the DB writes as they are,
+ * as Mesa's r600 driver does on Evergreen and Cayman when it can (r600_texture.c can_sample_z
+ * and can_sample_s; no HTILE here, so nothing is compressed): the depth plane through the
+ * format's depth texture format (FMT_16, FMT_8_24 reading x, FMT_32_FLOAT: r600g's
+ * r600_translate_texformat for Z16, Z24X8 and the Z32F plane of Z32F_S8X24), the stencil plane
+ * as FMT_8 with NUM_FORMAT_ALL INT (r600g's S8_UINT view of the separate stencil surface:
+ * evergreen_fill_tex_resource_words). Both in the DB's non-displayable micro-tile order.
+ *
+ * The texture unit finds levels 1.. from MIP_ADDRESS by the natural layout of the format
+ * (hw::compute_surface_layout). A format with stencil gives its small depth levels the stencil
+ * plane's wider pitch (lay_out_stencil), which the texture unit cannot know: r600g calls such
+ * a surface "depth_adjusted" and samples a flushed copy instead. There is no such copy here,
+ * so a sampled D24S8/D32FS8 image whose levels would be adjusted is refused at creation
+ * (single-level images never are: level 0 takes its pitch from the resource's PITCH). This
+ * returns how many leading levels the texture unit finds where the DB put them. */
+static unsigned depth_levels_found_by_the_texture_unit(const terakan_image *image)
+{
+   const terakan_device *device = container_of(image->vk.base.device, const terakan_device, vk);
+   hw::SurfaceLayout natural;
+   std::string error;
+   if (!hw::compute_surface_layout(device->physical->pci->family, image->surface, natural, error))
+      return 1;
+   unsigned level = 0;
+   while (level < natural.levels.size() && natural.levels[level].pitch == image->layout.levels[level].pitch &&
+          natural.levels[level].offset - natural.mip_offset * (level > 0) ==
+             image->layout.levels[level].offset - image->layout.mip_offset * (level > 0))
+      level++;
+   return std::max(level, 1u);
+}
+
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
                     const VkAllocationCallbacks *pAllocator, VkImage *pImage)
@@ -229,6 +259,18 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
       return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "terakan: image layout: %s",
                        error.c_str());
+   }
+   if (format->stencil && (pCreateInfo->usage & VK_IMAGE_USAGE_SAMPLED_BIT) &&
+       depth_levels_found_by_the_texture_unit(image) < image->surface.levels) {
+      const unsigned found = depth_levels_found_by_the_texture_unit(image);
+      vk_image_finish(&image->vk);
+      terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: this sampled depth/stencil image is not supported: from level %u on the depth "
+                            "plane takes the stencil plane's pitch (a multiple of 32 texels), which the texture unit "
+                            "cannot follow; use fewer levels, or X8_D24_UNORM_PACK32 / D32_SFLOAT, which have no such "
+                            "limit",
+                            found);
    }
    *pImage = terakan_image_to_handle(image);
    return VK_SUCCESS;
@@ -346,22 +388,32 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
    const terakan_format *format = terakan_format_of(view->vk.view_format);
    if (!format)
       format = image->format;
+   /* The stencil aspect of a depth/stencil image: its own plane, 8-bit unsigned integers read
+    * as (S, 0, 0, 1). */
+   static const terakan_format stencil_format = {
+      VK_FORMAT_S8_UINT, hw::Fmt8, hw::NumFormat::Int, false, false,
+      {hw::Select::X, hw::Select::Zero, hw::Select::Zero, hw::Select::One}, 1, false};
+   const bool stencil = image->format->stencil && view->vk.aspects == VK_IMAGE_ASPECT_STENCIL_BIT;
+   if (stencil)
+      format = &stencil_format;
+   const hw::SurfaceLayout &layout = stencil ? image->stencil_layout : image->layout;
+   const uint64_t plane = stencil ? image->stencil_offset : 0;
    hw::TextureResource resource;
    resource.dim = dimension_of(view->vk.view_type);
-   resource.array_mode = image->layout.levels[0].mode;
+   resource.array_mode = layout.levels[0].mode;
    resource.non_disp_tiling_order = image->surface.non_displayable_order;
-   hw::fill_texture_resource_tiling(image->layout, resource);
+   hw::fill_texture_resource_tiling(layout, resource);
    /* PITCH counts texels: the layout's pitch counts blocks of compressed formats. */
-   resource.pitch = image->layout.levels[0].pitch * image->format->block;
+   resource.pitch = layout.levels[0].pitch * image->format->block;
    resource.width = image->surface.width;
    resource.height = resource.dim == hw::TextureDim::Dim1DArray ? 1 : image->surface.height;
    resource.depth = image->surface.is_3d ? image->surface.depth : image->surface.layers;
    /* A cube counts cubes in TEX_DEPTH; its faces are layers (BASE/LAST_ARRAY). */
    if (resource.dim == hw::TextureDim::Cube)
       resource.depth = std::max(image->surface.layers / 6, 1u);
-   const uint64_t base = image->offset;
+   const uint64_t base = image->offset + plane;
    resource.base_address = base;
-   resource.mip_address = image->surface.levels > 1 ? base + image->layout.mip_offset : base;
+   resource.mip_address = image->surface.levels > 1 ? base + layout.mip_offset : base;
    resource.format = format->hw;
    resource.num_format = format->num_format;
    for (bool &s : resource.format_signed)

@@ -206,9 +206,11 @@ terakan_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreate
    if (!terakan_format_is_texel_buffer(format))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: format %d cannot be a texel buffer", pCreateInfo->format);
-   if (buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: storage texel buffers are not supported yet");
+   /* A storage texel buffer is also written through a typed RAT (terakan_storage_images.cpp):
+    * only the storage formats (Vulkan requires STORAGE_TEXEL_BUFFER_BIT of the format). */
+   if ((buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT) && !terakan_format_is_storage(format))
+      return terakan_errorf(device, VK_ERROR_FORMAT_NOT_SUPPORTED,
+                       "terakan: format %d cannot be a storage texel buffer", pCreateInfo->format);
    auto *view = static_cast<terakan_buffer_view *>(
       vk_object_zalloc(&device->vk, pAllocator, sizeof(terakan_buffer_view), VK_OBJECT_TYPE_BUFFER_VIEW));
    if (!view)

@@ -35,6 +35,10 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
    .KHR_driver_properties = true,
    .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
+   /* BaryCoordKHR from the SPI's I/J pairs, PerVertexKHR from INTERP_LOAD_P0/P10/P20
+    * (src/compiler/barycentric.h), in Vulkan's vertex order for triangle lists, strips and
+    * fans; lines and points are refused at the draw (terakan_cmd_draw.cpp). */
+   .KHR_fragment_shader_barycentric = true,
    .KHR_get_memory_requirements2 = true,
    /* maintenance1: negative viewport heights (the viewport transform takes the sign:
     * `ScissorAndViewport`), vkTrimCommandPool (the runtime's), VK_ERROR_OUT_OF_POOL_MEMORY
@@ -283,6 +287,11 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * clamps storage-buffer write and atomic indices into the range (compiler.h). */
    pFeatures->features.robustBufferAccess = VK_TRUE;
    pFeatures->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+   /* Storage images read through a texture resource and written through a typed RAT, both
+    * with the descriptor's format, so the shader's declared format is never needed
+    * (terakan_storage_images.cpp, api-storage-images-*). */
+   pFeatures->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
+   pFeatures->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
    /* Clip and cull distances: POS exports 61-62 and PA_CL_VS_OUT_CNTL (8 in all); point sizes
     * from the vertex shader up to PA_SU_POINT_MINMAX's limit. */
    pFeatures->features.shaderClipDistance = VK_TRUE;
@@ -375,6 +384,10 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          reinterpret_cast<VkPhysicalDeviceScalarBlockLayoutFeatures *>(ext)->scalarBlockLayout = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR:
+         reinterpret_cast<VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR *>(ext)
+            ->fragmentShaderBarycentric = VK_TRUE;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
          reinterpret_cast<VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *>(ext)
@@ -603,6 +616,12 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          multiview->maxMultiviewInstanceIndex = UINT32_MAX;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_PROPERTIES_KHR:
+         /* Only matters in VK_EXT_provoking_vertex's last-vertex mode, which is not offered;
+          * VK_FALSE claims nothing. */
+         reinterpret_cast<VkPhysicalDeviceFragmentShaderBarycentricPropertiesKHR *>(ext)
+            ->triStripVertexOrderIndependentOfProvokingVertex = VK_FALSE;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties *>(ext)
             ->maxTimelineSemaphoreValueDifference = UINT64_MAX;

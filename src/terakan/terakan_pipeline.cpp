@@ -108,13 +108,23 @@ std::vector<BufferBinding> terakan_buffer_bindings(const struct vk_pipeline_layo
 /* Images and uniform texel buffers take texture resources from first_texture_resource_slot on
  * (a texel buffer's resource is a buffer fetch resource with its format) and samplers take
  * sampler slots from 0, in layout order; an immutable sampler's coordinate type is given to the
- * compiler. */
+ * compiler. Storage images and storage texel buffers also take RATs, after every storage
+ * buffer's (the compiler refuses a store whose RAT falls beyond the 8 a stage has). */
 static constexpr unsigned first_texture_resource_slot = 96;
+
+static bool is_storage_image_type(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
 
 std::vector<TextureBinding> terakan_texture_bindings(const struct vk_pipeline_layout *layout)
 {
    std::vector<TextureBinding> bindings;
    unsigned resource = first_texture_resource_slot, sampler = 0;
+   unsigned rat = 0;
+   for (const BufferBinding &b : terakan_buffer_bindings(layout))
+      if (b.storage)
+         rat = std::max(rat, b.first_slot + b.count);
    for (uint32_t s = 0; s < layout->set_count; s++) {
       if (!layout->set_layouts[s])
          continue;
@@ -128,7 +138,8 @@ std::vector<TextureBinding> terakan_texture_bindings(const struct vk_pipeline_la
          out.has_image = binding.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
                          binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
                          binding.type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ||
-                         binding.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+                         binding.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+                         is_storage_image_type(binding.type);
          out.has_sampler = binding.type == VK_DESCRIPTOR_TYPE_SAMPLER ||
                            binding.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
          if (!out.has_image && !out.has_sampler)
@@ -136,6 +147,10 @@ std::vector<TextureBinding> terakan_texture_bindings(const struct vk_pipeline_la
          if (out.has_image) {
             out.first_resource = resource;
             resource += binding.count;
+         }
+         if (is_storage_image_type(binding.type)) {
+            out.first_rat = int(rat);
+            rat += binding.count;
          }
          if (out.has_sampler) {
             out.first_sampler = sampler;
@@ -169,7 +184,9 @@ bool terakan_resolve_textures(const ShaderBinary &binary, const std::vector<Text
          const unsigned first = sampler ? b.first_sampler : b.first_resource;
          if (!(sampler ? b.has_sampler : b.has_image) || slot < first || slot >= first + b.count)
             continue;
-         textures.push_back({slot, b.set, descriptor_of(b, slot - first), sampler});
+         terakan_texture_source source{slot, b.set, descriptor_of(b, slot - first), sampler};
+         source.storage = !sampler && b.first_rat >= 0;
+         textures.push_back(source);
          return true;
       }
       return false;
@@ -180,6 +197,18 @@ bool terakan_resolve_textures(const ShaderBinary &binary, const std::vector<Text
    for (unsigned slot : binary.samplers)
       if (!add(slot, true))
          return false;
+   for (unsigned slot : binary.image_rats) {
+      bool found = false;
+      for (const TextureBinding &b : bindings) {
+         if (b.first_rat < 0 || slot < unsigned(b.first_rat) || slot >= unsigned(b.first_rat) + b.count)
+            continue;
+         textures.push_back({slot, b.set, descriptor_of(b, slot - unsigned(b.first_rat)), false, true});
+         found = true;
+         break;
+      }
+      if (!found)
+         return false;
+   }
    for (const terakan::compiler::SamplerRecord &record : binary.sampler_records) {
       const TextureBinding *found = nullptr;
       for (const TextureBinding &b : bindings)
@@ -279,8 +308,8 @@ static void compute_key(const struct terakan_physical_device *pdev,
       _mesa_sha1_update(&context, words, sizeof(words));
    }
    for (const TextureBinding &b : options.texture_bindings) {
-      const uint32_t words[7] = {b.set, b.binding, b.count, b.has_image, b.has_sampler,
-                                 b.first_resource, b.first_sampler};
+      const uint32_t words[8] = {b.set, b.binding, b.count, b.has_image, b.has_sampler,
+                                 b.first_resource, b.first_sampler, uint32_t(b.first_rat)};
       _mesa_sha1_update(&context, words, sizeof(words));
       for (SamplerCoordinates c : b.immutable)
          _mesa_sha1_update(&context, &c, sizeof(c));
@@ -289,6 +318,8 @@ static void compute_key(const struct terakan_physical_device *pdev,
    _mesa_sha1_update(&context, &forced, 1);
    const uint8_t robust = options.robust_buffer_access;
    _mesa_sha1_update(&context, &robust, 1);
+   const uint8_t vertex_order = options.export_vertex_order;
+   _mesa_sha1_update(&context, &vertex_order, 1);
    _mesa_sha1_final(&context, key);
 }
 

@@ -104,6 +104,11 @@ struct terakan_device {
    struct terakan_meta *meta;
    /* The query copy shader (terakan_query.cpp), made on first use. */
    struct terakan_query_meta *query_meta;
+   /* Where returning RAT operations (storage-buffer atomics whose result is used) write the old
+    * values: every RAT's CB_IMMEDn_BASE in a dispatch that has them. One per device suffices,
+    * since a lane's place in it is (shader engine, hardware wave slot, lane), which no two waves
+    * in flight share (compiler.h, rat_return_buffer_bytes). */
+   terakan::winsys::RadeonBo *rat_return_bo;
    /* What a vkCmd* runs on a primary command buffer (the application's table records it
     * into a secondary's vk_cmd_queue instead; terakan_device.cpp). */
    struct vk_device_dispatch_table command_dispatch;
@@ -257,6 +262,8 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer_view, base, VkBufferView, VK_OBJEC
 
 /* Whether a format can be a uniform texel buffer: what the fetch unit converts. */
 bool terakan_format_is_texel_buffer(const terakan_format *format);
+/* A storage image and storage texel buffer format (terakan_formats.cpp). */
+bool terakan_format_is_storage(const terakan_format *format);
 VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling);
 /* What a multisampled image may be used for (terakan_image.cpp): attachments and transfers
  * (clears, resolves), never sampling or storage. */
@@ -351,6 +358,11 @@ struct terakan_texture_source {
    uint32_t set;
    uint32_t descriptor; /* index in the set's descriptor array */
    bool sampler;        /* a sampler slot (else a texture resource) */
+   /* A storage image or texel buffer written through RAT `slot` (typed stores;
+    * terakan_storage_images.cpp), not a texture resource. */
+   bool rat = false;
+   /* The texture resource of a storage image (loads): cube views are bound as 2D arrays. */
+   bool storage = false;
 };
 
 /* A sampler element whose coordinate type the bound sampler decides (a SamplerRecord). */
@@ -533,6 +545,12 @@ extern const struct vk_command_buffer_ops terakan_cmd_buffer_ops;
 
 /* Shared by the compute and draw recording (terakan_cmd_buffer.cpp). */
 terakan::winsys::CommandStream &terakan_cmd_stream(terakan_cmd_buffer *cmd);
+/* The RATs of the storage images and texel buffers the compute pipeline stores to
+ * (terakan_storage_images.cpp); returns their CB_TARGET_MASK bits. */
+uint32_t terakan_emit_storage_image_rats(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs);
+/* The texture resource words a storage image view is read through: the view's, with a cube
+ * view's as the 2D array of its faces. */
+std::array<uint32_t, 8> terakan_storage_image_resource_words(const struct terakan_image_view *view);
 uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment,
                             terakan::winsys::RadeonBo *&bo, uint64_t &offset);
 void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t bytes,

@@ -2,7 +2,7 @@
  *
  * Unnormalized coordinates: on Cayman and Aruba the sampler word carries them
  * (FORCE_UNNORMALIZED); elsewhere the bound sampler's `unnormalized` picks a program variant or
- * a branch (terakan_shader_variants.h). Border colours: the three fixed ones only; custom
+ * a branch (terakan_shader_variants.h). compareEnable sets DEPTH_COMPARE_FUNCTION. Border colours: the three fixed ones only; custom
  * colours (VK_EXT_custom_border_color) would need the TD_CS_SAMPLER border registers. */
 #include "terakan_private.h"
 
@@ -46,11 +46,17 @@ terakan_sampler_state terakan_sampler_state_of(const terakan_physical_device *pd
    sampler.mag_filter = info->magFilter == VK_FILTER_LINEAR ? TexFilter::Bilinear : TexFilter::Point;
    sampler.min_filter = info->minFilter == VK_FILTER_LINEAR ? TexFilter::Bilinear : TexFilter::Point;
    sampler.mip_filter = info->mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR ? MipFilter::Linear : MipFilter::Point;
-   sampler.z_filter = sampler.mip_filter;
+   /* Z_FILTER stays NONE: a 3D texture's z then follows the XY filter, as Vulkan's mag/min
+    * filters cover all three axes (r600g never sets it either; docs/sim-semantics.md). */
    sampler.border = border_color(info->borderColor);
    sampler.min_lod = std::clamp(info->minLod, 0.0f, 15.0f);
    sampler.max_lod = std::clamp(info->maxLod, 0.0f, 15.0f);
    sampler.lod_bias = std::clamp(info->mipLodBias, -2.0f, 2.0f); /* maxSamplerLodBias */
+   /* Depth comparison: VkCompareOp and SQ_TEX_DEPTH_COMPARE_* number NEVER..ALWAYS alike (Mesa
+    * r600_state_common.c r600_tex_compare maps OpenGL's, which Vulkan's follow, one to one);
+    * only the SAMPLE_C forms a shadow sampler compiles to read it. */
+   if (info->compareEnable)
+      sampler.depth_compare = unsigned(info->compareOp) & 7;
    const hw::IsaClass isa = pdev->family->isa_class;
    const bool forced = info->unnormalizedCoordinates && hw::sampler_has_force_unnormalized(isa);
    sampler.force_unnormalized = forced;
@@ -65,9 +71,6 @@ terakan_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
                       const VkAllocationCallbacks *pAllocator, VkSampler *pSampler)
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
-   if (pCreateInfo->compareEnable)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: depth-comparison samplers are not supported yet");
    if (pCreateInfo->anisotropyEnable)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: anisotropic filtering is not supported (samplerAnisotropy is off)");

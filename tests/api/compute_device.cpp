@@ -79,6 +79,9 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
    sampled_image_dynamic_indexing = offered.shaderSampledImageArrayDynamicIndexing;
    enabled.shaderSampledImageArrayDynamicIndexing = offered.shaderSampledImageArrayDynamicIndexing;
    enabled.imageCubeArray = offered.imageCubeArray;
+   /* Storage images without a format in the shader (api-storage-images-*), where offered. */
+   enabled.shaderStorageImageReadWithoutFormat = offered.shaderStorageImageReadWithoutFormat;
+   enabled.shaderStorageImageWriteWithoutFormat = offered.shaderStorageImageWriteWithoutFormat;
    if (robust_buffer_access && !offered.robustBufferAccess) {
       error = device_name + " does not offer robustBufferAccess";
       return;
@@ -256,7 +259,8 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
    info.arrayLayers = layers;
    info.samples = VK_SAMPLE_COUNT_1_BIT;
    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-   info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                extra_image_usage;
    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
    if (vkCreateImage(device, &info, nullptr, &out.image) != VK_SUCCESS)
       return out;

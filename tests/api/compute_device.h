@@ -98,6 +98,7 @@ public:
    /* An optimal-tiling sampled image filled from `texels`: every level in order, each level
     * all its layers (or z slices) in order, rows packed. Left in SHADER_READ_ONLY_OPTIMAL.
     * Compressed formats: `block` texels a side, `bytes_per_texel` per block. */
+   VkImageUsageFlags extra_image_usage = 0; /* added to the usage of the images image() makes */
    Image image(VkFormat format, VkImageType type, VkExtent3D extent, uint32_t layers,
                uint32_t levels, const std::vector<uint8_t> &texels, unsigned bytes_per_texel,
                VkImageCreateFlags flags = 0, unsigned block = 1);

@@ -19,24 +19,13 @@ using namespace terakan::test;
 
 constexpr uint32_t width = 48, height = 40;
 
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT type,
-                                              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-   if (is_validation_finding(severity, type)) {
-      (*static_cast<unsigned *>(user))++;
-      std::fprintf(stderr, "validation: %s\n", data->pMessage);
-   }
-   return VK_FALSE;
-}
-
 class Headless : public ::testing::Test {
 protected:
    void SetUp() override
    {
       std::vector<const char *> layers, extensions = {VK_KHR_SURFACE_EXTENSION_NAME,
                                                       VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
-      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_message, &messages);
+      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(terakan::test::count_validation_finding, &messages);
       const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
       if (layer) {
          layers.push_back("VK_LAYER_KHRONOS_validation");

@@ -6,9 +6,7 @@
  * against the values the first subpass's colours imply. */
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -20,27 +18,6 @@ using namespace terakan::test;
 
 constexpr uint32_t size = 32;
 constexpr VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-
-std::vector<uint32_t> spirv(const std::string &name)
-{
-   const char *folder = std::getenv("TERAKAN_API_SHADERS");
-   std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
-   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-   std::vector<uint32_t> words(bytes.size() / 4);
-   std::memcpy(words.data(), bytes.data(), words.size() * 4);
-   return words;
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT type,
-                                              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-   if (is_validation_finding(severity, type)) {
-      (*static_cast<unsigned *>(user))++;
-      std::fprintf(stderr, "validation: %s\n", data->pMessage);
-   }
-   return VK_FALSE;
-}
 
 /* Two triangles of flat colours (vertex colours equal) over part of the target; the rest keeps
  * A's clear colour. Positions in clip space on whole pixels. */
@@ -57,7 +34,7 @@ const Vertex vertices[] = {
 std::vector<uint8_t> draw(const char *name, unsigned &messages, std::string &error)
 {
    VkInstance instance = VK_NULL_HANDLE;
-   VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_message, &messages);
+   VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(terakan::test::count_validation_finding, &messages);
    const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
    std::vector<const char *> layers, extensions;
    if (layer) {
@@ -187,7 +164,7 @@ std::vector<uint8_t> draw(const char *name, unsigned &messages, std::string &err
 
       const char *names[4] = {"coloured.vert", "coloured.frag", "subpass_fullscreen.vert", "input_attachment.frag"};
       for (unsigned i = 0; i < 4; i++) {
-         const std::vector<uint32_t> code = spirv(names[i]);
+         const std::vector<uint32_t> code = terakan::test::read_api_spirv(names[i]);
          VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          module_info.codeSize = code.size() * 4;
          module_info.pCode = code.data();

@@ -24,7 +24,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -37,27 +36,6 @@ using namespace terakan::test;
 
 constexpr uint32_t size = 32, layers = 4, view_mask = 0b1011, views = 3;
 constexpr VkFormat colour_format = VK_FORMAT_R8G8B8A8_UNORM, depth_format = VK_FORMAT_D32_SFLOAT;
-
-std::vector<uint32_t> spirv(const std::string &name)
-{
-   const char *folder = std::getenv("TERAKAN_API_SHADERS");
-   std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
-   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-   std::vector<uint32_t> words(bytes.size() / 4);
-   std::memcpy(words.data(), bytes.data(), words.size() * 4);
-   return words;
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT type,
-                                              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-   if (is_validation_finding(severity, type)) {
-      (*static_cast<unsigned *>(user))++;
-      std::fprintf(stderr, "validation: %s\n", data->pMessage);
-   }
-   return VK_FALSE;
-}
 
 /* Two flat-coloured triangles at different depths that overlap (the nearer one, drawn first,
  * hides part of the farther one through the depth test). */
@@ -117,7 +95,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
 {
    Picture picture;
    VkInstance instance = VK_NULL_HANDLE;
-   VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_message, &messages);
+   VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(terakan::test::count_validation_finding, &messages);
    const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
    std::vector<const char *> instance_layers, extensions;
    if (layer) {
@@ -271,7 +249,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
                               "input_attachment.frag"};
       VkPipelineShaderStageCreateInfo stages[4] = {};
       for (unsigned s = 0; s < 4; s++) {
-         const std::vector<uint32_t> code = spirv(names[s]);
+         const std::vector<uint32_t> code = terakan::test::read_api_spirv(names[s]);
          VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          module_info.codeSize = code.size() * 4;
          module_info.pCode = code.data();

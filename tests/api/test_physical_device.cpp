@@ -188,16 +188,20 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    /* api-draws-* (PointsAndLines). */
    const size_t wide_lines = offsetof(VkPhysicalDeviceFeatures, wideLines) / sizeof(VkBool32);
    const size_t first_instance = offsetof(VkPhysicalDeviceFeatures, drawIndirectFirstInstance) / sizeof(VkBool32);
+   /* api-storage-images-* (ReadsWithoutAFormat; every store has no format). */
+   const size_t read_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageReadWithoutFormat) / sizeof(VkBool32);
+   const size_t write_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageWriteWithoutFormat) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
-                           i == bias_clamp || i == cube_array || i == wide_lines;
+                           i == bias_clamp || i == cube_array || i == wide_lines || i == read_formatless ||
+                           i == write_formatless;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 
-   /* Sampling, copies, blits, uniform texel buffers, vertex buffers, colour and depth
-    * attachments: no storage images or texel buffers, no sampled depth. */
+   /* Sampling, copies, blits, uniform and storage texel buffers, storage images (the list
+    * api-storage-images-* checks), vertex buffers, colour and depth attachments. */
    VkFormatProperties format;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM, &format);
    const VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
@@ -206,10 +210,11 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                                         VK_FORMAT_FEATURE_TRANSFER_DST_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT;
    const VkFormatFeatureFlags rendered = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
                                          VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
-   EXPECT_EQ(format.optimalTilingFeatures, sampled | rendered);
-   EXPECT_EQ(format.linearTilingFeatures, sampled | rendered);
+   EXPECT_EQ(format.optimalTilingFeatures, sampled | rendered | VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+   EXPECT_EQ(format.linearTilingFeatures, sampled | rendered | VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
    EXPECT_EQ(format.bufferFeatures,
-             VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT));
+             VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT |
+                                  VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT));
    /* sRGB targets are written, not blended (api-draws SrgbTargetsEncodeOnWrite). */
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB, &format);
    EXPECT_EQ(format.bufferFeatures, 0u);
@@ -225,19 +230,22 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R32G32B32A32_SFLOAT, &format);
    EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
    EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
-   /* Depth: attachments and copies of optimal images only. */
+   /* Depth: attachments, copies and sampling (api-sampled-depth) of optimal images only;
+    * linear filtering for the unorm depth formats, not 32-bit float. */
+   const VkFormatFeatureFlags depth_features = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                               VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                               VK_FORMAT_FEATURE_TRANSFER_DST_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D32_SFLOAT, &format);
-   EXPECT_EQ(format.optimalTilingFeatures,
-             VkFormatFeatureFlags(VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                                  VK_FORMAT_FEATURE_TRANSFER_DST_BIT));
+   EXPECT_EQ(format.optimalTilingFeatures, depth_features);
    EXPECT_EQ(format.linearTilingFeatures, 0u);
    /* Depth with stencil likewise; stencil alone is not offered (no stencil-only DB format in
     * r600g). */
    for (VkFormat depth_stencil : {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_X8_D24_UNORM_PACK32}) {
       vkGetPhysicalDeviceFormatProperties(device, depth_stencil, &format);
       EXPECT_EQ(format.optimalTilingFeatures,
-                VkFormatFeatureFlags(VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT));
+                depth_features | (depth_stencil == VK_FORMAT_D32_SFLOAT_S8_UINT
+                                     ? 0u
+                                     : VkFormatFeatureFlags(VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)));
       EXPECT_EQ(format.linearTilingFeatures, 0u);
    }
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_S8_UINT, &format);
@@ -249,6 +257,11 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                                                       VK_IMAGE_USAGE_SAMPLED_BIT, 0, &image),
              VK_SUCCESS);
    EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                      VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                      VK_IMAGE_USAGE_STORAGE_BIT, 0, &image),
+             VK_SUCCESS);
+   /* Not a storage format (the CB writes no SNORM here; sRGB is not offered for storage). */
+   EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB,
                                                       VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                       VK_IMAGE_USAGE_STORAGE_BIT, 0, &image),
              VK_ERROR_FORMAT_NOT_SUPPORTED);
@@ -338,11 +351,12 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    VkDevice vk_device = VK_NULL_HANDLE;
    ASSERT_EQ(vkCreateDevice(device, &info, nullptr, &vk_device), VK_SUCCESS);
 
-   /* Not implemented yet (depth, storage and sparse images, queries, graphics pipelines): each
-    * returns an error instead of calling through NULL or making something unusable. */
+   /* Not implemented yet (stencil-only, storage and sparse images, queries, graphics
+    * pipelines): each returns an error instead of calling through NULL or making something
+    * unusable. */
    VkImageCreateInfo image_info = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
    image_info.imageType = VK_IMAGE_TYPE_2D;
-   image_info.format = VK_FORMAT_D32_SFLOAT;
+   image_info.format = VK_FORMAT_S8_UINT;
    image_info.extent = {16, 16, 1};
    image_info.mipLevels = 1;
    image_info.arrayLayers = 1;
@@ -350,9 +364,11 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
    VkImage image = VK_NULL_HANDLE;
    EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
-   image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+   /* Storage usage of a format that is not a storage format. */
+   image_info.format = VK_FORMAT_R8G8B8A8_SRGB;
    image_info.usage = VK_IMAGE_USAGE_STORAGE_BIT;
    EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);
+   image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
    image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
    image_info.flags = VK_IMAGE_CREATE_SPARSE_BINDING_BIT;
    EXPECT_EQ(vkCreateImage(vk_device, &image_info, nullptr, &image), VK_ERROR_FEATURE_NOT_PRESENT);

@@ -9,9 +9,7 @@
  * top-left rules give the same coverage, so the sample counts must be equal. */
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,28 +21,7 @@ constexpr uint32_t size = 32;
 constexpr uint32_t query_count = 6;
 constexpr uint64_t sentinel = 0xa5a5a5a5a5a5a5a5ull;
 
-std::vector<uint32_t> spirv(const std::string &name)
-{
-   const char *folder = std::getenv("TERAKAN_API_SHADERS");
-   std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
-   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-   std::vector<uint32_t> words(bytes.size() / 4);
-   std::memcpy(words.data(), bytes.data(), words.size() * 4);
-   return words;
-}
-
 float clip(float pixels) { return pixels / (size / 2.0f) - 1.0f; }
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT type,
-                                              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-   if (terakan::test::is_validation_finding(severity, type)) {
-      (*static_cast<unsigned *>(user))++;
-      std::fprintf(stderr, "validation: %s\n", data->pMessage);
-   }
-   return VK_FALSE;
-}
 
 /* Everything a query scene needs on one device: a 32x32 RGBA8 target with a D32 depth
  * attachment, a pipeline over coloured.vert/.frag with depth test LESS and writes on, a
@@ -55,7 +32,7 @@ public:
    {
       using namespace terakan::test;
       std::vector<const char *> layers, extensions;
-      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_message, &messages);
+      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(terakan::test::count_validation_finding, &messages);
       const bool layer = validation && has_instance_layer("VK_LAYER_KHRONOS_validation");
       if (layer) {
          layers.push_back("VK_LAYER_KHRONOS_validation");
@@ -282,7 +259,7 @@ private:
    bool make_pipeline()
    {
       VkShaderModule modules[2] = {};
-      const std::vector<uint32_t> code[2] = {spirv("coloured.vert"), spirv("coloured.frag")};
+      const std::vector<uint32_t> code[2] = {terakan::test::read_api_spirv("coloured.vert"), terakan::test::read_api_spirv("coloured.frag")};
       for (int i = 0; i < 2; i++) {
          VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          info.codeSize = code[i].size() * 4;

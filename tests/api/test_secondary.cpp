@@ -29,9 +29,7 @@
 #include <malloc.h>
 
 #include <array>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -47,28 +45,7 @@ constexpr VkDeviceSize picture_bytes = size * size * 4;
 constexpr VkFormat colour_format = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
 
-std::vector<uint32_t> spirv(const std::string &name)
-{
-   const char *folder = std::getenv("TERAKAN_API_SHADERS");
-   std::ifstream file(std::string(folder ? folder : ".") + "/" + name + ".spv", std::ios::binary);
-   std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-   std::vector<uint32_t> words(bytes.size() / 4);
-   std::memcpy(words.data(), bytes.data(), words.size() * 4);
-   return words;
-}
-
 float clip(float pixels) { return pixels / (size / 2.0f) - 1.0f; }
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT type,
-                                              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-   if (terakan::test::is_validation_finding(severity, type)) {
-      (*static_cast<unsigned *>(user))++;
-      std::fprintf(stderr, "validation: %s\n", data->pMessage);
-   }
-   return VK_FALSE;
-}
 
 /* A rectangle (x0, y0)-(x1, y1) in pixels at depth z in one colour (bytes), or with x1 < 0 the
  * right triangle (x0, y0), (-x1, y0), (x0, y1). */
@@ -94,7 +71,7 @@ public:
    {
       using namespace terakan::test;
       std::vector<const char *> layers, extensions;
-      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_message, &messages);
+      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(terakan::test::count_validation_finding, &messages);
       const bool layer = validation && has_instance_layer("VK_LAYER_KHRONOS_validation");
       if (layer) {
          layers.push_back("VK_LAYER_KHRONOS_validation");
@@ -325,7 +302,7 @@ public:
    VkPipeline pipeline(const PipelineInfo &p)
    {
       VkShaderModule modules[2] = {};
-      const std::vector<uint32_t> code[2] = {spirv("coloured.vert"), spirv("coloured.frag")};
+      const std::vector<uint32_t> code[2] = {terakan::test::read_api_spirv("coloured.vert"), terakan::test::read_api_spirv("coloured.frag")};
       for (int i = 0; i < 2; i++) {
          VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
          info.codeSize = code[i].size() * 4;

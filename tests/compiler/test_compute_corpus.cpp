@@ -19,12 +19,16 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
 
 #include "compiler/compiler.h"
+#include "compiler/isa/opcodes.h"
+#include "compiler/isa/program.h"
+#include "compiler/isa/words.h"
 #include "core/host_memory.h"
 #include "core/shader_core.h"
 #include "corpus.h"
@@ -71,7 +75,10 @@ struct SimulatedRun {
    compiler::ShaderBinary binary;
 };
 
-SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
+/* Changes a dispatch before it runs (tests of what the simulator must refuse). */
+using Tamper = std::function<void(sim::ComputeDispatch &)>;
+
+SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family, const Tamper &tamper = {})
 {
    SimulatedRun run;
    compiler::CompileOptions options;
@@ -127,6 +134,21 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
       dispatch.constant_buffers[compiler::first_kcache_uniform_buffer + k] = {
          true, buffer_base + slot * buffer_stride, initial[slot].size() * 4};
    }
+   /* Returning RAT operations: every RAT's return buffer (CB_IMMEDn_BASE) and the uncached
+    * fetch resource the program reads the old values through (compiler.h), after the buffers
+    * so that memory.buffers[3 + b] stay the bindings. */
+   if (run.binary.rat_returns) {
+      constexpr uint64_t return_address = 0x800000;
+      memory.add(return_address, compiler::rat_return_buffer_bytes);
+      for (auto &[id, rat] : dispatch.rats)
+         rat.return_address = return_address;
+      sim::FetchResource returns;
+      returns.address = return_address;
+      returns.size = compiler::rat_return_buffer_bytes - 1;
+      returns.stride = 1;
+      returns.uncached = true;
+      dispatch.fetch_resources[compiler::rat_return_fetch_resource] = returns;
+   }
    if (run.binary.push_constants_fetched) {
       sim::FetchResource push_resource;
       push_resource.address = push_address;
@@ -134,6 +156,8 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family)
       push_resource.stride = 1;
       dispatch.fetch_resources[16] = push_resource;
    }
+   if (tamper)
+      tamper(dispatch);
    const sim::DispatchResult result = sim::run_compute_dispatch(dispatch, memory);
    if (!result.ok) {
       run.error = "simulator: " + result.error;
@@ -253,6 +277,68 @@ TEST(ComputeCorpusSetup, CorruptedModulesAreRefusedNotCrashed)
    }
    std::printf("corrupted modules: %u refused, %u still compiled\n", refused, compiled);
    EXPECT_GT(refused, 0u);
+}
+
+/* RAT returns: the old value reaches the return buffer only when the RAT operation asked for
+ * an acknowledgement (MARK) and a WAIT_ACK waited for it, and it must be read through an
+ * uncached resource; the simulator refuses programs and bindings that skip any of these. */
+TEST(ComputeCorpusSetup, RatReturnsNeedMarkWaitAckAndAnUncachedResource)
+{
+   const CorpusShader *shader = nullptr;
+   for (const CorpusShader &s : corpus())
+      if (s.name == "ssbo_atomics_return")
+         shader = &s;
+   ASSERT_NE(shader, nullptr);
+   /* Rewrites every CF instruction `match` accepts. */
+   auto patch_cf = [](sim::ComputeDispatch &dispatch, const std::function<bool(isa::CfInstruction &)> &match) {
+      isa::Program program;
+      isa::DecodeError error;
+      ASSERT_TRUE(isa::decode_program_at(dispatch.program, dispatch.isa, program, error)) << error.message;
+      unsigned patched = 0;
+      for (isa::CfInstruction &cf : program.cf) {
+         if (!match(cf))
+            continue;
+         dispatch.program[cf.index * 2] = cf.words[0];
+         dispatch.program[cf.index * 2 + 1] = cf.words[1];
+         patched++;
+      }
+      ASSERT_GT(patched, 0u);
+   };
+   for (hw::Family family : {hw::Family::Cypress, hw::Family::Cayman}) {
+      SCOPED_TRACE(hw::family_info(family).name);
+      EXPECT_TRUE(run_on_simulator(*shader, family).ok);
+      const SimulatedRun no_wait = run_on_simulator(*shader, family, [&](sim::ComputeDispatch &d) {
+         patch_cf(d, [&](isa::CfInstruction &cf) {
+            if (cf.op->name != "WAIT_ACK")
+               return false;
+            cf.set(isa::cf::inst, isa::find_cf_op("NOP")->opcode_for(d.isa));
+            return true;
+         });
+      });
+      EXPECT_FALSE(no_wait.ok);
+      EXPECT_NE(no_wait.error.find("before its write was acknowledged"), std::string::npos) << no_wait.error;
+      const SimulatedRun no_mark = run_on_simulator(*shader, family, [&](sim::ComputeDispatch &d) {
+         patch_cf(d, [](isa::CfInstruction &cf) {
+            if (!cf.op->name.starts_with("MEM_RAT") || !cf.get(isa::cf_export::mark))
+               return false;
+            cf.set(isa::cf_export::mark, 0);
+            return true;
+         });
+      });
+      EXPECT_FALSE(no_mark.ok);
+      EXPECT_NE(no_mark.error.find("before its write was acknowledged"), std::string::npos) << no_mark.error;
+      const SimulatedRun cached = run_on_simulator(*shader, family, [](sim::ComputeDispatch &d) {
+         d.fetch_resources.at(compiler::rat_return_fetch_resource).uncached = false;
+      });
+      EXPECT_FALSE(cached.ok);
+      EXPECT_NE(cached.error.find("through a cached resource"), std::string::npos) << cached.error;
+      const SimulatedRun unbound = run_on_simulator(*shader, family, [](sim::ComputeDispatch &d) {
+         for (auto &[id, rat] : d.rats)
+            rat.return_address = 0;
+      });
+      EXPECT_FALSE(unbound.ok);
+      EXPECT_NE(unbound.error.find("CB_IMMED1_BASE"), std::string::npos) << unbound.error;
+   }
 }
 
 TEST(ComputeCorpusSetup, CorpusIsLarge)

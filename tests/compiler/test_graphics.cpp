@@ -28,10 +28,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "compiler/isa/program.h"
+#include "compiler/isa/words.h"
 #include "core/host_memory.h"
 #include "gfx/draw.h"
 #include "hw/graphics_registers.h"
@@ -974,6 +977,41 @@ TEST_P(Graphics, BinaryRoundTripKeepsTheInterface)
    EXPECT_EQ(back.code, ps.code);
 }
 
+/* Depth comparisons (depth_compare.frag) come out as the SAMPLE_C forms with the reference
+ * where Mesa's r600 puts it (sfn TexInstr::prepare_source): w, or z beside an LOD or bias in w.
+ * The simulator's texture unit reads it from there (tests/sim TexDepth.*); the API test
+ * api-sampled-depth runs such shaders against lavapipe. */
+TEST_P(Graphics, DepthComparisonForms)
+{
+   const ShaderBinary ps = compile("depth_compare.frag", ShaderStage::Fragment);
+   isa::Program program;
+   isa::DecodeError decode_error;
+   ASSERT_TRUE(isa::decode_program(ps.code, hw::family_info(GetParam().family).isa_class, program, decode_error))
+      << decode_error.message;
+   std::multiset<std::string> seen;
+   for (const isa::FetchClause &clause : program.fetch_clauses)
+      for (const isa::FetchInstruction &t : clause.instructions) {
+         const std::string name(t.op->name);
+         if (!name.starts_with("SAMPLE_C"))
+            continue;
+         seen.insert(name);
+         const unsigned z = t.get(isa::tex::src_sel_z), w = t.get(isa::tex::src_sel_w);
+         /* The reference (and the LOD or bias) come from registers: selects 0-3. */
+         if (name == "SAMPLE_C_L" || name == "SAMPLE_C_LB") {
+            EXPECT_LT(z, 4u) << name << ": the reference is in z";
+            EXPECT_LT(w, 4u) << name << ": the LOD or bias is in w";
+         } else {
+            EXPECT_LT(w, 4u) << name << ": the reference is in w";
+         }
+         /* Only x, the comparison, is written (the others have no documented value). */
+         EXPECT_EQ(t.get(isa::tex::dst_sel_y), 7u) << name;
+         EXPECT_EQ(t.get(isa::tex::dst_sel_z), 7u) << name;
+         EXPECT_EQ(t.get(isa::tex::dst_sel_w), 7u) << name;
+      }
+   EXPECT_EQ(seen,
+             (std::multiset<std::string>{"SAMPLE_C", "SAMPLE_C", "SAMPLE_C", "SAMPLE_C_LB", "SAMPLE_C_L", "SAMPLE_C_LZ"}));
+}
+
 /* Refusals: each with the message that names what is missing. */
 struct Refusal {
    const char *file;
@@ -992,6 +1030,7 @@ TEST_P(Graphics, Refusals)
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
       {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
       {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
+      {"refused_cube_shadow.frag", ShaderStage::Fragment, "with a LOD bias on a 2D array or cube"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},
       {"fullscreen.vert", ShaderStage::Compute, "compute shaders go to compile_compute"},
    };

@@ -137,6 +137,15 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
       next = &eds1;
       extended_dynamic_state_ = true;
    }
+   /* Fragment-shader barycentrics where offered (Terakan; lavapipe 22.3 has none). */
+   VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR barycentric{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR};
+   if (offers(VK_KHR_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_KHR_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME);
+      barycentric.fragmentShaderBarycentric = VK_TRUE;
+      barycentric.pNext = const_cast<void *>(next);
+      next = &barycentric;
+   }
    if (create_device(physical_, *family, next, vulkan_1_1 ? nullptr : &enabled.features, device_extensions,
                      device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";

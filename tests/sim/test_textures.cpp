@@ -572,6 +572,11 @@ uint32_t opcode_of(const std::string &op)
    if (op == "LD") return 0x03;
    if (op == "GET_TEXTURE_RESINFO") return 0x04;
    if (op == "SAMPLE_LB") return 0x12;
+   /* The depth-comparing forms (LLVM R600 EvergreenInstructions.td TEX_SAMPLE_C*). */
+   if (op == "SAMPLE_C") return 0x18;
+   if (op == "SAMPLE_C_L") return 0x19;
+   if (op == "SAMPLE_C_LB") return 0x1A;
+   if (op == "SAMPLE_C_LZ") return 0x1B;
    return 0x14; /* SAMPLE_G: not simulated */
 }
 
@@ -1537,6 +1542,60 @@ TEST(CubeResinfo, FaceSizeAndLevelsButNoDepth)
    }
 }
 
+/* Implicit LOD on a cube when the quad straddles two faces: the top-left pixel (this lane) is
+ * on +X next to its edge with +Z, the top-right one just across on +Z. Their face coordinates
+ * jump by almost a whole face (level 2 of a 4x4 cube), but their directions are a hundredth of
+ * a face apart: seen from +X the difference is tiny and the LOD picks level 0 (each level of
+ * this texture holds its own number). */
+TEST(CubeSample, ImplicitLodAcrossAFaceEdgeUsesTheDirections)
+{
+   sim::TextureView view;
+   view.resource.dim = TextureDim::Cube;
+   view.resource.width = view.resource.height = 4;
+   view.resource.pitch = 8;
+   view.resource.format = Fmt32Float;
+   view.resource.last_level = 2;
+   view.resource.last_array = 5;
+   view.bytes_per_element = 4;
+   view.layers = 6;
+   std::vector<std::vector<float>> storage;
+   for (unsigned level = 0; level < 3; level++) {
+      sim::TextureView::Level l;
+      l.width = l.height = 4 >> level;
+      l.pitch = 8;
+      l.aligned_height = l.height;
+      l.mode = ArrayMode::LinearAligned;
+      storage.emplace_back(size_t(l.pitch) * l.aligned_height * 6, float(level));
+      l.data = reinterpret_cast<const uint8_t *>(storage.back().data());
+      l.size = storage.back().size() * 4;
+      view.levels.push_back(l);
+   }
+   Sampler sampler;
+   sampler.mip_filter = MipFilter::Point;
+   sampler.clamp[0] = sampler.clamp[1] = sampler.clamp[2] = ClampMode::ClampLastTexel;
+   /* face coordinates as the CUBE sequence makes them: sc / |2 ma| + 1.5 */
+   const std::array<uint32_t, 4> on_x = {bits(-0.99f / 2 + 1.5f), bits(1.5f), bits(0.0f), 0}; /* (1, 0, 0.99) */
+   const std::array<uint32_t, 4> on_z = {bits(0.99f / 2 + 1.5f), bits(1.5f), bits(4.0f), 0};  /* (0.99, 0, 1) */
+   sim::TexRequest q;
+   q.op = sim::TexOp::Sample;
+   q.normalized = {true, true, false, false};
+   q.source = on_x;
+   q.has_derivatives = true;
+   q.quad = {on_x, on_z, on_x};
+   for (unsigned c = 0; c < 3; c++) {
+      q.derivatives[0][c] = as_float(on_z[c]) - as_float(on_x[c]);
+      q.derivatives[1][c] = 0.0f;
+   }
+   std::array<uint32_t, 4> result{};
+   std::string error;
+   ASSERT_TRUE(sim::texture_execute(view, sampler, {}, q, result, error)) << error;
+   EXPECT_EQ(as_float(result[0]), 0.0f);
+   /* The same quad with both pixels on +X at the same distance apart does pick level 2. */
+   q.quad[1] = {bits(0.99f / 2 + 1.5f), bits(1.5f), bits(0.0f), 0};
+   ASSERT_TRUE(sim::texture_execute(view, sampler, {}, q, result, error)) << error;
+   EXPECT_EQ(as_float(result[0]), 2.0f);
+}
+
 TEST(CubeSample, Refusals)
 {
    TexRun partial = cube_run(IsaClass::Cayman);
@@ -1716,6 +1775,185 @@ TEST(TexSample, TwoDTiledLevelsNearest)
       EXPECT_FLOAT_EQ(out[i][1], float(v[1]) / 255.0f) << i;
       EXPECT_FLOAT_EQ(out[i][2], float(v[2]) / 255.0f) << i;
    }
+}
+
+/* ---------------------------------------------------------------- depth textures and SAMPLE_C */
+
+/* A linear-aligned 4x4 FMT_8_24 texture as the DB's Z_24 leaves it: depth in the low 24 bits
+ * (texel (x, y) holds (x + 4 y) * 1,000,000), a stray top byte that must not be read. */
+TexRun depth24_run()
+{
+   TexRun run;
+   run.resource.width = run.resource.height = 4, run.resource.pitch = 64;
+   run.resource.format = Fmt8_24;
+   run.resource.dst_sel[0] = run.resource.dst_sel[1] = run.resource.dst_sel[2] = run.resource.dst_sel[3] = Select::X;
+   run.level0.assign(64 * 4 * 4, 0);
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         const uint32_t value = (x + 4 * y) * 1000000u | 0xAB000000u;
+         std::memcpy(&run.level0[(y * 64 + x) * 4], &value, 4);
+      }
+   run.options.dst_sel = {0, 7, 7, 7};
+   return run;
+}
+
+float depth24(unsigned x, unsigned y)
+{
+   return float(double((x + 4 * y) * 1000000u) / 16777215.0);
+}
+
+bool passes(unsigned func, float reference, float texel)
+{
+   const bool results[8] = {false, reference < texel, reference == texel, reference <= texel,
+                            reference > texel, reference != texel, reference >= texel, true};
+   return results[func];
+}
+
+TEST(TexDepth, Z24ReadAsUnormAndTheStencilByteAsInteger)
+{
+   TexRun run = depth24_run();
+   run.options.dst_sel = {0, 1, 2, 3};
+   auto out = run.sample({{(2 + 0.5f) / 4, (3 + 0.5f) / 4, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(out[0][0], depth24(2, 3));
+   /* X24S8-style: FMT_8_24 with NUM_FORMAT_ALL INT, y is the top byte (r600g's stencil view of
+    * a combined surface reads y). */
+   TexRun stencil = depth24_run();
+   stencil.options.dst_sel = {0, 1, 2, 3};
+   stencil.resource.num_format = NumFormat::Int;
+   stencil.resource.dst_sel[0] = Select::Y;
+   auto raw = stencil.run({{bits(0.1f), bits(0.1f), 0, 0}});
+   ASSERT_EQ(stencil.error, "");
+   EXPECT_EQ(raw[0][0], 0xABu);
+   /* FMT_24_8: x is the low byte, y the upper 24 bits. */
+   TexRun upper = depth24_run();
+   upper.options.dst_sel = {0, 1, 2, 3};
+   upper.resource.format = Fmt24_8;
+   upper.resource.dst_sel[0] = Select::Y;
+   upper.resource.dst_sel[1] = Select::X;
+   out = upper.sample({{(1 + 0.5f) / 4, 0.1f, 0, 0}});
+   ASSERT_EQ(upper.error, "");
+   const uint32_t stored = 1000000u | 0xAB000000u;
+   EXPECT_EQ(out[0][0], float(double(stored >> 8) / 16777215.0));
+   EXPECT_EQ(out[0][1], float(double(stored & 0xff) / 255.0));
+}
+
+TEST(TexDepth, EveryCompareFunctionNearest)
+{
+   const float references[] = {0.0f, depth24(1, 1), 0.3f, 1.0f};
+   for (unsigned func = 0; func < 8; func++)
+      for (const float reference : references) {
+         TexRun run = depth24_run();
+         run.options.op = "SAMPLE_C_LZ";
+         run.sampler.depth_compare = func;
+         std::vector<std::array<float, 4>> coords;
+         for (unsigned y = 0; y < 4; y++)
+            for (unsigned x = 0; x < 4; x++)
+               coords.push_back({(x + 0.5f) / 4, (y + 0.5f) / 4, 0, reference});
+         auto out = run.sample(coords);
+         ASSERT_EQ(run.error, "") << func;
+         for (unsigned i = 0; i < 16; i++) {
+            EXPECT_EQ(out[i][0], passes(func, reference, depth24(i % 4, i / 4)) ? 1.0f : 0.0f)
+               << "function " << func << " reference " << reference << " texel " << i;
+            EXPECT_EQ(out[i][1], 0.0f); /* masked */
+         }
+      }
+}
+
+TEST(TexDepth, BilinearAveragesTheComparisonsNotTheDepths)
+{
+   TexRun run = depth24_run();
+   run.options.op = "SAMPLE_C_LZ";
+   run.sampler.mag_filter = run.sampler.min_filter = TexFilter::Bilinear;
+   run.sampler.depth_compare = 6; /* GEQUAL: reference >= texel */
+   /* Texel space (1.75, 1.25): x between 1 and 2 at 0.25, y between 0 and 1 at 0.75. The
+    * reference lies between texels (1, 0)/(2, 0) and (1, 1)/(2, 1): the top row passes, the
+    * bottom fails. Filtering the depths first would give another value. */
+   const float reference = (depth24(2, 0) + depth24(1, 1)) / 2;
+   auto out = run.sample({{1.75f / 4, 1.25f / 4, 0, reference}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_FLOAT_EQ(out[0][0], 0.25f);
+   /* Every weight combination: the result is the sum of the weights of the passing texels. */
+   const float u = 2.2f, v = 1.6f;
+   const double fx = double(u) - 0.5 - 1, fy = double(v) - 0.5 - 1;
+   const float reference2 = depth24(2, 1) + 1e-4f; /* passes (1, 1), (2, 1) only */
+   out = run.sample({{u / 4, v / 4, 0, reference2}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_NEAR(out[0][0], (1 - fy) * 1.0, 1e-6) << fx;
+}
+
+TEST(TexDepth, ReferenceInWOrInZBesideALod)
+{
+   /* SAMPLE_C_L and SAMPLE_C_LB take the reference from z (w is the LOD or bias), SAMPLE_C and
+    * SAMPLE_C_LZ from w. LESS with reference 1.0 fails everywhere, with 0 passes (texel 1, 1). */
+   for (const char *op : {"SAMPLE_C_L", "SAMPLE_C_LB", "SAMPLE_C", "SAMPLE_C_LZ"}) {
+      const bool in_z = std::string(op) == "SAMPLE_C_L" || std::string(op) == "SAMPLE_C_LB";
+      TexRun run = depth24_run();
+      run.options.op = op;
+      run.sampler.depth_compare = 1;
+      const float at = 1.5f / 4;
+      auto out = run.sample({{at, at, in_z ? 1.0f : 0.0f, in_z ? 0.0f : 1.0f},
+                             {at, at, in_z ? 0.0f : 1.0f, in_z ? 0.0f : 0.0f}});
+      ASSERT_EQ(run.error, "") << op;
+      EXPECT_EQ(out[0][0], 0.0f) << op;
+      EXPECT_EQ(out[1][0], 1.0f) << op;
+   }
+}
+
+TEST(TexDepth, UnormReferencesAreClampedFloatOnesAreNot)
+{
+   /* A texel of 1.0 and a reference of 1.5 with LEQUAL: clamped to 1.0 for a unorm format
+    * (passes), kept for a float one (fails). */
+   for (const bool is_float : {false, true}) {
+      TexRun run;
+      run.resource.width = run.resource.height = 1, run.resource.pitch = 64;
+      run.resource.format = is_float ? Fmt32Float : Fmt16;
+      run.level0.assign(1024, 0);
+      const float one = 1.0f;
+      if (is_float)
+         std::memcpy(run.level0.data(), &one, 4);
+      else
+         run.level0[0] = run.level0[1] = 0xff;
+      run.options.op = "SAMPLE_C_LZ";
+      run.options.dst_sel = {0, 7, 7, 7};
+      run.sampler.depth_compare = 3;
+      auto out = run.sample({{0.5f, 0.5f, 0, 1.5f}, {0.5f, 0.5f, 0, 0.75f}});
+      ASSERT_EQ(run.error, "");
+      EXPECT_EQ(out[0][0], is_float ? 0.0f : 1.0f) << is_float;
+      EXPECT_EQ(out[1][0], 1.0f) << is_float;
+   }
+}
+
+TEST(TexDepth, ArrayLayerInZAndTheRefusals)
+{
+   /* A 2D array: SAMPLE_C_LZ reads the layer from z and the reference from w. */
+   TexRun run = depth24_run();
+   run.resource.dim = TextureDim::Dim2DArray;
+   run.resource.depth = 2, run.resource.last_array = 1;
+   run.level0.resize(64 * 4 * 4 * 2, 0); /* layer 1: zeros */
+   run.options.op = "SAMPLE_C_LZ";
+   run.options.coord_normalized_mask = 0x3;
+   run.sampler.depth_compare = 4; /* GREATER */
+   auto out = run.sample({{0.9f, 0.9f, 0, 0.5f}, {0.9f, 0.9f, 1, 0.5f}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(out[0][0], 0.0f); /* 0.5 > depth of (3, 3) = 0.89: no */
+   EXPECT_EQ(out[1][0], 1.0f); /* 0.5 > 0 */
+
+   run.options.op = "SAMPLE_C_L";
+   run.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(run.error.find("z would hold both"), std::string::npos) << run.error;
+
+   TexRun all = depth24_run();
+   all.options.op = "SAMPLE_C_LZ";
+   all.options.dst_sel = {0, 1, 7, 7};
+   all.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(all.error.find("result y has no documented value"), std::string::npos) << all.error;
+
+   TexRun integer = depth24_run();
+   integer.options.op = "SAMPLE_C_LZ";
+   integer.resource.num_format = NumFormat::Int;
+   integer.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(integer.error.find("NUM_FORMAT_ALL = INT"), std::string::npos) << integer.error;
 }
 
 } // namespace

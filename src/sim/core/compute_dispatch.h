@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct FetchResource {
    uint32_t data_format = 0, num_format = 0, format_comp = 0, srf_mode = 0;
    uint32_t endian_swap = 0;
    uint32_t dst_sel[4] = {0, 1, 2, 3};
+   bool uncached = false; /* WORD3.UNCACHED: fetches bypass the vertex cache */
 };
 
 /* A buffer resource's fields from its words (SQ_VTX_CONSTANT_WORD0..3). */
@@ -46,14 +48,23 @@ inline FetchResource decode_fetch_resource(const uint32_t *words)
    r.endian_swap = (words[2] >> 30) & 3;
    for (unsigned c = 0; c < 4; c++)
       r.dst_sel[c] = hw::reg::buffer_resource_dst_sel(words[3], c);
+   r.uncached = (words[3] & hw::reg::buffer_resource_uncached) != 0;
    return r;
 }
+
+struct TypedRat; /* gfx/typed_rat.h */
 
 /* A RAT: a colour buffer programmed with CB_COLORn_INFO.RAT. */
 struct RatBinding {
    uint64_t address = 0; /* CB_COLORn_BASE << 8 */
    uint32_t format = 0;  /* CB_COLORn_INFO.FORMAT; COLOR_32 (0xD) is what compute uses */
    uint64_t size_limit = 0; /* bytes the kernel validated (BO size from the base) */
+   /* CB_IMMEDn_BASE << 8: where returning (*_RTN) operations write the old values, located in
+    * memory when one runs. */
+   uint64_t return_address = 0;
+   /* The colour buffer decoded for STORE_TYPED, or why it cannot be (typed_error). */
+   std::shared_ptr<const TypedRat> typed;
+   std::string typed_error;
 };
 
 /* A texture resource (SET_RESOURCE, type VALID_TEXTURE), decoded from its 8 words. Its memory

@@ -36,6 +36,10 @@ PreparedOperand prepare_operand(const AluInstruction &instruction, const AluGrou
    } else if (sel == src_sel::pv || sel == src_sel::ps) {
       operand.kind = OperandKind::Previous;
       operand.previous_slot = sel == src_sel::ps ? 4 : source.chan;
+   } else if (sel == src_sel::hw_wave_id) {
+      operand.kind = OperandKind::WaveId;
+   } else if (sel == src_sel::se_id) {
+      operand.kind = OperandKind::SeId;
    } else if (sel == src_sel::lds_oq_a_pop || sel == src_sel::lds_oq_a) {
       operand.kind = OperandKind::LdsQueue;
       operand.pop = sel == src_sel::lds_oq_a_pop;
@@ -185,7 +189,8 @@ CfKind classify_cf(const CfInstruction &cf)
    if (op.has(CfFlag::AluClause)) return CfKind::Alu;
    if (op.has(CfFlag::AluExtension)) return CfKind::AluExtension;
    if (op.has(CfFlag::FetchClause)) return CfKind::Fetch;
-   if (name == "NOP" || name == "WAIT_ACK") return CfKind::Nop;
+   if (name == "NOP") return CfKind::Nop;
+   if (name == "WAIT_ACK") return CfKind::WaitAck;
    if (name == "JUMP") return CfKind::Jump;
    if (name == "PUSH") return CfKind::Push;
    if (name == "ELSE") return CfKind::Else;

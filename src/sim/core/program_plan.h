@@ -29,6 +29,8 @@ enum class OperandKind : uint8_t {
    Value,       /* a literal or an inline constant: `value` */
    Previous,    /* PV.chan or PS: `previous_slot` */
    LdsQueue,    /* LDS output queue A, popped if `pop` */
+   WaveId,      /* HW_WAVE_ID: the wave's hardware slot */
+   SeId,        /* SE_ID: the shader engine running the wave */
    Unsimulated, /* an operand select the simulator does not model: refused when read */
 };
 
@@ -110,7 +112,7 @@ struct PreparedAluClause {
 
 enum class CfKind : uint8_t {
    Alu, AluExtension, Fetch, Nop, Jump, Push, Else, Pop, LoopStart, LoopBreak, LoopContinue,
-   LoopEnd, Rat, CallFs, Return, Export, StreamOut, End, Unsimulated,
+   LoopEnd, Rat, CallFs, Return, Export, StreamOut, End, WaitAck, Unsimulated,
 };
 
 /* What an ALU clause's CF instruction does to the stack around the clause. */

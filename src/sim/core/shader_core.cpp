@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "alu_semantics.h"
 #include "program_plan.h"
@@ -19,6 +20,7 @@
 #include "compiler/isa/disassembler.h"
 #include "compiler/isa/program.h"
 #include "core/message.h"
+#include "gfx/typed_rat.h"
 
 namespace terakan::sim {
 
@@ -64,6 +66,12 @@ struct Context {
    std::array<HostRange, 16> constant_buffers{};
    std::map<unsigned, HostRange> fetch_buffers;
    std::map<unsigned, HostRange> rat_buffers;
+   /* RAT return buffers (CB_IMMEDn_BASE), located at the first returning operation. */
+   std::map<unsigned, HostRange> return_buffers;
+   /* HW_WAVE_ID of the next compute wave: the waves of one group are in flight together and
+    * get different slots (256 per shader engine, the range r600g sizes its return buffers for:
+    * evergreen_setup_immed_buffer). */
+   unsigned next_wave_slot = 0;
    /* Bound resources whose memory is gone (registers left from an earlier submission): a
     * fault only if the program uses them, as on hardware. */
    std::map<unsigned, std::string> unusable_fetch_buffers, unusable_rats, unusable_constant_buffers;
@@ -159,7 +167,8 @@ public:
    Wave(Context &context, std::vector<uint8_t> &lds, unsigned lanes_present,
         const std::array<unsigned, 3> &group_id, unsigned first_thread)
       : ctx(context), lds(lds), width(context.dispatch.wave_size),
-        id(first_thread / context.dispatch.wave_size), group(group_id)
+        id(first_thread / context.dispatch.wave_size), group(group_id),
+        wave_slot(context.next_wave_slot++ % waves_per_engine)
    {
       allocate_lane_state();
       const auto &size = ctx.dispatch.group_size;
@@ -263,6 +272,16 @@ private:
    unsigned width;
    unsigned id;
    std::array<unsigned, 3> group;
+   /* HW_WAVE_ID (SE_ID is 0: the simulator runs every wave on shader engine 0, derived). */
+   static constexpr unsigned waves_per_engine = 256;
+   unsigned wave_slot = 0;
+   /* Dwords (GPU byte addresses) that returning RAT operations of this wave wrote: whether the
+    * write was acknowledged yet (MARK and a later WAIT_ACK). Reading one before that is a race
+    * on hardware: the value may not have arrived. */
+   struct ReturnedDword {
+      bool marked = false, acknowledged = false;
+   };
+   std::map<uint64_t, ReturnedDword> returned;
    std::vector<uint32_t> gpr, temporaries;
    /* Clause temporaries (R124-R127) are undefined at a clause's start: poisoned again only
     * when something touched them. */
@@ -492,6 +511,15 @@ private:
       case CfKind::Rat:
          run_rat(cf);
          break;
+      case CfKind::WaitAck:
+         /* WAIT_ACK waits until at most ADDR marked memory writes are outstanding; r600g
+          * emits it with ADDR 0 (sfn_assembler.cpp emit_wait_ack), the only form modelled. */
+         if (cf.get(cf::addr) != 0)
+            stop("CF %u: WAIT_ACK with ADDR %u (outstanding acknowledgements allowed) is not simulated",
+                 pc, cf.get(cf::addr));
+         for (auto &[address, dword] : returned)
+            dword.acknowledged = dword.acknowledged || dword.marked;
+         break;
       case CfKind::CallFs:
          if (!ctx.fetch_program)
             stop("CF %u: CALL_FS without a fetch shader (SQ_PGM_START_FS)", pc);
@@ -676,6 +704,12 @@ private:
             if (operand.pop)
                queue[lane].pop_front();
          }
+         break;
+      case OperandKind::WaveId:
+         fill_lanes(row, wave_slot, width);
+         break;
+      case OperandKind::SeId:
+         fill_lanes(row, 0, width);
          break;
       case OperandKind::Unsimulated:
          stop("CF %u: operand select %u is not simulated", pc, operand.sel);
@@ -1157,7 +1191,8 @@ private:
       return ctx.texture_views.emplace(resource_id, std::move(view)).first->second;
    }
 
-   /* SAMPLE, SAMPLE_L, SAMPLE_LZ, LD, GET_TEXTURE_RESINFO (docs/sim-semantics.md, Textures). */
+   /* SAMPLE, SAMPLE_L, SAMPLE_LB, SAMPLE_LZ, their SAMPLE_C forms, LD, GET_TEXTURE_RESINFO
+    * (docs/sim-semantics.md, Textures). */
    void execute_tex(const FetchInstruction &instruction)
    {
       const std::string name(instruction.op->name);
@@ -1170,6 +1205,11 @@ private:
       else if (name == "SAMPLE_L") request.op = TexOp::SampleL;
       else if (name == "SAMPLE_LB") request.op = TexOp::SampleLB;
       else if (name == "SAMPLE_LZ") request.op = TexOp::SampleLZ;
+      /* The depth-comparing forms: the same level of detail, each texel compared first. */
+      else if (name == "SAMPLE_C") request.op = TexOp::Sample, request.compare = true;
+      else if (name == "SAMPLE_C_L") request.op = TexOp::SampleL, request.compare = true;
+      else if (name == "SAMPLE_C_LB") request.op = TexOp::SampleLB, request.compare = true;
+      else if (name == "SAMPLE_C_LZ") request.op = TexOp::SampleLZ, request.compare = true;
       else if (name == "LD") request.op = TexOp::Ld;
       else if (name == "GET_TEXTURE_RESINFO") request.op = TexOp::ResInfo;
       else
@@ -1230,6 +1270,7 @@ private:
          if (implicit_lod) {
             const unsigned top_left = lane & ~3u;
             request.has_derivatives = true;
+            request.quad = {sources[top_left], sources[top_left + 1], sources[top_left + 2]};
             for (unsigned c = 0; c < 3; c++) {
                const float origin = as_float(sources[top_left][c]);
                request.derivatives[0][c] = as_float(sources[top_left + 1][c]) - origin;
@@ -1390,6 +1431,8 @@ private:
          if (offset + bytes <= uint64_t(res.size) + 1) {
             if (offset + bytes > host.size)
                stop("CF %u: VFETCH buffer %u beyond its buffer object", pc, buffer_id);
+            if (!returned.empty())
+               check_returned_read(res, offset, bytes, buffer_id);
             const uint8_t *data = host.data + offset;
             for (unsigned c = 0; c < components; c++) {
                uint32_t v = 0;
@@ -1430,6 +1473,38 @@ private:
       }
    }
 
+   /* A fetch of dwords a returning RAT operation of this wave wrote: only after the write was
+    * acknowledged (MEM_RAT with MARK, then WAIT_ACK; r600g's sequence, sfn_instr_mem.cpp
+    * emit_ssbo_atomic_op), and through an uncached resource (r600g's return-buffer resource
+    * sets UNCACHED, evergreen_setup_immed_buffer: the vertex cache may hold an older line). */
+   void check_returned_read(const FetchResource &res, uint64_t offset, unsigned bytes, unsigned buffer_id)
+   {
+      for (uint64_t at = (res.address + offset) & ~uint64_t(3); at < res.address + offset + bytes; at += 4) {
+         const auto found = returned.find(at);
+         if (found == returned.end())
+            continue;
+         if (!found->second.acknowledged)
+            stop("CF %u: VFETCH from buffer %u reads the RAT return at 0x%llx before its write was "
+                 "acknowledged (MEM_RAT with MARK, then WAIT_ACK)", pc, buffer_id, (unsigned long long)at);
+         if (!res.uncached)
+            stop("CF %u: VFETCH from buffer %u reads the RAT return at 0x%llx through a cached "
+                 "resource (SQ_VTX_CONSTANT_WORD3.UNCACHED clear)", pc, buffer_id, (unsigned long long)at);
+      }
+   }
+
+   /* Where RAT `rat_id`'s returning operations write: CB_IMMEDn_BASE, located at first use. */
+   const HostRange &return_buffer(unsigned rat_id, uint64_t address)
+   {
+      if (const auto found = ctx.return_buffers.find(rat_id); found != ctx.return_buffers.end())
+         return found->second;
+      std::string error;
+      uint8_t *data = address ? ctx.memory.resolve(address, 4, error) : nullptr;
+      if (!data)
+         stop("CF %u: RAT %u returns a value, but CB_IMMED%u_BASE (0x%llx) is not in a buffer%s%s", pc,
+              rat_id, rat_id, (unsigned long long)address, error.empty() ? "" : ": ", error.c_str());
+      return ctx.return_buffers[rat_id] = {data, ctx.memory.bytes_after(address)};
+   }
+
    /* ---- RAT ---- */
 
    void run_rat(const CfInstruction &cf)
@@ -1441,6 +1516,7 @@ private:
       if (binding == ctx.rat_buffers.end())
          stop("CF %u: RAT %u is not bound (CB_COLOR%u with the RAT bit)", pc, rat_id, rat_id);
       const HostRange &host = binding->second;
+      const RatBinding &bound = ctx.dispatch.rats.at(rat_id);
       const unsigned inst = cf.get(cf_export::rat_inst);
       const unsigned rw = cf.get(cf_export::rw_gpr), index_gpr = cf.get(cf_export::index_gpr);
       const unsigned mask = cf.get(cf_export::comp_mask);
@@ -1449,15 +1525,48 @@ private:
       const RatOpInfo *op = find_rat_op(inst);
       if (!op)
          stop("CF %u: RAT instruction %u is not defined", pc, inst);
-      if (op->returns)
-         stop("CF %u: RAT %s (returning) is not simulated yet", pc, std::string(op->name).c_str());
+      /* Returning operations (*_RTN) write each lane's old value to the RAT's return buffer
+       * (CB_IMMEDn_BASE) at the dword index in the data GPR's y channel: r600g puts its return
+       * address there and fetches the value back from the same index (sfn_instr_mem.cpp
+       * emit_ssbo_atomic_op, sfn_shader.cpp's rat_return_address). */
+      const HostRange *returns_to = nullptr;
+      uint64_t return_base = 0;
+      std::set<uint32_t> return_slots;
+      if (op->returns) {
+         return_base = ctx.dispatch.rats.at(rat_id).return_address;
+         returns_to = &return_buffer(rat_id, return_base);
+      }
+      const std::string_view name = op->returns ? op->name.substr(0, op->name.size() - 4) : op->name;
+      /* The compare value of CMPXCHG: channel w on Evergreen (LLVM's R600 backend and r600g
+       * agree); on Cayman r600g puts it in z and LLVM 14 in w. Both are honoured only when they
+       * hold the same value (the compiler writes both); otherwise the result is unknown. */
+      const unsigned compare_chan = 3;
+      const bool compare_both = ctx.dispatch.isa == hw::IsaClass::Cayman;
       for (unsigned lane = 0; lane < width; lane++) {
          /* Helper and killed pixels never write memory (r600g sets VALID_PIXEL_MODE on its
           * pixel shaders' memory writes; the simulator drops them whatever the bit says). */
          if (!lane_active(lane) || !lane_valid(lane))
             continue;
          const uint64_t index = gpr_at(index_gpr, 0, lane, "RAT index");
+         /* Atomics on an image RAT (COLOR_32, a texture RESOURCE_TYPE) address the element its
+          * coordinates name, as STORE_TYPED does (r600g's image atomics). */
+         uint8_t *image_element = nullptr;
+         if (name != "STORE_TYPED" && bound.typed && bound.typed->type != RatResourceType::Buffer &&
+             bound.format == 0xD) {
+            if (name == "STORE_RAW" || name == "STORE_DWORD")
+               stop("CF %u: %s to the image RAT %u is not simulated (STORE_TYPED writes images)", pc,
+                    std::string(name).c_str(), rat_id);
+            std::array<uint32_t, 4> coordinates;
+            for (unsigned c = 0; c < 4; c++)
+               coordinates[c] = gpr_at(index_gpr, c, lane, "RAT index");
+            std::string error;
+            image_element = typed_rat_element(*bound.typed, coordinates, error);
+            if (!image_element)
+               stop("CF %u: RAT%u %s: %s", pc, rat_id, std::string(op->name).c_str(), error.c_str());
+         }
          auto dword = [&](uint64_t element) -> uint8_t * {
+            if (image_element)
+               return image_element;
             const uint64_t offset = element * 4;
             if (offset + 4 > host.size)
                stop("CF %u: RAT%u %s at element %llu, beyond the bound buffer (%llu bytes)", pc,
@@ -1467,8 +1576,23 @@ private:
          };
          auto load = [&](uint64_t e) { uint32_t v; std::memcpy(&v, dword(e), 4); return v; };
          auto store = [&](uint64_t e, uint32_t v) { std::memcpy(dword(e), &v, 4); };
-         const std::string_view name = op->name;
-         if (name == "STORE_RAW" || name == "STORE_DWORD" || name == "STORE_TYPED") {
+         if (name == "STORE_TYPED") {
+            if (!bound.typed)
+               stop("CF %u: STORE_TYPED to RAT %u: %s", pc, rat_id, bound.typed_error.c_str());
+            std::array<uint32_t, 4> coordinates, data;
+            for (unsigned c = 0; c < 4; c++) {
+               coordinates[c] = gpr_at(index_gpr, c, lane, "RAT index");
+               data[c] = gpr_at(rw, c, lane, "RAT data");
+            }
+            std::string error;
+            if (!store_typed(*bound.typed, coordinates, data, mask, error))
+               stop("CF %u: RAT%u %s", pc, rat_id, error.c_str());
+            continue;
+         }
+         if (bound.format != 0xD)
+            stop("CF %u: RAT %s on RAT %u of colour format %u: raw and atomic operations on formats other "
+                 "than COLOR_32 are not simulated yet", pc, std::string(name).c_str(), rat_id, bound.format);
+         if (name == "STORE_RAW" || name == "STORE_DWORD") {
             for (unsigned c = 0; c < 4; c++)
                if (mask >> c & 1)
                   store(index + c, gpr_at(rw, c, lane, "RAT data"));
@@ -1490,10 +1614,28 @@ private:
          else if (name == "XOR") updated = old ^ x;
          else if (name == "INC_UINT") updated = old >= x ? 0 : old + 1;
          else if (name == "DEC_UINT") updated = (old == 0 || old > x) ? x : old - 1;
-         else if (name == "CMPXCHG_INT") updated = old == gpr_at(rw, 3, lane, "RAT compare") ? x : old;
-         else
-            stop("CF %u: RAT %s is not simulated yet", pc, std::string(name).c_str());
+         else if (name == "XCHG" && op->returns) updated = x;
+         else if (name == "NOP" && op->returns) updated = old;
+         else if (name == "CMPXCHG_INT") {
+            const uint32_t compare = gpr_at(rw, compare_chan, lane, "RAT compare");
+            if (compare_both && gpr_at(rw, 2, lane, "RAT compare") != compare)
+               stop("CF %u: Cayman CMPXCHG_INT with different compare values in z and w (lane %u): "
+                    "which channel the hardware reads is not known (r600g: z, LLVM: w)", pc, lane);
+            updated = old == compare ? x : old;
+         } else
+            stop("CF %u: RAT %s is not simulated yet", pc, std::string(op->name).c_str());
          store(index, updated);
+         if (!returns_to)
+            continue;
+         const uint32_t slot = gpr_at(rw, 1, lane, "RAT return index");
+         if (uint64_t(slot) * 4 + 4 > returns_to->size)
+            stop("CF %u: RAT%u %s returns to dword %u, beyond the buffer at CB_IMMED%u_BASE (%llu bytes)",
+                 pc, rat_id, std::string(op->name).c_str(), slot, rat_id, (unsigned long long)returns_to->size);
+         if (!return_slots.insert(slot).second)
+            stop("CF %u: RAT%u %s: two lanes return to dword %u (lane %u)", pc, rat_id,
+                 std::string(op->name).c_str(), slot, lane);
+         std::memcpy(returns_to->data + uint64_t(slot) * 4, &old, 4);
+         returned[return_base + uint64_t(slot) * 4] = {cf.get(cf_export::mark) != 0, false};
       }
    }
 };

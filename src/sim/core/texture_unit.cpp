@@ -260,6 +260,39 @@ enum pipe_format compressed_format(const TextureResource &r)
    }
 }
 
+/* The depth formats' texel layouts. Mesa's r600 driver samples the surfaces the DB wrote
+ * directly on Evergreen and Cayman (r600_texture.c: can_sample_z/can_sample_s, with no flushed
+ * copy unless libdrm had to adjust the depth or stencil pitch) with these formats
+ * (r600_state_common.c r600_translate_texformat): Z24X8 as FMT_8_24 reading x (the low 24 bits,
+ * as unorm), X24S8 as FMT_8_24 reading y (the top 8 bits, NUM_FORMAT_ALL INT), X8Z24 as
+ * FMT_24_8 reading y. Z16 is FMT_16 and Z32F FMT_32_FLOAT, already colour layouts. Kept out of
+ * hw::format_component_layout so that the colour block does not start accepting COLOR_8_24. */
+bool depth_component_layout(TextureFormat format, Layout &out)
+{
+   switch (format) {
+   case Fmt8_24: out = {Kind::Int, 2, {24, 8}}; return true;
+   case Fmt24_8: out = {Kind::Int, 2, {8, 24}}; return true;
+   default: return false;
+   }
+}
+
+/* SQ_TEX_DEPTH_COMPARE_* (Mesa r600_state_common.c r600_tex_compare translates OpenGL's
+ * functions straight: NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS), read as
+ * `reference FUNC texel` like OpenGL's and Vulkan's depth comparison. */
+bool depth_compare_passes(unsigned func, float reference, float texel)
+{
+   switch (func) {
+   case 0: return false;
+   case 1: return reference < texel;
+   case 2: return reference == texel;
+   case 3: return reference <= texel;
+   case 4: return reference > texel;
+   case 5: return reference != texel;
+   case 6: return reference >= texel;
+   default: return true;
+   }
+}
+
 class Lookup {
 public:
    Lookup(const TextureView &view, const Sampler &sampler, const std::array<float, 4> &register_border)
@@ -273,7 +306,7 @@ public:
          decode_block = util_format_fetch_rgba_func(format);
          integer = false;
       } else {
-         if (!format_component_layout(r.format, layout))
+         if (!format_component_layout(r.format, layout) && !depth_component_layout(r.format, layout))
             fault("texture data format %u is not simulated", unsigned(r.format));
          integer = is_integer_result(r, layout);
       }
@@ -302,7 +335,7 @@ public:
       if (offset + view.bytes_per_element > l.size)
          fault("texel (%d, %d, %d) of level %u lies beyond the level's memory", x, y, slice, level);
       if (!decode_block)
-         return decode_texel(r, layout, l.data + offset, degamma);
+         return compared(decode_texel(r, layout, l.data + offset, degamma));
       Texel t;
       decode_block(t.f.data(), l.data + offset, texel_x, texel_y);
       if (degamma)
@@ -329,9 +362,27 @@ public:
          t.f[c] = colour[c];
          t.i[c] = uint32_t(colour[c]);
       }
-      return t;
+      return compared(t);
    }
 
+   /* The SAMPLE_C forms: from here on every texel (border texels too) reads as the 0 or 1 of
+    * its comparison with `reference`, so filters average the results (percentage-closer
+    * filtering, as Vulkan's "Depth Compare Operation" places the comparison before
+    * filtering). The compared value is the one DST_SEL_X selects: r600g's depth views select
+    * the depth in every channel, so before or after the swizzle is the same for them. A
+    * reference for a unorm format is clamped to [0, 1] first (Vulkan's and Direct3D's rule;
+    * derived, no AMD document says it). */
+   void compare_with(unsigned func, float reference)
+   {
+      if (decode_block || integer)
+         fault("depth comparison (SAMPLE_C forms) of a %s texture has no defined result",
+               decode_block ? "block-compressed" : "NUM_FORMAT_ALL = INT");
+      comparing = true;
+      compare_func = func;
+      compare_reference = reference;
+      if (layout.kind == Kind::Int && r.num_format == NumFormat::Norm)
+         compare_reference = std::clamp(reference, r.format_signed[0] ? -1.0f : 0.0f, 1.0f);
+   }
    /* One level, filtered in x/y (and z for 3D). Coordinates are in texels of that level. */
    Texel sample_level(unsigned level, const std::array<float, 3> &u, int slice, bool linear, bool linear_z) const
    {
@@ -447,6 +498,26 @@ public:
    bool integer = false;
 
 private:
+   Texel compared(const Texel &t) const
+   {
+      if (!comparing)
+         return t;
+      float value = 0.0f;
+      switch (r.dst_sel[0]) {
+      case Select::X: case Select::Y: case Select::Z: case Select::W: value = t.f[unsigned(r.dst_sel[0])]; break;
+      case Select::One: value = 1.0f; break;
+      default: break;
+      }
+      const bool passes = depth_compare_passes(compare_func, compare_reference, value);
+      Texel result;
+      result.f.fill(passes ? 1.0f : 0.0f);
+      result.i.fill(passes ? 1u : 0u);
+      return result;
+   }
+
+   bool comparing = false;
+   unsigned compare_func = 0;
+   float compare_reference = 0.0f;
    const TextureView &view;
    const TextureResource &r;
    const Sampler &sampler;
@@ -544,6 +615,25 @@ void check_dim(const TextureResource &r)
  * ones as they are; cube face coordinates in face texels). Vulkan's "Scale Factor Operation"
  * with the exact lengths (the hardware's approximation is not documented to us, derived).
  * A zero or NaN scale gives -infinity, which the clamps turn into MIN_LOD. */
+/* A cube's face coordinates (x, y in [1, 2], as the CUBE sequence gives them) of the direction
+ * that (x, y) on face `from` points at, seen from face `to`: the direction is rebuilt from the
+ * face table and divided by its component along `to`'s major axis. False when the direction
+ * does not point into `to`'s half of space. */
+bool cube_coordinates_on(unsigned from, double x, double y, unsigned to, double &out_x, double &out_y)
+{
+   const CubeFace &f = cube_faces[from], &t = cube_faces[to];
+   double d[3];
+   d[f.major_axis] = f.major_sign;
+   d[f.s_axis] = f.s_sign * 2.0 * (x - 1.5);
+   d[f.t_axis] = f.t_sign * 2.0 * (y - 1.5);
+   const double major = d[t.major_axis] * t.major_sign;
+   if (!(major > 0.0))
+      return false;
+   out_x = t.s_sign * d[t.s_axis] / (2.0 * major) + 1.5;
+   out_y = t.t_sign * d[t.t_axis] / (2.0 * major) + 1.5;
+   return true;
+}
+
 float implicit_lod(const TextureView &view, const Sampler &sampler, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
@@ -551,12 +641,33 @@ float implicit_lod(const TextureView &view, const Sampler &sampler, const TexReq
    const unsigned sizes[3] = {base.width, base.height, base.depth};
    const unsigned spatial = r.dim == TextureDim::Dim3D ? 3
                             : (r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray) ? 1 : 2;
+   /* Cubes: a quad whose pixels lie on different faces has face coordinates that jump at the
+    * edge; the differences are taken with every pixel's direction seen from this lane's face,
+    * so they stay what the direction's change across the quad makes them (Vulkan computes the
+    * LOD from the face coordinates' derivatives; how the hardware treats such quads is not
+    * documented to us: derived). */
+   std::array<std::array<float, 3>, 2> derivatives = q.derivatives;
+   if (r.dim == TextureDim::Cube) {
+      const unsigned face = unsigned(float_of(q.source[2])) % 8;
+      std::array<std::array<double, 2>, 3> on_face{};
+      bool seen = true;
+      for (unsigned p = 0; p < 3 && seen; p++) {
+         const unsigned from = unsigned(float_of(q.quad[p][2])) % 8;
+         seen = from < 6 && face < 6 &&
+                cube_coordinates_on(from, float_of(q.quad[p][0]), float_of(q.quad[p][1]), face, on_face[p][0],
+                                    on_face[p][1]);
+      }
+      if (seen)
+         for (unsigned d = 0; d < 2; d++)
+            for (unsigned a = 0; a < 2; a++)
+               derivatives[d][a] = float(on_face[d + 1][a] - on_face[0][a]);
+   }
    double rho = 0.0;
    for (unsigned d = 0; d < 2; d++) {
       double sum = 0.0;
       for (unsigned a = 0; a < spatial; a++) {
          const bool normalized = q.normalized[a] && !(sampler.force_unnormalized && a < 2);
-         const double v = double(q.derivatives[d][a]) * (normalized ? double(sizes[a]) : 1.0);
+         const double v = double(derivatives[d][a]) * (normalized ? double(sizes[a]) : 1.0);
          sum += v * v;
       }
       rho = std::max(rho, std::sqrt(sum));
@@ -575,8 +686,27 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
       fault("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
    if (sampler.mc_coord_truncate)
       fault("sampler MC_COORD_TRUNCATE is not simulated");
-   /* DEPTH_COMPARE_FUNCTION is used by the SAMPLE_C forms only (not simulated); r600g fills
-    * it in for every sampler, so plain SAMPLE ignores it. */
+   /* DEPTH_COMPARE_FUNCTION is used by the SAMPLE_C forms only; r600g fills it in for every
+    * sampler, so plain SAMPLE ignores it. The reference is in w, or in z for SAMPLE_C_L and
+    * SAMPLE_C_LB whose w is the LOD or bias (Mesa r600 sfn TexInstr::prepare_source and
+    * r600_shader.c tgsi_tex place it so). Where z also holds a 2D array's layer or a cube's
+    * face the two cannot both be given: r600g turns those into SAMPLE_C_G instead
+    * (r600_nir_lower_txl_txf_array_or_cube), so what the hardware reads there is unknown. */
+   /* A comparison's result is the filtered 0/1 in x (the resource's DST_SEL does not move it). */
+   auto finish = [&](const Texel &t) {
+      return q.compare ? std::array<uint32_t, 4>{bits_of(t.f[0]), 0, 0, 0} : lookup.swizzle(t);
+   };
+   if (q.compare) {
+      const bool reference_in_z = q.op == TexOp::SampleL || q.op == TexOp::SampleLB;
+      if (reference_in_z && (r.dim == TextureDim::Dim2DArray || r.dim == TextureDim::Cube))
+         fault("SAMPLE_C_L/SAMPLE_C_LB on a 2D array or cube: z would hold both the layer or face and the "
+               "reference; what the hardware reads is not known (Mesa uses SAMPLE_C_G there)");
+      lookup.compare_with(sampler.depth_compare, float_of(q.source[reference_in_z ? 2 : 3]));
+      for (unsigned c = 1; c < 4; c++)
+         if (q.result_used[c])
+            fault("a SAMPLE_C form's result %c has no documented value (only x, the comparison, is "
+                  "defined here); mask it with DST_SEL 7", "xyzw"[c]);
+   }
 
    /* LOD: SAMPLE_L takes it from the w source; SAMPLE and SAMPLE_LB compute it from the
     * quad's derivatives in pixel shaders (0 without them: compute and vertex shaders), and
@@ -638,7 +768,7 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
          for (unsigned c = 0; c < 4; c++)
             t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
       }
-      return lookup.swizzle(t);
+      return finish(t);
    }
 
    /* FORCE_UNNORMALIZED (Cayman/Aruba sampler WORD0 bit 25) makes x and y unnormalized
@@ -671,7 +801,7 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
       for (unsigned c = 0; c < 4; c++)
          t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
    }
-   return lookup.swizzle(t);
+   return finish(t);
 }
 
 std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, const TexRequest &q)

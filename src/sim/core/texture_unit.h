@@ -1,5 +1,5 @@
-/* The texture unit: what a TEX clause instruction (SAMPLE, SAMPLE_L, SAMPLE_LZ, LD,
- * GET_TEXTURE_RESINFO) returns for one lane, given the texture resource, the sampler and the
+/* The texture unit: what a TEX clause instruction (SAMPLE, SAMPLE_L, SAMPLE_LB, SAMPLE_LZ, their
+ * depth-comparing SAMPLE_C forms, LD, GET_TEXTURE_RESINFO) returns for one lane, given the texture resource, the sampler and the
  * coordinates. Addressing goes through src/hw/surface, so the driver, the checker and this
  * agree on where every texel lives. docs/sim-semantics.md ("Textures") lists the rules, their
  * sources, and which are derived. */
@@ -52,6 +52,11 @@ struct TexRequest {
    std::array<uint32_t, 4> source{}; /* the four selected source values (raw bits) */
    std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
    std::array<int, 3> offset_halves{}; /* OFFSET_X/Y/Z: signed, in half texels */
+   /* The SAMPLE_C forms (SAMPLE_C, _C_L, _C_LB, _C_LZ with op Sample, SampleL, SampleLB,
+    * SampleLZ): every texel is compared with a reference by the sampler's
+    * DEPTH_COMPARE_FUNCTION before filtering. The reference is source w, or source z for
+    * SAMPLE_C_L and SAMPLE_C_LB, whose w holds the LOD or bias. */
+   bool compare = false;
    /* Which of the four results the instruction's DST_SEL reads: a result with no defined value
     * (GET_TEXTURE_RESINFO's z on a cube) is refused only when it is read. */
    std::array<bool, 4> result_used{true, true, true, true};
@@ -61,6 +66,9 @@ struct TexRequest {
     * (compute, vertex shaders) SAMPLE uses level of detail 0. */
    bool has_derivatives = false;
    std::array<std::array<float, 3>, 2> derivatives{};
+   /* With derivatives: the quad's top-left, top-right and bottom-left sources (raw bits), from
+    * which a cube's differences are taken on this lane's face (see implicit_lod). */
+   std::array<std::array<uint32_t, 4>, 3> quad{};
 };
 
 /* The four values after the resource's DST_SEL (raw bits: floats, or integers for

@@ -7,6 +7,7 @@
 #include "core/shader_core.h"
 #include "gfx/draw.h"
 #include "gfx/dump.h"
+#include "gfx/typed_rat.h"
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
@@ -564,9 +565,12 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
       RatBinding rat;
       rat.address = uint64_t(get(ctx, base_reg + reg::Base)) << 8;
       rat.format = reg::cb_color_info_format(info);
-      if (rat.format != 0xD)
-         return "DISPATCH_DIRECT: RAT formats other than COLOR_32 are not simulated yet";
       rat.size_limit = memory.bytes_after(rat.address);
+      rat.return_address = uint64_t(get(ctx, reg::CB_IMMED0_BASE + 4 * n)) << 8;
+      /* Decoded as a typed surface too (STORE_TYPED); raw operations need COLOR_32. */
+      auto typed = std::make_shared<TypedRat>();
+      if (decode_typed_rat(ctx, n, tiling, memory, *typed, rat.typed_error))
+         rat.typed = std::move(typed);
       dispatch.rats[n] = rat;
    }
 

@@ -161,10 +161,14 @@ uint64_t encode_component(const ColourTarget &target, unsigned width, unsigned c
    }
 }
 
-} // namespace
+/* A typed RAT's extent (decode_rat_colour_target); null when decoding a render target. */
+struct RatExtent {
+   unsigned layers = 1;
+   uint64_t buffer_elements = 0;
+};
 
-bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &memory, ColourTarget &target,
-                          std::string &error, bool ignore_target_mask)
+bool decode_target(const PipelineState &state, unsigned n, GpuMemory &memory, ColourTarget &target,
+                   std::string &error, bool ignore_target_mask, const RatExtent *rat)
 {
    const uint32_t base_reg = hw::reg::CB_COLOR0_BASE + n * hw::reg::CB_COLOR_STRIDE;
    const uint32_t info = state.get(base_reg + hw::reg::Info);
@@ -178,7 +182,7 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
       error = text;
       return false;
    };
-   if (info & hw::reg::CB_COLOR_INFO_RAT)
+   if ((info & hw::reg::CB_COLOR_INFO_RAT) && !rat)
       return refuse("a RAT bound while drawing is not simulated");
    target.index = n;
    target.format = format;
@@ -214,13 +218,22 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
    const uint64_t slice_pixels = (uint64_t(slice & 0x3fffff) + 1) * 64;
    target.width = pitch_pixels;
    target.height = unsigned(slice_pixels / pitch_pixels);
+   if (rat && rat->buffer_elements) {
+      /* A buffer RAT is one row of elements from BASE, however PITCH and SLICE describe the
+       * layer the kernel checks (r600g leaves SLICE 0). */
+      if (cb_info_array_mode(info) > 1)
+         return refuse("a buffer RAT must be linear");
+      /* Cut to the buffer object below, once the element size is known. */
+      target.width = unsigned(std::min<uint64_t>(rat->buffer_elements, 0xffffffffu));
+      target.height = 1;
+   }
    unsigned bytes = 0;
    for (unsigned c = 0; c < target.components; c++)
       bytes += target.bits[c];
    bytes /= 8;
    const unsigned mode = cb_info_array_mode(info);
    hw::LevelAddressing &a = target.addressing;
-   a.pitch = pitch_pixels;
+   a.pitch = target.width;
    a.aligned_height = target.height;
    a.bytes_per_element = bytes;
    const uint32_t attrib = state.get(base_reg + hw::reg::Attrib);
@@ -248,16 +261,25 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
    }
 
    target.element_bytes = bytes;
+   if (rat && rat->buffer_elements && bytes) {
+      /* r600g's shader-buffer RATs give DIM in bytes (evergreen_set_shader_buffers passes byte
+       * offsets where evergreen_set_color_surface_buffer takes elements): the row ends with
+       * the buffer object at the latest. */
+      target.width = unsigned(std::min<uint64_t>(target.width, memory.bytes_after(target.address) / bytes));
+      a.pitch = std::max(target.width, 1u);
+   }
    if (!decode_colour_metadata(state, n, bytes, memory, target.msaa, error))
       return false;
    a.samples = target.msaa.fragments;
    if (a.samples > 1 && a.mode != hw::ArrayMode::Tiled1DThin1 && a.mode != hw::ArrayMode::Tiled2DThin1)
       return refuse("a multisampled colour buffer must be tiled");
-   target.size = colour_surface_bytes(target);
+   target.size = colour_surface_bytes(target) * (rat ? rat->layers : 1);
    std::string memory_error;
    target.data = memory.resolve(start, target.size, memory_error);
    if (!target.data)
       return refuse(("colour buffer memory: " + memory_error).c_str());
+   if (rat)
+      return true; /* a RAT neither blends nor applies a logic operation */
 
    const uint32_t blend = state.get(CB_BLEND0_CONTROL + 4 * n);
    BlendState &b = target.blend;
@@ -308,6 +330,21 @@ bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &mem
          return refuse("logic operation and blending at once are not simulated (GL allows one)");
    }
    return true;
+}
+
+} // namespace
+
+bool decode_colour_target(const PipelineState &state, unsigned n, GpuMemory &memory, ColourTarget &target,
+                          std::string &error, bool ignore_target_mask)
+{
+   return decode_target(state, n, memory, target, error, ignore_target_mask, nullptr);
+}
+
+bool decode_rat_colour_target(const PipelineState &state, unsigned n, GpuMemory &memory, ColourTarget &target,
+                              std::string &error, unsigned layers, uint64_t buffer_elements)
+{
+   const RatExtent extent{layers, buffer_elements};
+   return decode_target(state, n, memory, target, error, true, &extent);
 }
 
 std::array<uint32_t, 4> read_colour(const ColourTarget &target, unsigned x, unsigned y)

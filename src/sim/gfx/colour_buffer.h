@@ -50,6 +50,13 @@ struct ColourTarget {
 bool decode_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error,
                           bool ignore_target_mask = false);
 
+/* The same for a colour buffer bound as a typed RAT (CB_COLORn_INFO.RAT, gfx/typed_rat.h): the
+ * format, number type and swap as for drawing, `layers` slices of the level from BASE (or,
+ * `buffer_elements` > 0, one linear row of that many elements), and no blending or logic
+ * operation (image stores write their data). */
+bool decode_rat_colour_target(const PipelineState &, unsigned n, GpuMemory &, ColourTarget &, std::string &error,
+                              unsigned layers, uint64_t buffer_elements);
+
 /* Blends and writes the shader's export for pixel (x, y). The export holds floats, or integers
  * for UINT/SINT targets. second is the export to PIXEL 1, which dual-source blend factors
  * read; nullptr unless the target's dual_source is set. */
