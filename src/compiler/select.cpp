@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <string_view>
 #include <memory>
 #include <set>
 #include <numbers>
@@ -1964,28 +1965,32 @@ private:
       return true;
    }
 
+   /* The RAT operations of a storage-buffer or image atomic (the same for both families, by
+    * the operation's name after "atomic_"): its plain form, none for exchange and
+    * compare-exchange (RAT_INST has no plain exchange), and its returning *_RTN form. */
+   struct RatAtomicForms {
+      const char *plain, *returning;
+   };
+   static RatAtomicForms rat_atomic_forms(nir_intrinsic_op op)
+   {
+      static const std::map<std::string_view, RatAtomicForms> forms = {
+         {"add", {"ADD", "ADD_RTN"}},         {"imin", {"MIN_INT", "MIN_INT_RTN"}},
+         {"umin", {"MIN_UINT", "MIN_UINT_RTN"}}, {"imax", {"MAX_INT", "MAX_INT_RTN"}},
+         {"umax", {"MAX_UINT", "MAX_UINT_RTN"}}, {"and", {"AND", "AND_RTN"}},
+         {"or", {"OR", "OR_RTN"}},             {"xor", {"XOR", "XOR_RTN"}},
+         {"exchange", {nullptr, "XCHG_RTN"}},  {"comp_swap", {nullptr, "CMPXCHG_INT_RTN"}},
+      };
+      const std::string_view name = nir_intrinsic_infos[op].name;
+      return forms.at(name.substr(name.find("atomic_") + 7));
+   }
+
    /* Storage-buffer atomics become RAT atomics: without return when the result is unused,
     * else the *_RTN form followed by a fetch of the old value from the return buffer
     * (compiler.h, rat_return_fetch_resource). Exchange and compare-exchange always take the
     * returning form (RAT_INST has no plain exchange; one path for compare-exchange). */
    bool select_ssbo_atomic(nir_intrinsic_instr *intrinsic)
    {
-      struct Forms {
-         const char *plain, *returning;
-      };
-      static const std::map<nir_intrinsic_op, Forms> rat_ops = {
-         {nir_intrinsic_ssbo_atomic_add, {"ADD", "ADD_RTN"}},
-         {nir_intrinsic_ssbo_atomic_imin, {"MIN_INT", "MIN_INT_RTN"}},
-         {nir_intrinsic_ssbo_atomic_umin, {"MIN_UINT", "MIN_UINT_RTN"}},
-         {nir_intrinsic_ssbo_atomic_imax, {"MAX_INT", "MAX_INT_RTN"}},
-         {nir_intrinsic_ssbo_atomic_umax, {"MAX_UINT", "MAX_UINT_RTN"}},
-         {nir_intrinsic_ssbo_atomic_and, {"AND", "AND_RTN"}},
-         {nir_intrinsic_ssbo_atomic_or, {"OR", "OR_RTN"}},
-         {nir_intrinsic_ssbo_atomic_xor, {"XOR", "XOR_RTN"}},
-         {nir_intrinsic_ssbo_atomic_exchange, {nullptr, "XCHG_RTN"}},
-         {nir_intrinsic_ssbo_atomic_comp_swap, {nullptr, "CMPXCHG_INT_RTN"}},
-      };
-      const Forms forms = rat_ops.at(intrinsic->intrinsic);
+      const RatAtomicForms forms = rat_atomic_forms(intrinsic->intrinsic);
       const bool used = !intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa);
       const bool returns = used || !forms.plain;
       if (nir_dest_bit_size(intrinsic->dest) != 32)
@@ -2177,26 +2182,11 @@ private:
     * result used (or exchange, compare-exchange) the returning form (emit_returning_rat). */
    bool select_image_atomic(nir_intrinsic_instr *intrinsic)
    {
-      struct Forms {
-         const char *plain, *returning;
-      };
-      static const std::map<nir_intrinsic_op, Forms> rat_ops = {
-         {nir_intrinsic_image_atomic_add, {"ADD", "ADD_RTN"}},
-         {nir_intrinsic_image_atomic_imin, {"MIN_INT", "MIN_INT_RTN"}},
-         {nir_intrinsic_image_atomic_umin, {"MIN_UINT", "MIN_UINT_RTN"}},
-         {nir_intrinsic_image_atomic_imax, {"MAX_INT", "MAX_INT_RTN"}},
-         {nir_intrinsic_image_atomic_umax, {"MAX_UINT", "MAX_UINT_RTN"}},
-         {nir_intrinsic_image_atomic_and, {"AND", "AND_RTN"}},
-         {nir_intrinsic_image_atomic_or, {"OR", "OR_RTN"}},
-         {nir_intrinsic_image_atomic_xor, {"XOR", "XOR_RTN"}},
-         {nir_intrinsic_image_atomic_exchange, {nullptr, "XCHG_RTN"}},
-         {nir_intrinsic_image_atomic_comp_swap, {nullptr, "CMPXCHG_INT_RTN"}},
-      };
       if (!nir_src_is_const(intrinsic->src[0]))
          return fail("internal: an image atomic without a constant RAT");
       if (nir_dest_bit_size(intrinsic->dest) != 32)
          return fail("only 32-bit image atomics are supported");
-      const Forms forms = rat_ops.at(intrinsic->intrinsic);
+      const RatAtomicForms forms = rat_atomic_forms(intrinsic->intrinsic);
       const bool used = !intrinsic->dest.is_ssa || !nir_ssa_def_is_unused(&intrinsic->dest.ssa);
       const bool returns = used || !forms.plain;
       const unsigned rat = unsigned(nir_src_as_uint(intrinsic->src[0]));

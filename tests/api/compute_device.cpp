@@ -435,4 +435,16 @@ void ComputeDevice::write_image(VkDescriptorSet set, uint32_t binding, uint32_t 
    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
 }
 
+ComputeDevice &terakan_gpu()
+{
+   static ComputeDevice device("Terakan");
+   return device;
+}
+
+ComputeDevice &lavapipe_gpu()
+{
+   static ComputeDevice device("llvmpipe");
+   return device;
+}
+
 } // namespace terakan::test

@@ -122,4 +122,9 @@ public:
                     VkImageView view, VkSampler sampler);
 };
 
+/* One device of each kind per test program, made on first use: the simulated card and the
+ * reference. */
+ComputeDevice &terakan_gpu();
+ComputeDevice &lavapipe_gpu();
+
 } // namespace terakan::test

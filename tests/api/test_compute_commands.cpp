@@ -17,18 +17,6 @@ using namespace terakan::test;
 
 namespace {
 
-ComputeDevice &terakan_gpu()
-{
-   static ComputeDevice device("Terakan");
-   return device;
-}
-
-ComputeDevice &lavapipe_gpu()
-{
-   static ComputeDevice device("llvmpipe");
-   return device;
-}
-
 using Scenario = std::function<std::vector<uint32_t>(ComputeDevice &)>;
 
 /* Runs `scenario` on both devices and compares what it returns, all but the words in

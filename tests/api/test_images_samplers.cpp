@@ -29,18 +29,6 @@ using namespace terakan::test;
 
 namespace {
 
-ComputeDevice &terakan_gpu()
-{
-   static ComputeDevice device("Terakan");
-   return device;
-}
-
-ComputeDevice &lavapipe_gpu()
-{
-   static ComputeDevice device("llvmpipe");
-   return device;
-}
-
 using Scenario = std::function<std::vector<uint32_t>(ComputeDevice &)>;
 
 /* `adjust` may rewrite lavapipe's words before the comparison (see MixedInOneShader). */

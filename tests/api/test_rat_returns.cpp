@@ -14,18 +14,6 @@ using namespace terakan::test;
 
 namespace {
 
-ComputeDevice &terakan_gpu()
-{
-   static ComputeDevice device("Terakan");
-   return device;
-}
-
-ComputeDevice &lavapipe_gpu()
-{
-   static ComputeDevice device("llvmpipe");
-   return device;
-}
-
 constexpr uint32_t groups = 8, invocations = groups * 128, cas_bound = 4096;
 
 struct Outcome {

@@ -20,18 +20,6 @@ using namespace terakan::test;
 
 namespace {
 
-ComputeDevice &terakan_gpu()
-{
-   static ComputeDevice device("Terakan");
-   return device;
-}
-
-ComputeDevice &lavapipe_gpu()
-{
-   static ComputeDevice device("llvmpipe");
-   return device;
-}
-
 enum class Kind { Float = 0, Uint = 1, Int = 2 };
 /* The shader's DIM values. */
 enum class Dim { D1 = 1, D2 = 2, D3 = 3, D2Array = 4, D1Array = 5, Buffer = 6, Cube = 7 };
