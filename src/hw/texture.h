@@ -218,7 +218,9 @@ constexpr BorderColourRegisters border_colour_registers[] = {
  * lowest bits up (x first; FMT_* names list packed widths from the top), and how the bits are
  * read. The colour block's COLOR_* formats use the same numbers (Linux evergreen_cs.c checks
  * colour buffers and textures with one format table). */
-enum class ComponentKind { Int, Half, Float, R11G11B10Float };
+/* SharedExponent (FMT_5_9_9_9_SHAREDEXP) is a texture-unit layout only: the colour block does
+ * not write it (hw::format_component_layout does not return it). */
+enum class ComponentKind { Int, Half, Float, R11G11B10Float, SharedExponent };
 struct ComponentLayout {
    ComponentKind kind;
    unsigned count;

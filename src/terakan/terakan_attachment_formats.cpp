@@ -26,41 +26,66 @@ struct ColourRow {
    VkFormat vk;
    hw::TextureFormat format;
    NumberType number_type;
-   uint32_t comp_swap; /* 0 STD, 1 ALT */
+   uint32_t comp_swap; /* 0 STD, 1 ALT, 2 STD_REV, 3 ALT_REV */
    bool blendable;
 };
 
 /* Blending is offered where the simulated CB's blender is known to match Vulkan's
- * arithmetic through r600g's scenes: normalized 8/16-bit and 16-bit float targets. */
+ * arithmetic through r600g's scenes and the API tests: unsigned normalized (sRGB too) and
+ * 16-bit float targets. SNORM targets are written, not blended: lavapipe, the reference,
+ * does not blend them. */
 constexpr ColourRow colour_rows[] = {
    {VK_FORMAT_R8_UNORM, hw::Fmt8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8_SNORM, hw::Fmt8, NumberType::Snorm, 0, false},
    {VK_FORMAT_R8_UINT, hw::Fmt8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8_SINT, hw::Fmt8, NumberType::Sint, 0, false},
    {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, NumberType::Snorm, 0, false},
    {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, NumberType::Uint, 0, false},
+   {VK_FORMAT_R8G8_SINT, hw::Fmt8_8, NumberType::Sint, 0, false},
    {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, NumberType::Snorm, 0, false},
    {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 1, true},
-   /* NUMBER_SRGB: the CB encodes the colour channels on write (alpha stays linear). Not
-    * blendable yet: whether BLEND_CLAMP clamps sRGB sources is not known from a source. */
-   {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 0, false},
-   {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 1, false},
+   /* NUMBER_SRGB: the CB encodes the colour channels on write (alpha stays linear) and blends
+    * in linear space; BLEND_CLAMP is set for it as r600g does (evergreen_init_color_surface
+    * sets it for UNORM, SNORM and SRGB). */
+   {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 0, true},
+   {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 1, true},
+   /* The A8B8G8R8 packed formats are R8G8B8A8's bytes. */
+   {VK_FORMAT_A8B8G8R8_UNORM_PACK32, hw::Fmt8_8_8_8, NumberType::Unorm, 0, true},
+   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, hw::Fmt8_8_8_8, NumberType::Snorm, 0, false},
+   {VK_FORMAT_A8B8G8R8_SRGB_PACK32, hw::Fmt8_8_8_8, NumberType::Srgb, 0, true},
+   {VK_FORMAT_A8B8G8R8_UINT_PACK32, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
+   {VK_FORMAT_A8B8G8R8_SINT_PACK32, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},
+   /* 16-bit packed: r600g's swaps for the same memory layouts (r600_translate_colorswap:
+    * B5G6R5, blue lowest, STD_REV; B5G5R5A1 ALT). */
+   {VK_FORMAT_R5G6B5_UNORM_PACK16, hw::Fmt5_6_5, NumberType::Unorm, 2, true},
+   {VK_FORMAT_A1R5G5B5_UNORM_PACK16, hw::Fmt1_5_5_5, NumberType::Unorm, 1, true},
    /* Packed 10/11-bit targets (r600g's GL scenes format_rgb10_a2 and format_r11g11b10f draw
     * and blend them on the simulated CB). */
    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, hw::Fmt2_10_10_10, NumberType::Unorm, 0, true},
    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, hw::Fmt2_10_10_10, NumberType::Unorm, 1, true},
+   {VK_FORMAT_A2B10G10R10_UINT_PACK32, hw::Fmt2_10_10_10, NumberType::Uint, 0, false},
    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, hw::Fmt10_11_11Float, NumberType::Float, 0, true},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R16_UINT, hw::Fmt16, NumberType::Uint, 0, false},
+   {VK_FORMAT_R16_SINT, hw::Fmt16, NumberType::Sint, 0, false},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumberType::Float, 0, true},
+   {VK_FORMAT_R16G16_UINT, hw::Fmt16_16, NumberType::Uint, 0, false},
+   {VK_FORMAT_R16G16_SINT, hw::Fmt16_16, NumberType::Sint, 0, false},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumberType::Float, 0, true},
    {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, NumberType::Unorm, 0, true},
+   {VK_FORMAT_R16G16B16A16_UINT, hw::Fmt16_16_16_16, NumberType::Uint, 0, false},
+   {VK_FORMAT_R16G16B16A16_SINT, hw::Fmt16_16_16_16, NumberType::Sint, 0, false},
    {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, NumberType::Float, 0, true},
    {VK_FORMAT_R32_SFLOAT, hw::Fmt32Float, NumberType::Float, 0, false},
    {VK_FORMAT_R32_UINT, hw::Fmt32, NumberType::Uint, 0, false},
    {VK_FORMAT_R32_SINT, hw::Fmt32, NumberType::Sint, 0, false},
    {VK_FORMAT_R32G32_SFLOAT, hw::Fmt32_32Float, NumberType::Float, 0, false},
    {VK_FORMAT_R32G32_UINT, hw::Fmt32_32, NumberType::Uint, 0, false},
+   {VK_FORMAT_R32G32_SINT, hw::Fmt32_32, NumberType::Sint, 0, false},
    {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumberType::Float, 0, false},
    {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumberType::Uint, 0, false},
    {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumberType::Sint, 0, false},
@@ -81,21 +106,35 @@ struct VertexRow {
  * [-1, 1], Int keeps the integers, Scaled converts them to floats. */
 constexpr VertexRow vertex_rows[] = {
    {VK_FORMAT_R8_UNORM, hw::Fmt8, hw::NumFormat::Norm, false, 1, false},
+   {VK_FORMAT_R8_SNORM, hw::Fmt8, hw::NumFormat::Norm, true, 1, false},
    {VK_FORMAT_R8_UINT, hw::Fmt8, hw::NumFormat::Int, false, 1, true},
    {VK_FORMAT_R8_SINT, hw::Fmt8, hw::NumFormat::Int, true, 1, true},
    {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, hw::NumFormat::Norm, false, 2, false},
    {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, hw::NumFormat::Norm, true, 2, false},
+   {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, hw::NumFormat::Int, false, 2, true},
+   {VK_FORMAT_R8G8_SINT, hw::Fmt8_8, hw::NumFormat::Int, true, 2, true},
    {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false},
    {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, true, 4, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false, true},
-   /* 16-bit normalized (the packed 2-10-10-10 forms are not: the simulated fetch unit does
-    * not decode FMT_2_10_10_10 yet). */
+   {VK_FORMAT_A8B8G8R8_UNORM_PACK32, hw::Fmt8_8_8_8, hw::NumFormat::Norm, false, 4, false},
+   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, hw::Fmt8_8_8_8, hw::NumFormat::Norm, true, 4, false},
+   {VK_FORMAT_A8B8G8R8_UINT_PACK32, hw::Fmt8_8_8_8, hw::NumFormat::Int, false, 4, true},
+   {VK_FORMAT_A8B8G8R8_SINT_PACK32, hw::Fmt8_8_8_8, hw::NumFormat::Int, true, 4, true},
+   /* FMT_2_10_10_10: x in bits 0-9, as A2B10G10R10 keeps red. */
+   {VK_FORMAT_A2B10G10R10_UNORM_PACK32, hw::Fmt2_10_10_10, hw::NumFormat::Norm, false, 4, false},
+   /* 16-bit normalized and integer. */
    {VK_FORMAT_R16_UNORM, hw::Fmt16, hw::NumFormat::Norm, false, 1, false},
    {VK_FORMAT_R16_SNORM, hw::Fmt16, hw::NumFormat::Norm, true, 1, false},
    {VK_FORMAT_R16G16_UNORM, hw::Fmt16_16, hw::NumFormat::Norm, false, 2, false},
    {VK_FORMAT_R16G16_SNORM, hw::Fmt16_16, hw::NumFormat::Norm, true, 2, false},
    {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, hw::NumFormat::Norm, false, 4, false},
    {VK_FORMAT_R16G16B16A16_SNORM, hw::Fmt16_16_16_16, hw::NumFormat::Norm, true, 4, false},
+   {VK_FORMAT_R16_UINT, hw::Fmt16, hw::NumFormat::Int, false, 1, true},
+   {VK_FORMAT_R16_SINT, hw::Fmt16, hw::NumFormat::Int, true, 1, true},
+   {VK_FORMAT_R16G16_UINT, hw::Fmt16_16, hw::NumFormat::Int, false, 2, true},
+   {VK_FORMAT_R16G16_SINT, hw::Fmt16_16, hw::NumFormat::Int, true, 2, true},
+   {VK_FORMAT_R16G16B16A16_UINT, hw::Fmt16_16_16_16, hw::NumFormat::Int, false, 4, true},
+   {VK_FORMAT_R16G16B16A16_SINT, hw::Fmt16_16_16_16, hw::NumFormat::Int, true, 4, true},
    {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, false, 4, true},
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, hw::NumFormat::Int, true, 4, true},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, hw::NumFormat::Scaled, false, 1, false},

@@ -20,6 +20,8 @@ static constexpr std::array<Select, 4> x001 = {Select::X, Select::Zero, Select::
 static constexpr std::array<Select, 4> xy01 = {Select::X, Select::Y, Select::Zero, Select::One};
 static constexpr std::array<Select, 4> zyxw = {Select::Z, Select::Y, Select::X, Select::W};
 static constexpr std::array<Select, 4> xyz1 = {Select::X, Select::Y, Select::Z, Select::One};
+static constexpr std::array<Select, 4> zyx1 = {Select::Z, Select::Y, Select::X, Select::One};
+static constexpr std::array<Select, 4> yzwx = {Select::Y, Select::Z, Select::W, Select::X};
 
 static const terakan_format formats[] = {
    /* vk format, hw format, number format, signed, sRGB, swizzle, bytes, filterable */
@@ -28,7 +30,9 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R8_UINT, hw::Fmt8, NumFormat::Int, false, false, x001, 1, false},
    {VK_FORMAT_R8_SINT, hw::Fmt8, NumFormat::Int, true, false, x001, 1, false},
    {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, NumFormat::Norm, false, false, xy01, 2, true},
+   {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, NumFormat::Norm, true, false, xy01, 2, true},
    {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, NumFormat::Int, false, false, xy01, 2, false},
+   {VK_FORMAT_R8G8_SINT, hw::Fmt8_8, NumFormat::Int, true, false, xy01, 2, false},
    {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, xyzw, 4, true},
    {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, NumFormat::Norm, true, false, xyzw, 4, true},
    {VK_FORMAT_R8G8B8A8_SRGB, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, xyzw, 4, true},
@@ -36,17 +40,38 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumFormat::Int, true, false, xyzw, 4, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, zyxw, 4, true},
    {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, zyxw, 4, true},
+   /* A8B8G8R8_*_PACK32: the same bytes as R8G8B8A8 (R in the lowest byte). */
+   {VK_FORMAT_A8B8G8R8_UNORM_PACK32, hw::Fmt8_8_8_8, NumFormat::Norm, false, false, xyzw, 4, true},
+   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, hw::Fmt8_8_8_8, NumFormat::Norm, true, false, xyzw, 4, true},
+   {VK_FORMAT_A8B8G8R8_SRGB_PACK32, hw::Fmt8_8_8_8, NumFormat::Norm, false, true, xyzw, 4, true},
+   {VK_FORMAT_A8B8G8R8_UINT_PACK32, hw::Fmt8_8_8_8, NumFormat::Int, false, false, xyzw, 4, false},
+   {VK_FORMAT_A8B8G8R8_SINT_PACK32, hw::Fmt8_8_8_8, NumFormat::Int, true, false, xyzw, 4, false},
+   /* 16-bit packed: the FMT_* fields start at bit 0 with x (src/hw/texture.cpp's component
+    * layouts), so R5G6B5 (blue lowest) reads z, y, x; A1R5G5B5 blue, green, red, alpha; and
+    * B4G4R4A4 (alpha lowest) alpha, red, green, blue. */
+   {VK_FORMAT_R5G6B5_UNORM_PACK16, hw::Fmt5_6_5, NumFormat::Norm, false, false, zyx1, 2, true},
+   {VK_FORMAT_A1R5G5B5_UNORM_PACK16, hw::Fmt1_5_5_5, NumFormat::Norm, false, false, zyxw, 2, true},
+   {VK_FORMAT_B4G4R4A4_UNORM_PACK16, hw::Fmt4_4_4_4, NumFormat::Norm, false, false, yzwx, 2, true},
    /* Packed: FMT_2_10_10_10 holds x in bits 0-9 (Vulkan's A2B10G10R10: R lowest), and
     * FMT_10_11_11_FLOAT x in bits 0-10 (B10G11R11: R lowest), as the kernel's and r600g's
     * format tables place them. */
    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, hw::Fmt2_10_10_10, NumFormat::Norm, false, false, xyzw, 4, true},
    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, hw::Fmt2_10_10_10, NumFormat::Norm, false, false, zyxw, 4, true},
+   {VK_FORMAT_A2B10G10R10_UINT_PACK32, hw::Fmt2_10_10_10, NumFormat::Int, false, false, xyzw, 4, false},
    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, hw::Fmt10_11_11Float, NumFormat::Norm, false, false, xyz1, 4, true},
+   /* Shared exponent: r600g samples R9G9B9E5 as FMT_5_9_9_9_SHAREDEXP (red in bits 0-8). */
+   {VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, hw::Fmt5_9_9_9SharedExp, NumFormat::Norm, false, false, xyz1, 4, true},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, true},
+   {VK_FORMAT_R16_UINT, hw::Fmt16, NumFormat::Int, false, false, x001, 2, false},
+   {VK_FORMAT_R16_SINT, hw::Fmt16, NumFormat::Int, true, false, x001, 2, false},
+   {VK_FORMAT_R16G16_UINT, hw::Fmt16_16, NumFormat::Int, false, false, xy01, 4, false},
+   {VK_FORMAT_R16G16_SINT, hw::Fmt16_16, NumFormat::Int, true, false, xy01, 4, false},
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumFormat::Norm, false, false, x001, 2, true},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumFormat::Norm, false, false, xy01, 4, true},
    {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, NumFormat::Norm, false, false, xyzw, 8, true},
    {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, NumFormat::Norm, false, false, xyzw, 8, true},
+   {VK_FORMAT_R16G16B16A16_UINT, hw::Fmt16_16_16_16, NumFormat::Int, false, false, xyzw, 8, false},
+   {VK_FORMAT_R16G16B16A16_SINT, hw::Fmt16_16_16_16, NumFormat::Int, true, false, xyzw, 8, false},
    /* 32-bit float formats: sampled, not filtered (Vulkan does not require it, and the
     * simulator has no source saying the hardware filters them). */
    {VK_FORMAT_R32_SFLOAT, hw::Fmt32Float, NumFormat::Norm, false, false, x001, 4, false},
@@ -54,6 +79,7 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R32_SINT, hw::Fmt32, NumFormat::Int, true, false, x001, 4, false},
    {VK_FORMAT_R32G32_SFLOAT, hw::Fmt32_32Float, NumFormat::Norm, false, false, xy01, 8, false},
    {VK_FORMAT_R32G32_UINT, hw::Fmt32_32, NumFormat::Int, false, false, xy01, 8, false},
+   {VK_FORMAT_R32G32_SINT, hw::Fmt32_32, NumFormat::Int, true, false, xy01, 8, false},
    {VK_FORMAT_R32G32B32A32_SFLOAT, hw::Fmt32_32_32_32Float, NumFormat::Norm, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_UINT, hw::Fmt32_32_32_32, NumFormat::Int, false, false, xyzw, 16, false},
    {VK_FORMAT_R32G32B32A32_SINT, hw::Fmt32_32_32_32, NumFormat::Int, true, false, xyzw, 16, false},
@@ -102,13 +128,50 @@ const terakan_format *terakan_format_of(VkFormat format)
 bool terakan_format_is_texel_buffer(const terakan_format *format)
 {
    /* The fetch unit has no sRGB decoding and reads no compressed blocks; every other listed
-    * colour format it converts. The packed 10/11-bit formats are not offered for texel
-    * buffers until a test reads them through a VFETCH. */
-   return format && !format->srgb && !format->depth && format->block == 1 && format->hw != hw::Fmt2_10_10_10 &&
-          format->hw != hw::Fmt10_11_11Float;
+    * colour format it converts, the packed 10/11-bit ones included (r600g fetches vertices in
+    * FMT_2_10_10_10 and FMT_10_11_11_FLOAT). The 16-bit packed and shared-exponent formats
+    * are not offered for buffers: Vulkan does not ask for them and no test fetches them. */
+   if (!format || format->srgb || format->depth || format->block != 1)
+      return false;
+   switch (format->hw) {
+   case hw::Fmt5_6_5:
+   case hw::Fmt1_5_5_5:
+   case hw::Fmt4_4_4_4:
+   case hw::Fmt5_9_9_9SharedExp:
+      return false;
+   default:
+      return true;
+   }
 }
 
 static VkFormatFeatureFlags image_features(const terakan_format *format, VkImageTiling tiling);
+
+/* Storage texel buffers: the storage image formats and the A8B8G8R8 ones (R8G8B8A8's bytes;
+ * Vulkan requires them for storage texel buffers only, and no SPIR-V image format names them,
+ * so they are not offered as storage images). */
+bool terakan_format_is_storage_texel_buffer(const terakan_format *format)
+{
+   if (!format)
+      return false;
+   switch (format->vk) {
+   case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+   case VK_FORMAT_A8B8G8R8_SNORM_PACK32:
+   case VK_FORMAT_A8B8G8R8_UINT_PACK32:
+   case VK_FORMAT_A8B8G8R8_SINT_PACK32:
+      return true;
+   default:
+      return terakan_format_is_storage(format);
+   }
+}
+
+/* Depth blits (terakan_meta_blit.cpp) sample the depth and export it from the pixel shader:
+ * exact for 16-bit unorm and 32-bit float depth. Not for 24-bit depth (x / (2^24 - 1) does not
+ * always come back to x through a 32-bit float) nor for formats with stencil (no stencil
+ * export is built). */
+bool terakan_format_blits_depth(const terakan_format *format)
+{
+   return format && (format->vk == VK_FORMAT_D16_UNORM || format->vk == VK_FORMAT_D32_SFLOAT);
+}
 
 /* Storage images and storage texel buffers (terakan_storage_images.cpp): stores are typed RAT
  * writes through the CB's conversion of the format, loads read the texture (or texel-buffer
@@ -123,14 +186,18 @@ bool terakan_format_is_storage(const terakan_format *format)
       return false;
    switch (format->vk) {
    case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_SNORM:
    case VK_FORMAT_R8G8B8A8_UINT:
    case VK_FORMAT_R8G8B8A8_SINT:
+   case VK_FORMAT_R16G16B16A16_UINT:
+   case VK_FORMAT_R16G16B16A16_SINT:
    case VK_FORMAT_R16G16B16A16_SFLOAT:
    case VK_FORMAT_R32_SFLOAT:
    case VK_FORMAT_R32_UINT:
    case VK_FORMAT_R32_SINT:
    case VK_FORMAT_R32G32_SFLOAT:
    case VK_FORMAT_R32G32_UINT:
+   case VK_FORMAT_R32G32_SINT:
    case VK_FORMAT_R32G32B32A32_SFLOAT:
    case VK_FORMAT_R32G32B32A32_UINT:
    case VK_FORMAT_R32G32B32A32_SINT:
@@ -173,6 +240,8 @@ static VkFormatFeatureFlags image_features(const terakan_format *format, VkImage
       VkFormatFeatureFlags features = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                       VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT |
                                       VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+      if (terakan_format_blits_depth(format))
+         features |= VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
       if (format->filterable)
          features |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
       return features;
@@ -208,7 +277,7 @@ terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
    const VkFormatFeatureFlags linear = image_features(f, VK_IMAGE_TILING_LINEAR);
    const VkFormatFeatureFlags features = image_features(f, VK_IMAGE_TILING_OPTIMAL);
    VkFormatFeatureFlags buffer = terakan_format_is_texel_buffer(f) ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
-   if ((buffer & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) && terakan_format_is_storage(f))
+   if ((buffer & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) && terakan_format_is_storage_texel_buffer(f))
       buffer |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
    if ((buffer & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) && f->hw == hw::Fmt32 && f->num_format == NumFormat::Int)
       buffer |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;

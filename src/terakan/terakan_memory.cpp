@@ -208,7 +208,7 @@ terakan_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreate
                        "terakan: format %d cannot be a texel buffer", pCreateInfo->format);
    /* A storage texel buffer is also written through a typed RAT (terakan_storage_images.cpp):
     * only the storage formats (Vulkan requires STORAGE_TEXEL_BUFFER_BIT of the format). */
-   if ((buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT) && !terakan_format_is_storage(format))
+   if ((buffer->vk.usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT) && !terakan_format_is_storage_texel_buffer(format))
       return terakan_errorf(device, VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "terakan: format %d cannot be a storage texel buffer", pCreateInfo->format);
    auto *view = static_cast<terakan_buffer_view *>(

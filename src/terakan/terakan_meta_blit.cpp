@@ -8,7 +8,10 @@
  * the blit's filter. The pixel shader computes u = FragCoord * scale + bias from the push
  * constants and samples at u / the source level's size, level of detail 0 of a one-level view.
  * The CB converts to the destination's format (sRGB encoding included), the texture unit
- * decodes the source's (block-compressed and sRGB included).
+ * decodes the source's (block-compressed and sRGB included). Depth (D16 and D32_SFLOAT, whose
+ * values survive the trip through a float exactly: terakan_format_blits_depth) is sampled
+ * through the depth aspect's view and exported as the pixel's depth into a rendering with
+ * only that depth attachment, tested ALWAYS.
  *
  * Push constants: bytes 0-15 scale.xy and bias.xy, 16-23 1 / the source level's size,
  * 128-175 the rectangle's corners (terakan_meta.h). */
@@ -27,10 +30,12 @@ namespace {
 
 /* Numeric type of the sampled value and of the written one (Vulkan allows blits only within
  * float-like, unsigned or signed integer formats). */
-enum class BlitKind : uint32_t { Float = 0, Uint = 1, Sint = 2 };
+enum class BlitKind : uint32_t { Float = 0, Uint = 1, Sint = 2, Depth = 3 };
 
 BlitKind kind_of(VkFormat format)
 {
+   if (vk_format_is_depth_or_stencil(format))
+      return BlitKind::Depth;
    if (!vk_format_is_int(format))
       return BlitKind::Float;
    return vk_format_is_sint(format) ? BlitKind::Sint : BlitKind::Uint;
@@ -71,6 +76,13 @@ nir_shader *blit_pixel_shader(BlitKind kind)
    nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, nullptr);
    nir_builder_instr_insert(&b, &tex->instr);
 
+   if (kind == BlitKind::Depth) {
+      /* The source's depth aspect reads as x; the pixel shader exports it as the depth. */
+      nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out, glsl_float_type(), "depth");
+      out->data.location = FRAG_RESULT_DEPTH;
+      nir_store_var(&b, out, nir_channel(&b, &tex->dest.ssa, 0), 0x1);
+      return b.shader;
+   }
    const glsl_type *out_type = glsl_vector_type(base, 4);
    nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out, out_type, "colour");
    out->data.location = FRAG_RESULT_DATA0;
@@ -112,8 +124,13 @@ bool blit_layer(terakan_cmd_buffer *cmd, const terakan_graphics_pipeline *pipeli
    r = {};
    r.active = true;
    r.layer_count = 1;
-   r.colour_count = 1;
-   r.colour[0] = &to;
+   const bool depth = destination->format->depth;
+   if (depth) {
+      r.depth = &to;
+   } else {
+      r.colour_count = 1;
+      r.colour[0] = &to;
+   }
    r.extent = {to.vk.extent.width, to.vk.extent.height};
    r.area = {{0, 0}, r.extent};
    const VkRect2D rect = {{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
@@ -130,9 +147,16 @@ bool blit_layer(terakan_cmd_buffer *cmd, const terakan_graphics_pipeline *pipeli
    std::memcpy(push, transform, sizeof(transform));
    struct vk_dynamic_graphics_state dynamic;
    terakan_meta_rectangle(r, rect, 0.0f, push, dynamic);
-   dynamic.cb.attachment_count = 1;
-   dynamic.cb.color_write_enables = 0x1;
-   dynamic.cb.attachments[0].write_mask = 0xf;
+   if (depth) {
+      /* Every covered pixel takes the exported depth. */
+      dynamic.ds.depth.test_enable = true;
+      dynamic.ds.depth.write_enable = true;
+      dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
+   } else {
+      dynamic.cb.attachment_count = 1;
+      dynamic.cb.color_write_enables = 0x1;
+      dynamic.cb.attachments[0].write_mask = 0xf;
+   }
 
    /* Clamp to edge, no mipmapping: the view has one level. */
    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -165,12 +189,14 @@ terakan_CmdBlitImage2(VkCommandBuffer commandBuffer, const VkBlitImageInfo2 *inf
    if (!source->memory || !destination->memory)
       return;
    terakan_colour_target target;
-   if (source->format->depth || destination->format->depth || source->surface.is_3d ||
-       destination->surface.is_3d || !terakan_colour_target_format(destination->vk.format, target)) {
+   const bool depth = source->format->depth || destination->format->depth;
+   const bool supported = depth ? terakan_format_blits_depth(source->format) && source->vk.format == destination->vk.format
+                                : terakan_colour_target_format(destination->vk.format, target);
+   if (!supported || source->surface.is_3d || destination->surface.is_3d) {
       vk_command_buffer_set_error(&cmd->vk, terakan_errorf(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                                                           "terakan: vkCmdBlitImage of depth/stencil or 3D images, or "
-                                                           "into a format the colour buffer cannot write, is not "
-                                                           "supported"));
+                                                           "terakan: vkCmdBlitImage of stencil, 24-bit depth or 3D "
+                                                           "images, or into a format the colour buffer cannot write, "
+                                                           "is not supported"));
       return;
    }
    VkResult result = VK_SUCCESS;

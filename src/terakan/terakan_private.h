@@ -191,6 +191,8 @@ struct terakan_format {
 
 /* nullptr: the format cannot be used for images. */
 const terakan_format *terakan_format_of(VkFormat format);
+/* Whether vkCmdBlitImage handles this depth format (terakan_formats.cpp). */
+bool terakan_format_blits_depth(const terakan_format *format);
 
 /* ---- images, views and samplers (terakan_image.cpp, terakan_sampler.cpp) ---- */
 
@@ -264,6 +266,8 @@ VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_buffer_view, base, VkBufferView, VK_OBJEC
 bool terakan_format_is_texel_buffer(const terakan_format *format);
 /* A storage image and storage texel buffer format (terakan_formats.cpp). */
 bool terakan_format_is_storage(const terakan_format *format);
+/* The storage formats and A8B8G8R8's, for storage texel buffers only. */
+bool terakan_format_is_storage_texel_buffer(const terakan_format *format);
 VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling);
 /* What a multisampled image may be used for (terakan_image.cpp): attachments and transfers
  * (clears, resolves), never sampling or storage. */

@@ -124,6 +124,16 @@ ComputeDevice::~ComputeDevice()
       vkDestroyInstance(instance, nullptr);
 }
 
+VkImageAspectFlags image_aspect(VkFormat format)
+{
+   switch (format) {
+   case VK_FORMAT_D16_UNORM:
+   case VK_FORMAT_X8_D24_UNORM_PACK32:
+   case VK_FORMAT_D32_SFLOAT: return VK_IMAGE_ASPECT_DEPTH_BIT;
+   default: return VK_IMAGE_ASPECT_COLOR_BIT;
+   }
+}
+
 ComputeDevice::Buffer ComputeDevice::buffer(VkDeviceSize size, VkBufferUsageFlags usage)
 {
    Buffer b;
@@ -276,7 +286,7 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
    to_transfer.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
    to_transfer.srcQueueFamilyIndex = to_transfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
    to_transfer.image = out.image;
-   to_transfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers};
+   to_transfer.subresourceRange = {image_aspect(format), 0, levels, 0, layers};
    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                         0, 0, nullptr, 0, nullptr, 1, &to_transfer);
    VkDeviceSize offset = 0;
@@ -286,7 +296,7 @@ ComputeDevice::Image ComputeDevice::image(VkFormat format, VkImageType type, VkE
                    std::max(extent.depth >> level, 1u)};
       VkBufferImageCopy region{};
       region.bufferOffset = offset;
-      region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, layers};
+      region.imageSubresource = {image_aspect(format), level, 0, layers};
       region.imageExtent = e;
       regions.push_back(region);
       offset += VkDeviceSize((e.width + block - 1) / block) * ((e.height + block - 1) / block) * e.depth * layers *
@@ -313,7 +323,7 @@ VkImageView ComputeDevice::view(const Image &image, VkImageViewType type, uint32
    info.image = image.image;
    info.viewType = type;
    info.format = image.format;
-   info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, base_level, levels, base_layer, layers};
+   info.subresourceRange = {image_aspect(image.format), base_level, levels, base_layer, layers};
    VkImageView view = VK_NULL_HANDLE;
    vkCreateImageView(device, &info, nullptr, &view);
    return view;

@@ -122,6 +122,9 @@ public:
                     VkImageView view, VkSampler sampler);
 };
 
+/* The aspect of a format's whole images: depth for the depth-only formats, else colour. */
+VkImageAspectFlags image_aspect(VkFormat format);
+
 /* One device of each kind per test program, made on first use: the simulated card and the
  * reference. */
 ComputeDevice &terakan_gpu();

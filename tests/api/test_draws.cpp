@@ -165,28 +165,41 @@ protected:
          const unsigned bytes = terakan::test::texel_bytes(job.targets[t].format);
          const VkFormat format = job.targets[t].format;
          const bool unorm8 = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM ||
-                             format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
+                             format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB ||
+                             format == VK_FORMAT_A8B8G8R8_UNORM_PACK32 || format == VK_FORMAT_A8B8G8R8_SRGB_PACK32;
+         const bool snorm8 = format == VK_FORMAT_R8_SNORM || format == VK_FORMAT_R8G8_SNORM ||
+                             format == VK_FORMAT_R8G8B8A8_SNORM || format == VK_FORMAT_A8B8G8R8_SNORM_PACK32;
          /* Packed formats: each field (from bit 0) within `tolerance` of its stored value. */
          std::vector<unsigned> fields;
          if (format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 || format == VK_FORMAT_A2R10G10B10_UNORM_PACK32)
             fields = {10, 10, 10, 2};
          else if (format == VK_FORMAT_B10G11R11_UFLOAT_PACK32)
             fields = {11, 11, 10};
+         else if (format == VK_FORMAT_R5G6B5_UNORM_PACK16)
+            fields = {5, 6, 5};
+         else if (format == VK_FORMAT_A1R5G5B5_UNORM_PACK16)
+            fields = {5, 5, 5, 1};
          unsigned reported = 0;
          for (size_t p = 0; p < size_t(job.width) * job.height && reported < 8; p++) {
             const uint8_t *a = &ours.targets[t][p * bytes], *b = &reference.targets[t][p * bytes];
             bool same = true;
             if (!fields.empty()) {
-               uint32_t x, y;
-               std::memcpy(&x, a, 4);
-               std::memcpy(&y, b, 4);
+               uint32_t x = 0, y = 0;
+               std::memcpy(&x, a, bytes);
+               std::memcpy(&y, b, bytes);
                for (unsigned f = 0, bit = 0; f < fields.size(); bit += fields[f++]) {
                   const int u = int((x >> bit) & ((1u << fields[f]) - 1)), v = int((y >> bit) & ((1u << fields[f]) - 1));
                   same &= unsigned(std::abs(u - v)) <= tolerance;
                }
             } else {
-               for (unsigned c = 0; c < bytes; c++)
-                  same &= unorm8 ? unsigned(std::abs(int(a[c]) - int(b[c]))) <= tolerance : a[c] == b[c];
+               for (unsigned c = 0; c < bytes; c++) {
+                  if (unorm8)
+                     same &= unsigned(std::abs(int(a[c]) - int(b[c]))) <= tolerance;
+                  else if (snorm8)
+                     same &= unsigned(std::abs(int(int8_t(a[c])) - int(int8_t(b[c])))) <= tolerance;
+                  else
+                     same &= a[c] == b[c];
+               }
             }
             if (!same) {
                std::string text;
@@ -314,6 +327,122 @@ TEST_F(Draws, PackedTenAndElevenBitTargets)
    }
 }
 
+bool vk_format_is_snorm_here(VkFormat format)
+{
+   return format == VK_FORMAT_R8_SNORM || format == VK_FORMAT_R8G8_SNORM || format == VK_FORMAT_R8G8B8A8_SNORM ||
+          format == VK_FORMAT_A8B8G8R8_SNORM_PACK32;
+}
+
+TEST_F(Draws, RequiredNormalizedTargetsDrawnAndBlended)
+{
+   /* The other colour-attachment formats Vulkan 1.0 requires blended (R5G6B5, A1R5G5B5,
+    * A8B8G8R8 UNORM and sRGB: sRGB blending works on linear values) and the SNORM targets
+    * offered, each with a gradient, unblended and blended (not SNORM) as
+    * PackedTenAndElevenBitTargets does; each stored field within one unit of lavapipe's (the same reason as there). The
+    * clear's blue is negative: SNORM targets keep it, the others clamp it to 0. */
+   const std::vector<Vertex> vertices = {
+      {1, 1, 0.5f, 1, 1, 0.1f, 0, 0.25f}, {31, 2, 0.5f, 1, 0, 1, 0.3f, 1}, {2, 31, 0.5f, 1, 0.2f, 0, 1, 0.75f}};
+   for (VkFormat format : {VK_FORMAT_R5G6B5_UNORM_PACK16, VK_FORMAT_A1R5G5B5_UNORM_PACK16,
+                           VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SRGB_PACK32, VK_FORMAT_R8G8B8A8_SRGB,
+                           VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8_SNORM, VK_FORMAT_R8G8_SNORM,
+                           VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_A8B8G8R8_SNORM_PACK32}) {
+      const bool snorm = vk_format_is_snorm_here(format);
+      for (bool blend : {false, true}) {
+         if (blend && snorm) /* not blendable: lavapipe does not blend SNORM targets */
+            continue;
+         SCOPED_TRACE(std::to_string(format) + (blend ? " blended" : ""));
+         DrawJob job = coloured(vertices);
+         job.targets[0].format = format;
+         job.targets[0].clear.float32[0] = 0.5f;
+         job.targets[0].clear.float32[1] = 0.25f;
+         job.targets[0].clear.float32[2] = -0.5f;
+         if (blend) {
+            job.blend = true;
+            job.blend_state.blendEnable = VK_TRUE;
+            job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR;
+            job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
+            job.blend_state.colorWriteMask = 0xf;
+            for (float &c : job.blend_constants)
+               c = 0.5f;
+         }
+         const DrawImages images = expect_same(job);
+         const unsigned bytes = terakan::test::texel_bytes(format);
+         uint32_t inside = 0, outside = 0;
+         std::memcpy(&inside, &images.targets[0][(size_t(4) * size + 4) * bytes], bytes);
+         std::memcpy(&outside, &images.targets[0][(size_t(0) * size + 31) * bytes], bytes);
+         EXPECT_NE(inside, outside) << "nothing drawn";
+      }
+   }
+}
+
+TEST_F(Draws, IntegerTargets)
+{
+   /* Every integer colour-attachment format Vulkan 1.0 requires that the other scenes do not
+    * draw: values made from the pixel's position (uint_target.frag, sint_target.frag) over a
+    * triangle, exactly as lavapipe stores them; the clear (zeros) outside. */
+   const std::vector<Vertex> vertices = triangle(1, 1, 31, 2, 2, 31, 0.5f, {1, 1, 1, 1});
+   const VkFormat unsigned_formats[] = {VK_FORMAT_R8_UINT, VK_FORMAT_R8G8_UINT, VK_FORMAT_A8B8G8R8_UINT_PACK32,
+                                        VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R16_UINT, VK_FORMAT_R16G16_UINT,
+                                        VK_FORMAT_R16G16B16A16_UINT};
+   const VkFormat signed_formats[] = {VK_FORMAT_R8_SINT,  VK_FORMAT_R8G8_SINT,          VK_FORMAT_A8B8G8R8_SINT_PACK32,
+                                      VK_FORMAT_R16_SINT, VK_FORMAT_R16G16_SINT,         VK_FORMAT_R16G16B16A16_SINT,
+                                      VK_FORMAT_R32G32_SINT};
+   for (bool is_signed : {false, true}) {
+      for (VkFormat format : is_signed ? std::vector<VkFormat>(std::begin(signed_formats), std::end(signed_formats))
+                                       : std::vector<VkFormat>(std::begin(unsigned_formats), std::end(unsigned_formats))) {
+         SCOPED_TRACE(format);
+         DrawJob job = coloured(vertices);
+         job.fragment_spirv = spirv(is_signed ? "sint_target.frag" : "uint_target.frag");
+         job.targets[0].format = format;
+         job.targets[0].clear = {};
+         const DrawImages images = expect_same(job);
+         const unsigned bytes = terakan::test::texel_bytes(format);
+         /* Pixel (5, 3): x 5 in the first component; (31, 31) outside keeps the clear. */
+         EXPECT_EQ(images.targets[0][(size_t(3) * size + 5) * bytes] & 0x3f, is_signed ? (5 - 16) & 0x3f : 5);
+         for (unsigned c = 0; c < bytes; c++)
+            EXPECT_EQ(images.targets[0][(size_t(31) * size + 31) * bytes + c], 0);
+      }
+   }
+}
+
+TEST_F(Draws, IntegerVertexFormats)
+{
+   /* The integer attribute formats Vulkan 1.0 requires, read as uvec4/ivec4
+    * (integer_attribute.vert) and shown as colours: each value's low byte (signed ones offset
+    * by 128), missing components 0 and alpha 1. */
+   const std::vector<Vertex> vertices = {{1, 1, 0.5f, 1, 0, 0, 0, 0}, {31, 2, 0.5f, 1, 0, 0, 0, 0},
+                                         {2, 31, 0.5f, 1, 0, 0, 0, 0}};
+   const int values[3][4] = {{200, 17, 90, 1}, {-100, 3, -5, 2}, {55, -128, 127, 3}};
+   struct Case {
+      VkFormat format;
+      unsigned bytes, bits, components;
+      bool is_signed;
+   };
+   const Case cases[] = {
+      {VK_FORMAT_R8_UINT, 1, 8, 1, false},           {VK_FORMAT_R8G8_UINT, 2, 8, 2, false},
+      {VK_FORMAT_R8G8_SINT, 2, 8, 2, true},          {VK_FORMAT_A8B8G8R8_UINT_PACK32, 4, 8, 4, false},
+      {VK_FORMAT_A8B8G8R8_SINT_PACK32, 4, 8, 4, true}, {VK_FORMAT_R16_UINT, 2, 16, 1, false},
+      {VK_FORMAT_R16_SINT, 2, 16, 1, true},          {VK_FORMAT_R16G16_UINT, 4, 16, 2, false},
+      {VK_FORMAT_R16G16_SINT, 4, 16, 2, true},       {VK_FORMAT_R16G16B16A16_UINT, 8, 16, 4, false},
+      {VK_FORMAT_R16G16B16A16_SINT, 8, 16, 4, true},
+   };
+   for (const Case &c : cases) {
+      SCOPED_TRACE(c.format);
+      DrawJob job = coloured(vertices);
+      job.vertex_spirv = spirv(c.is_signed ? "sint_attribute.vert" : "integer_attribute.vert");
+      std::vector<uint8_t> data(c.bytes * 3);
+      for (unsigned v = 0; v < 3; v++)
+         for (unsigned i = 0; i < c.components; i++) {
+            const uint32_t value = uint32_t(c.is_signed ? values[v][i] : std::abs(values[v][i]));
+            std::memcpy(&data[v * c.bytes + i * c.bits / 8], &value, c.bits / 8);
+         }
+      job.attributes[1] = {1, c.format, c.bytes, VK_VERTEX_INPUT_RATE_VERTEX, data};
+      const DrawImages images = expect_same(job);
+      EXPECT_NE(texel(images, 3, 3), texel(images, 31, 31)) << "nothing drawn";
+   }
+}
+
 TEST_F(Draws, NormalizedVertexFormats)
 {
    /* The colour attribute in each format, encoded from the same values (non-negative, so that
@@ -360,6 +489,26 @@ TEST_F(Draws, NormalizedVertexFormats)
           const unsigned order[4] = {2, 1, 0, 3};
           for (unsigned i = 0; i < 4; i++)
              out[i] = uint8_t(std::lround(c[order[i]] * 255.0f));
+       }},
+      {VK_FORMAT_R8_SNORM, 1, [](const std::array<float, 4> &c, uint8_t *out) { out[0] = uint8_t(int8_t(std::lround(c[0] * 127.0f))); }},
+      {VK_FORMAT_A8B8G8R8_UNORM_PACK32, 4,
+       [](const std::array<float, 4> &c, uint8_t *out) {
+          for (unsigned i = 0; i < 4; i++)
+             out[i] = uint8_t(std::lround(c[i] * 255.0f));
+       }},
+      {VK_FORMAT_A8B8G8R8_SNORM_PACK32, 4,
+       [](const std::array<float, 4> &c, uint8_t *out) {
+          for (unsigned i = 0; i < 4; i++)
+             out[i] = uint8_t(int8_t(std::lround(c[i] * 127.0f)));
+       }},
+      /* Red in bits 0-9, alpha in the top two. */
+      {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4,
+       [](const std::array<float, 4> &c, uint8_t *out) {
+          uint32_t word = 0;
+          for (unsigned i = 0; i < 3; i++)
+             word |= uint32_t(std::lround(c[i] * 1023.0f)) << (10 * i);
+          word |= uint32_t(std::lround(c[3] * 3.0f)) << 30;
+          std::memcpy(out, &word, 4);
        }},
    };
    for (const Case &c : cases) {

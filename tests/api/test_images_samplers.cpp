@@ -405,6 +405,86 @@ std::vector<uint32_t> texel_buffers(ComputeDevice &gpu)
    return words;
 }
 
+/* Random bytes: every bit pattern is a value of the integer and normalized formats fetched
+ * here. */
+std::vector<uint8_t> random_bytes(size_t count, uint32_t seed)
+{
+   std::vector<uint8_t> bytes(count);
+   uint32_t x = seed * 2654435761u + 17u;
+   for (uint8_t &b : bytes) {
+      x = x * 1664525u + 1013904223u;
+      b = uint8_t(x >> 24);
+   }
+   return bytes;
+}
+
+/* The integer formats Vulkan requires as sampled images and the formats it requires as
+ * uniform texel buffers: 256 texels of random bytes, each fetched (fetch_texels.comp) from a
+ * 16x16 image or a texel buffer of the format, results as raw bits. `kind` is the shader's
+ * numeric type: 0 float, 1 uint, 2 sint. */
+std::vector<uint32_t> fetched_texels(ComputeDevice &gpu, VkFormat format, unsigned bytes_per_texel, unsigned kind,
+                                     bool buffer)
+{
+   std::vector<uint8_t> texels = random_bytes(256 * bytes_per_texel, uint32_t(format) + (buffer ? 1000 : 0));
+   /* B10G11R11: the top exponent bit of each field cleared (no Inf or NaN, whose bits two
+    * implementations may spell differently). */
+   if (format == VK_FORMAT_B10G11R11_UFLOAT_PACK32)
+      for (size_t i = 0; i + 4 <= texels.size(); i += 4) {
+         uint32_t word;
+         std::memcpy(&word, &texels[i], 4);
+         word &= ~((1u << 10) | (1u << 21) | (1u << 31));
+         std::memcpy(&texels[i], &word, 4);
+      }
+   auto out = gpu.buffer(256 * 16);
+   std::memset(out.words, 0xee, out.size);
+   const VkDescriptorType type =
+      buffer ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+   auto program = gpu.program_with_bindings(
+      read_spirv(std::string("fetch_texels_") + (buffer ? "buffer_" : "image_") + std::to_string(kind)),
+      {{binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), binding(1, type)}}, 0);
+   VkDescriptorSet set = gpu.allocate_set(program, 0);
+   gpu.write_buffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out);
+   std::vector<uint32_t> words;
+   if (buffer) {
+      auto data = gpu.buffer(texels.size(), VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+      std::memcpy(data.words, texels.data(), texels.size());
+      VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+      info.buffer = data.buffer;
+      info.format = format;
+      info.range = VK_WHOLE_SIZE;
+      VkBufferView view = VK_NULL_HANDLE;
+      EXPECT_EQ(vkCreateBufferView(gpu.device, &info, nullptr, &view), VK_SUCCESS);
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = set;
+      write.dstBinding = 1;
+      write.descriptorCount = 1;
+      write.descriptorType = type;
+      write.pTexelBufferView = &view;
+      vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+      words = dispatch_once(gpu, program, set, out);
+      vkDestroyBufferView(gpu.device, view, nullptr);
+      gpu.destroy(data);
+   } else {
+      ComputeDevice::Image image = gpu.image(format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1, texels, bytes_per_texel);
+      VkImageView view = gpu.view(image, VK_IMAGE_VIEW_TYPE_2D);
+      VkSampler nearest = gpu.sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT, false);
+      gpu.write_image(set, 1, 0, type, view, nearest);
+      words = dispatch_once(gpu, program, set, out);
+      vkDestroySampler(gpu.device, nearest, nullptr);
+      vkDestroyImageView(gpu.device, view, nullptr);
+      gpu.destroy(image);
+   }
+   gpu.destroy(program);
+   gpu.destroy(out);
+   return words;
+}
+
+struct FetchedFormat {
+   VkFormat format;
+   unsigned bytes, kind;
+   uint32_t tolerance = 0; /* per word: normalized values as float bits, in ulps */
+};
+
 /* A cube image of `layers` 4x4 layers (one cube, or a cube array) sampled through `shader`
  * (sample_cube.comp or sample_cube_array.comp: binding 1 nearest, binding 2 linear), 64
  * invocations writing `words_each` uvec4s. */
@@ -692,6 +772,18 @@ const CompressedCase packed_cases[] = {
    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 4096.0f, 0, 2 * unorm_unit, 1},
    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, 4, 4096.0f, 0, 2 * unorm_unit, 1},
    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4, 64.0f, 0, 1, 1},
+   /* The other formats Vulkan 1.0 requires to be sampled and filtered: the 16-bit packed ones
+    * (filtered within two 4-bit units for B4G4R4A4), shared exponent (random exponents up to
+    * 2^7: values to 65,408, scaled by 64), and the A8B8G8R8 and SNORM byte formats. */
+   {VK_FORMAT_B4G4R4A4_UNORM_PACK16, 2, 4096.0f, 0, 2 * 273, 1},
+   {VK_FORMAT_R5G6B5_UNORM_PACK16, 2, 4096.0f, 0, 2 * 133, 1},
+   {VK_FORMAT_A1R5G5B5_UNORM_PACK16, 2, 4096.0f, 0, 2 * 133, 1},
+   {VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, 4, 64.0f, 0, 1, 1},
+   {VK_FORMAT_A8B8G8R8_UNORM_PACK32, 4, 4096.0f, 0, 2 * unorm_unit, 1},
+   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, 4, 4096.0f, 0, 2 * snorm_unit, 1},
+   /* sRGB: lavapipe's decoding approximates the curve (see FormatDecoding). */
+   {VK_FORMAT_A8B8G8R8_SRGB_PACK32, 4, 4096.0f, srgb_unit, 2 * srgb_unit, 1},
+   {VK_FORMAT_R8G8_SNORM, 2, 4096.0f, 0, 2 * snorm_unit, 1},
 };
 
 std::vector<uint32_t> compressed_sampling(ComputeDevice &gpu, const CompressedCase &c)
@@ -906,6 +998,72 @@ std::vector<uint32_t> blit_images(ComputeDevice &gpu)
    return words;
 }
 
+/* Depth blits (NEAREST, the only filter Vulkan allows for depth): D16 and D32_SFLOAT
+ * sources of random depths, scaled up, down and mirrored into filled destinations, read back
+ * by copies. 15 source texels over 30 and 20 pixels, as for the integer blit above, so no
+ * pixel centre falls on a texel edge. */
+std::vector<uint32_t> depth_blits(ComputeDevice &gpu, VkFormat format)
+{
+   const unsigned bytes = format == VK_FORMAT_D16_UNORM ? 2 : 4;
+   std::vector<uint8_t> texels = random_bytes(16 * 16 * bytes, 77);
+   if (format == VK_FORMAT_D32_SFLOAT) /* depths in [0, 1] */
+      for (size_t i = 0; i < 256; i++) {
+         uint32_t bits;
+         std::memcpy(&bits, &texels[i * 4], 4);
+         const float depth = float(bits >> 8) / float(1u << 24);
+         std::memcpy(&texels[i * 4], &depth, 4);
+      }
+   std::vector<uint8_t> fill(40 * 24 * bytes, 0);
+   for (size_t i = 0; i < fill.size() / bytes; i++) {
+      const float half = 0.5f;
+      if (bytes == 4)
+         std::memcpy(&fill[i * 4], &half, 4);
+      else
+         fill[i * 2 + 1] = 0x80;
+   }
+   ComputeDevice::Image source = gpu.image(format, VK_IMAGE_TYPE_2D, {16, 16, 1}, 1, 1, texels, bytes);
+   ComputeDevice::Image target = gpu.image(format, VK_IMAGE_TYPE_2D, {40, 24, 1}, 1, 1, fill, bytes);
+   auto out = gpu.buffer(40 * 24 * bytes);
+   VkCommandBuffer commands = gpu.begin();
+   VkImageMemoryBarrier barriers[2]{};
+   const VkImage images[2] = {source.image, target.image};
+   for (unsigned i = 0; i < 2; i++) {
+      barriers[i] = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      barriers[i].srcAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      barriers[i].dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      barriers[i].oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      barriers[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      barriers[i].srcQueueFamilyIndex = barriers[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barriers[i].image = images[i];
+      barriers[i].subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+   }
+   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0,
+                        nullptr, 0, nullptr, 2, barriers);
+   VkImageBlit regions[] = {
+      blit_region(0, 1, {0, 0, 0}, {15, 15, 0}, {2, 1, 0}, {32, 21, 1}),    /* scaled up */
+      blit_region(0, 1, {15, 15, 0}, {0, 0, 0}, {33, 2, 0}, {40, 22, 1}),  /* down, mirrored both ways */
+      blit_region(0, 1, {3, 0, 0}, {13, 15, 0}, {20, 23, 0}, {0, 22, 1}),  /* a mirrored strip */
+   };
+   for (VkImageBlit &r : regions) {
+      r.srcSubresource.aspectMask = r.dstSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+      r.srcOffsets[1].z = 1;
+      vkCmdBlitImage(commands, source.image, VK_IMAGE_LAYOUT_GENERAL, target.image, VK_IMAGE_LAYOUT_GENERAL, 1, &r,
+                     VK_FILTER_NEAREST);
+   }
+   ComputeDevice::barrier(commands);
+   VkBufferImageCopy region{};
+   region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+   region.imageExtent = {40, 24, 1};
+   vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_GENERAL, out.buffer, 1, &region);
+   ComputeDevice::barrier(commands);
+   EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   std::vector<uint32_t> words(out.words, out.words + out.size / 4);
+   gpu.destroy(source);
+   gpu.destroy(target);
+   gpu.destroy(out);
+   return words;
+}
+
 /* Whether destination pixel (x, y) of `layer` was written by a LINEAR blit of `scenes`. */
 bool linear_blit_area(const BlitScene *scenes, size_t count, unsigned x, unsigned y, unsigned layer)
 {
@@ -1026,6 +1184,46 @@ TEST(ImagesAndSamplers, PackedFormatsSampledAtEveryLevel)
    }
 }
 
+/* The integer formats Vulkan requires as sampled images, every texel fetched, bit for bit
+ * against lavapipe. */
+TEST(ImagesAndSamplers, IntegerFormatsFetchedFromImages)
+{
+   const FetchedFormat formats[] = {
+      {VK_FORMAT_R8G8_SINT, 2, 2},           {VK_FORMAT_A8B8G8R8_UINT_PACK32, 4, 1},
+      {VK_FORMAT_A8B8G8R8_SINT_PACK32, 4, 2}, {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 1},
+      {VK_FORMAT_R16_UINT, 2, 1},            {VK_FORMAT_R16_SINT, 2, 2},
+      {VK_FORMAT_R16G16_UINT, 4, 1},         {VK_FORMAT_R16G16_SINT, 4, 2},
+      {VK_FORMAT_R16G16B16A16_UINT, 8, 1},   {VK_FORMAT_R16G16B16A16_SINT, 8, 2},
+      {VK_FORMAT_R32G32_SINT, 8, 2},
+   };
+   for (const FetchedFormat &f : formats) {
+      SCOPED_TRACE(f.format);
+      expect_same_as_lavapipe([&f](ComputeDevice &gpu) { return fetched_texels(gpu, f.format, f.bytes, f.kind, false); });
+   }
+}
+
+/* The formats Vulkan requires as uniform texel buffers that the older test does not read:
+ * integers exactly, normalized values within one float ulp, the packed float format exactly. */
+TEST(ImagesAndSamplers, RequiredUniformTexelBufferFormats)
+{
+   const FetchedFormat formats[] = {
+      {VK_FORMAT_R8_SNORM, 1, 0, 1},          {VK_FORMAT_R8G8_SNORM, 2, 0, 1},
+      {VK_FORMAT_R8G8_UINT, 2, 1},            {VK_FORMAT_R8G8_SINT, 2, 2},
+      {VK_FORMAT_A8B8G8R8_UNORM_PACK32, 4, 0, 1}, {VK_FORMAT_A8B8G8R8_SNORM_PACK32, 4, 0, 1},
+      {VK_FORMAT_A8B8G8R8_UINT_PACK32, 4, 1}, {VK_FORMAT_A8B8G8R8_SINT_PACK32, 4, 2},
+      {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 0, 1}, {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 1},
+      {VK_FORMAT_R16_UINT, 2, 1},             {VK_FORMAT_R16_SINT, 2, 2},
+      {VK_FORMAT_R16G16_UINT, 4, 1},          {VK_FORMAT_R16G16_SINT, 4, 2},
+      {VK_FORMAT_R16G16B16A16_UINT, 8, 1},    {VK_FORMAT_R16G16B16A16_SINT, 8, 2},
+      {VK_FORMAT_R32G32_SINT, 8, 2},          {VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4, 0},
+   };
+   for (const FetchedFormat &f : formats) {
+      SCOPED_TRACE(f.format);
+      expect_same_as_lavapipe([&f](ComputeDevice &gpu) { return fetched_texels(gpu, f.format, f.bytes, f.kind, true); },
+                              {}, [&f](size_t) { return f.tolerance; });
+   }
+}
+
 TEST(ImagesAndSamplers, CompressedBlocksCopiedThroughAnUncompressedImage)
 {
    expect_same_as_lavapipe(compressed_copies);
@@ -1070,6 +1268,22 @@ TEST(ImagesAndSamplers, BlitsScaledMirroredFilteredAndFromCompressedImages)
                filtered_differences, untouched);
    EXPECT_EQ(terakan.validation_messages, before) << "validation layer messages on Terakan";
    EXPECT_EQ(lavapipe.validation_messages, lavapipe_before);
+}
+
+/* D16 and D32_SFLOAT blits: every destination value byte for byte as lavapipe's (a depth
+ * goes through the texture unit and the pixel shader's depth export unchanged). */
+TEST(ImagesAndSamplers, BlitsOfDepth)
+{
+   for (VkFormat format : {VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT}) {
+      SCOPED_TRACE(format);
+      expect_same_as_lavapipe([format](ComputeDevice &gpu) {
+         std::vector<uint32_t> words = depth_blits(gpu, format);
+         /* Not vacuous: most of the destination is no longer the fill (0.5). */
+         const uint32_t fill = format == VK_FORMAT_D16_UNORM ? 0x80008000u : 0x3f000000u;
+         EXPECT_LT(std::count(words.begin(), words.end(), fill), std::ptrdiff_t(words.size() / 4));
+         return words;
+      });
+   }
 }
 
 TEST(ImagesAndSamplers, CubeSampling)

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "mandatory_formats.h"
 #include "vulkan_test_env.h"
 
 namespace {
@@ -215,11 +216,16 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    EXPECT_EQ(format.bufferFeatures,
              VkFormatFeatureFlags(VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT |
                                   VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT));
-   /* sRGB targets are written, not blended (api-draws SrgbTargetsEncodeOnWrite). */
+   /* sRGB targets are written and blended in linear space (api-draws SrgbTargetsEncodeOnWrite,
+    * RequiredNormalizedTargetsDrawnAndBlended); no buffer features (no sRGB decoding in fetches). */
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB, &format);
    EXPECT_EQ(format.bufferFeatures, 0u);
    EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
-   EXPECT_FALSE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+   EXPECT_TRUE(format.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+   /* The 16-bit packed formats: no buffer features, and B4G4R4A4 is sampled only. */
+   vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_B4G4R4A4_UNORM_PACK16, &format);
+   EXPECT_EQ(format.optimalTilingFeatures, sampled);
+   EXPECT_EQ(format.bufferFeatures, 0u);
    /* Block-compressed: sampled, filtered, copied and blitted from; nothing else. */
    for (VkFormat compressed : {VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC5_SNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK}) {
       vkGetPhysicalDeviceFormatProperties(device, compressed, &format);
@@ -235,8 +241,10 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const VkFormatFeatureFlags depth_features = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                                VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                                VK_FORMAT_FEATURE_TRANSFER_DST_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+   /* D16 and D32 are blitted too (api-images BlitsOfDepth). */
+   const VkFormatFeatureFlags blits = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
    vkGetPhysicalDeviceFormatProperties(device, VK_FORMAT_D32_SFLOAT, &format);
-   EXPECT_EQ(format.optimalTilingFeatures, depth_features);
+   EXPECT_EQ(format.optimalTilingFeatures, depth_features | blits);
    EXPECT_EQ(format.linearTilingFeatures, 0u);
    /* Depth with stencil likewise; stencil alone is not offered (no stencil-only DB format in
     * r600g). */
@@ -260,7 +268,7 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                                                       VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                       VK_IMAGE_USAGE_STORAGE_BIT, 0, &image),
              VK_SUCCESS);
-   /* Not a storage format (the CB writes no SNORM here; sRGB is not offered for storage). */
+   /* Not a storage format (sRGB is not offered for storage). */
    EXPECT_EQ(vkGetPhysicalDeviceImageFormatProperties(device, VK_FORMAT_R8G8B8A8_SRGB,
                                                       VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                       VK_IMAGE_USAGE_STORAGE_BIT, 0, &image),
@@ -270,6 +278,28 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                                                       VK_IMAGE_USAGE_SAMPLED_BIT,
                                                       VK_IMAGE_CREATE_SPARSE_BINDING_BIT, &image),
              VK_ERROR_FORMAT_NOT_SUPPORTED);
+}
+
+/* Every format feature the Vulkan 1.0 specification requires (mandatory_formats.h), and one
+ * of the depth formats and one of the depth/stencil formats as a depth/stencil attachment. */
+TEST_F(PhysicalDevice, OffersTheFormatFeaturesVulkanRequires)
+{
+   for (const terakan::test::MandatoryFormat &m : terakan::test::mandatory_formats) {
+      VkFormatProperties properties;
+      vkGetPhysicalDeviceFormatProperties(device, m.format, &properties);
+      EXPECT_EQ(properties.optimalTilingFeatures & m.optimal, m.optimal)
+         << "format " << m.format << " lacks optimal-tiling features 0x" << std::hex
+         << (m.optimal & ~properties.optimalTilingFeatures);
+      EXPECT_EQ(properties.bufferFeatures & m.buffer, m.buffer)
+         << "format " << m.format << " lacks buffer features 0x" << std::hex << (m.buffer & ~properties.bufferFeatures);
+   }
+   auto depth_attachment = [&](VkFormat format) {
+      VkFormatProperties properties;
+      vkGetPhysicalDeviceFormatProperties(device, format, &properties);
+      return (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
+   };
+   EXPECT_TRUE(depth_attachment(VK_FORMAT_X8_D24_UNORM_PACK32) || depth_attachment(VK_FORMAT_D32_SFLOAT));
+   EXPECT_TRUE(depth_attachment(VK_FORMAT_D24_UNORM_S8_UINT) || depth_attachment(VK_FORMAT_D32_SFLOAT_S8_UINT));
 }
 
 TEST_F(PhysicalDevice, CreatesADeviceWithItsQueue)

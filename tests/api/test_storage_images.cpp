@@ -53,12 +53,14 @@ Push push_for(const Case &c, const VkExtent3D &touched)
    push.extent[1] = int32_t(touched.height);
    push.extent[2] = int32_t(touched.depth);
    const bool small = c.bytes == 4 && (c.format == VK_FORMAT_R8G8B8A8_UINT || c.format == VK_FORMAT_R8G8B8A8_SINT);
-   if (c.format == VK_FORMAT_R8G8B8A8_UNORM) {
-      /* (k + 8 id + 0.25) / 255: a quarter away from every rounding tie, whichever product the
-       * compiler fuses with the add. */
+   const bool snorm = c.format == VK_FORMAT_R8G8B8A8_SNORM || c.format == VK_FORMAT_A8B8G8R8_SNORM_PACK32;
+   if (c.format == VK_FORMAT_R8G8B8A8_UNORM || c.format == VK_FORMAT_A8B8G8R8_UNORM_PACK32 || snorm) {
+      /* (k + 8 id + 0.25) / 255 (or / 127 for SNORM): a quarter away from every rounding tie,
+       * whichever product the compiler fuses with the add. */
+      const float scale = snorm ? 127.0f : 255.0f;
       push.steps[0] = 1.0f;
-      push.steps[1] = 8.0f / 255.0f;
-      push.steps[2] = 0.25f / 255.0f;
+      push.steps[1] = 8.0f / scale;
+      push.steps[2] = 0.25f / scale;
    } else {
       /* Exact products: one rounding (the add), fused or not. */
       push.steps[0] = 2.0f;
@@ -368,6 +370,11 @@ TEST(StorageImages, FormatsIn2D)
       {"RGBA32 SFLOAT", "rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT, 16, Kind::Float, Dim::D2, flat(20, 12)},
       {"RGBA32 UINT", "rgba32ui", VK_FORMAT_R32G32B32A32_UINT, 16, Kind::Uint, Dim::D2, flat(20, 12)},
       {"RGBA32 SINT", "rgba32i", VK_FORMAT_R32G32B32A32_SINT, 16, Kind::Int, Dim::D2, flat(20, 12)},
+      /* The rest of Vulkan 1.0's required storage formats. */
+      {"RGBA8 SNORM", "rgba8_snorm", VK_FORMAT_R8G8B8A8_SNORM, 4, Kind::Float, Dim::D2, flat(20, 12)},
+      {"RGBA16 UINT", "rgba16ui", VK_FORMAT_R16G16B16A16_UINT, 8, Kind::Uint, Dim::D2, flat(20, 12)},
+      {"RGBA16 SINT", "rgba16i", VK_FORMAT_R16G16B16A16_SINT, 8, Kind::Int, Dim::D2, flat(20, 12)},
+      {"RG32 SINT", "rg32i", VK_FORMAT_R32G32_SINT, 8, Kind::Int, Dim::D2, flat(20, 12)},
    };
    for (const Case &c : cases)
       compare_with_lavapipe(c);
@@ -413,7 +420,16 @@ TEST(StorageImages, StorageTexelBuffers)
    rgba8.buffer_offset = 256;
    Case rgba32{"RGBA32 SINT", "rgba32i", VK_FORMAT_R32G32B32A32_SINT, 16, Kind::Int, Dim::Buffer, {33, 1, 1}};
    Case rgba8ui{"RGBA8 UINT", "rgba8ui", VK_FORMAT_R8G8B8A8_UINT, 4, Kind::Uint, Dim::Buffer, {64, 1, 1}};
-   for (const Case &c : {r32, rgba8, rgba32, rgba8ui})
+   /* Formats Vulkan 1.0 requires for storage texel buffers, the A8B8G8R8 ones read and
+    * written with the qualifier of their R8G8B8A8 twin (the same bytes). */
+   Case snorm{"RGBA8 SNORM", "rgba8_snorm", VK_FORMAT_R8G8B8A8_SNORM, 4, Kind::Float, Dim::Buffer, {48, 1, 1}};
+   Case abgr{"A8B8G8R8 UNORM", "rgba8", VK_FORMAT_A8B8G8R8_UNORM_PACK32, 4, Kind::Float, Dim::Buffer, {48, 1, 1}};
+   Case abgr_snorm{"A8B8G8R8 SNORM", "rgba8_snorm", VK_FORMAT_A8B8G8R8_SNORM_PACK32, 4, Kind::Float, Dim::Buffer,
+                   {48, 1, 1}};
+   Case abgr_uint{"A8B8G8R8 UINT", "rgba8ui", VK_FORMAT_A8B8G8R8_UINT_PACK32, 4, Kind::Uint, Dim::Buffer, {48, 1, 1}};
+   Case abgr_sint{"A8B8G8R8 SINT", "rgba8i", VK_FORMAT_A8B8G8R8_SINT_PACK32, 4, Kind::Int, Dim::Buffer, {48, 1, 1}};
+   Case rgba16ui{"RGBA16 UINT", "rgba16ui", VK_FORMAT_R16G16B16A16_UINT, 8, Kind::Uint, Dim::Buffer, {40, 1, 1}};
+   for (const Case &c : {r32, rgba8, rgba32, rgba8ui, snorm, abgr, abgr_snorm, abgr_uint, abgr_sint, rgba16ui})
       compare_with_lavapipe(c);
 }
 
@@ -593,7 +609,12 @@ TEST(StorageImages, StorageFeaturesOnlyForTestedFormats)
                               VK_FORMAT_R8G8B8A8_SINT,       VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
                               VK_FORMAT_R32_UINT,            VK_FORMAT_R32_SINT,            VK_FORMAT_R32G32_SFLOAT,
                               VK_FORMAT_R32G32_UINT,         VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT,
-                              VK_FORMAT_R32G32B32A32_SINT};
+                              VK_FORMAT_R32G32B32A32_SINT,   VK_FORMAT_R8G8B8A8_SNORM,      VK_FORMAT_R16G16B16A16_UINT,
+                              VK_FORMAT_R16G16B16A16_SINT,   VK_FORMAT_R32G32_SINT};
+   /* Storage texel buffers only (Vulkan requires them; no SPIR-V image format names them, so
+    * they are not offered as storage images). */
+   const VkFormat texel_only[] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
+                                  VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32};
    for (int f = VK_FORMAT_UNDEFINED; f <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK; f++) {
       VkFormatProperties properties{};
       vkGetPhysicalDeviceFormatProperties(gpu.physical, VkFormat(f), &properties);
@@ -601,8 +622,10 @@ TEST(StorageImages, StorageFeaturesOnlyForTestedFormats)
                            VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
       const bool texel = properties.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
       const bool listed = std::find(std::begin(tested), std::end(tested), VkFormat(f)) != std::end(tested);
+      const bool texel_listed =
+         listed || std::find(std::begin(texel_only), std::end(texel_only), VkFormat(f)) != std::end(texel_only);
       EXPECT_EQ(storage, listed) << "format " << f;
-      EXPECT_EQ(texel, listed) << "format " << f;
+      EXPECT_EQ(texel, texel_listed) << "format " << f;
       const bool atomic = f == VK_FORMAT_R32_UINT || f == VK_FORMAT_R32_SINT;
       EXPECT_EQ(bool(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT), atomic)
          << "format " << f;

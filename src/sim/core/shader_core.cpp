@@ -21,6 +21,7 @@
 #include "compiler/isa/program.h"
 #include "core/message.h"
 #include "gfx/typed_rat.h"
+#include "util/format_r11g11b10f.h"
 
 namespace terakan::sim {
 
@@ -35,6 +36,40 @@ struct Frame {
    std::vector<uint8_t> saved;
    uint32_t iterations = 0;
 };
+
+/* A VFETCH of a packed dword: FMT_2_10_10_10 (x, y, z in 10-bit fields from bit 0, w in the
+ * top 2 bits) through the number format as the byte formats are (NORM, INT or SCALED), and
+ * FMT_10_11_11_FLOAT (x, y 11-bit and z 10-bit unsigned floats). */
+void decode_packed_vertex(unsigned format, unsigned num_format, bool is_signed, const uint8_t *data,
+                          uint32_t element[4])
+{
+   uint32_t word;
+   std::memcpy(&word, data, 4);
+   if (format == hw::Fmt10_11_11Float) {
+      float rgb[3];
+      r11g11b10f_to_float3(word, rgb);
+      for (unsigned c = 0; c < 3; c++)
+         std::memcpy(&element[c], &rgb[c], 4);
+      return;
+   }
+   const unsigned widths[4] = {10, 10, 10, 2};
+   for (unsigned c = 0, bit = 0; c < 4; bit += widths[c++]) {
+      const unsigned width = widths[c];
+      int32_t v = int32_t((word >> bit) & ((1u << width) - 1));
+      if (is_signed && (v >> (width - 1)) & 1)
+         v -= 1 << width;
+      float f;
+      if (num_format == 1) { /* INT */
+         element[c] = uint32_t(v);
+         continue;
+      } else if (num_format == 2) { /* SCALED */
+         f = float(v);
+      } else { /* NORM, as for the byte formats (docs/sim-semantics.md) */
+         f = is_signed ? std::max(float(v) / float((1 << (width - 1)) - 1), -1.0f) : float(v) / float((1u << width) - 1);
+      }
+      std::memcpy(&element[c], &f, 4);
+   }
+}
 
 /* A failure that stops the dispatch: thrown inside the core, caught at its entry. */
 struct Stop {
@@ -1409,12 +1444,16 @@ private:
       case hw::Fmt32_32_32_32Float: components = 4, bits = 32, is_float = true; break;
       case hw::Fmt32_32_32: components = 3, bits = 32; break;
       case hw::Fmt32_32_32Float: components = 3, bits = 32, is_float = true; break;
+      /* Packed dwords: fields from bit 0 as the texture unit's component layouts give them. */
+      case hw::Fmt2_10_10_10: components = 4, bits = 8; break;
+      case hw::Fmt10_11_11Float: components = 3, bits = 32, is_float = true; break;
       default:
          stop("CF %u: VFETCH data format %u is not simulated", pc, format);
       }
+      const bool packed = format == hw::Fmt2_10_10_10 || format == hw::Fmt10_11_11Float;
       if (num_format == 0 && bits < 32 && !is_float && res.srf_mode && use_resource)
          stop("CF %u: VFETCH with SRF_MODE_ALL (no zero) is not simulated", pc);
-      const unsigned bytes = components * bits / 8;
+      const unsigned bytes = packed ? 4 : components * bits / 8;
       const unsigned dst = instruction.get(vtx::dst_gpr);
       const unsigned src = instruction.get(vtx::src_gpr);
       const unsigned src_chan = instruction.get(vtx::src_sel_x);
@@ -1434,7 +1473,9 @@ private:
             if (!returned.empty())
                check_returned_read(res, offset, bytes, buffer_id);
             const uint8_t *data = host.data + offset;
-            for (unsigned c = 0; c < components; c++) {
+            if (packed)
+               decode_packed_vertex(format, num_format, is_signed, data, element);
+            for (unsigned c = 0; c < components && !packed; c++) {
                uint32_t v = 0;
                std::memcpy(&v, data + c * bits / 8, bits / 8);
                if (is_float && bits == 16) {

@@ -93,6 +93,16 @@ Texel decode_texel(const TextureResource &r, const Layout &layout, const uint8_t
 {
    Texel t;
    const bool integer = is_integer_result(r, layout);
+   if (layout.kind == Kind::SharedExponent) {
+      /* Three 9-bit mantissas from bit 0 and a 5-bit exponent on top: m * 2^(e - 15 - 9)
+       * (EXT_texture_shared_exponent's and Vulkan's decoding). */
+      const uint32_t word = extract_bits(element, 0, 32);
+      const int exponent = int(word >> 27) - 15 - 9;
+      for (unsigned c = 0; c < 3; c++)
+         t.f[c] = std::ldexp(float((word >> (9 * c)) & 0x1ff), exponent);
+      t.f[3] = 1.0f;
+      return t;
+   }
    unsigned bit = 0;
    for (unsigned c = 0; c < 4; c++) {
       if (c >= layout.count) {
@@ -113,6 +123,8 @@ Texel decode_texel(const TextureResource &r, const Layout &layout, const uint8_t
          break;
       case Kind::R11G11B10Float:
          t.f[c] = small_float(raw, width == 11 ? 6 : 5);
+         break;
+      case Kind::SharedExponent: /* decoded above */
          break;
       case Kind::Int: {
          const bool is_signed = r.format_signed[c];
@@ -260,18 +272,21 @@ enum pipe_format compressed_format(const TextureResource &r)
    }
 }
 
-/* The depth formats' texel layouts. Mesa's r600 driver samples the surfaces the DB wrote
+/* Layouts the texture unit reads and the colour block does not write: the depth formats' and
+ * the shared-exponent one. The depth formats: Mesa's r600 driver samples the surfaces the DB wrote
  * directly on Evergreen and Cayman (r600_texture.c: can_sample_z/can_sample_s, with no flushed
  * copy unless libdrm had to adjust the depth or stencil pitch) with these formats
  * (r600_state_common.c r600_translate_texformat): Z24X8 as FMT_8_24 reading x (the low 24 bits,
  * as unorm), X24S8 as FMT_8_24 reading y (the top 8 bits, NUM_FORMAT_ALL INT), X8Z24 as
  * FMT_24_8 reading y. Z16 is FMT_16 and Z32F FMT_32_FLOAT, already colour layouts. Kept out of
  * hw::format_component_layout so that the colour block does not start accepting COLOR_8_24. */
-bool depth_component_layout(TextureFormat format, Layout &out)
+bool texture_only_component_layout(TextureFormat format, Layout &out)
 {
    switch (format) {
    case Fmt8_24: out = {Kind::Int, 2, {24, 8}}; return true;
    case Fmt24_8: out = {Kind::Int, 2, {8, 24}}; return true;
+   /* Not a depth format, but a layout the colour block does not share either. */
+   case Fmt5_9_9_9SharedExp: out = {Kind::SharedExponent, 3, {9, 9, 9}}; return true;
    default: return false;
    }
 }
@@ -306,7 +321,7 @@ public:
          decode_block = util_format_fetch_rgba_func(format);
          integer = false;
       } else {
-         if (!format_component_layout(r.format, layout) && !depth_component_layout(r.format, layout))
+         if (!format_component_layout(r.format, layout) && !texture_only_component_layout(r.format, layout))
             fault("texture data format %u is not simulated", unsigned(r.format));
          integer = is_integer_result(r, layout);
       }

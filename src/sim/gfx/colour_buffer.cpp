@@ -417,8 +417,11 @@ void write_element(const ColourTarget &target, uint8_t *pixel, const std::array<
          if (second)
             src1[c] = as_float((*second)[c]);
          dst[c] = as_float(dst_bits[c]);
-         /* BLEND_CLAMP: normalized targets clamp the sources before blending. */
-         if (target.blend_clamp && target.number_type == Unorm) {
+         /* BLEND_CLAMP: normalized targets clamp the sources before blending; sRGB ones too
+          * (r600g sets BLEND_CLAMP for UNORM, SNORM and SRGB alike, and Vulkan clamps the
+          * sources of every fixed-point attachment; the destination is decoded to linear by
+          * read_element, so the blend works on linear values). */
+         if (target.blend_clamp && (target.number_type == Unorm || target.number_type == Srgb)) {
             src[c] = std::clamp(src[c], 0.0f, 1.0f);
             src1[c] = std::clamp(src1[c], 0.0f, 1.0f);
          } else if (target.blend_clamp && target.number_type == Snorm) {
