@@ -189,7 +189,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
       const uint32_t info = (uint32_t(target.format) << 2) | (uint32_t(level.mode) << 8) |
                             (target.number_type << 12) | (target.comp_swap << 15) |
-                            (uint32_t(target.normalized) << 19) /* BLEND_CLAMP */ |
+                            (uint32_t(target.normalized || target.number_type == hw::gfx::Srgb) << 19) /* BLEND_CLAMP */ |
                             (uint32_t(target.integer) << 20) /* BLEND_BYPASS */;
       uint32_t attrib = 0;
       if (level.mode == hw::ArrayMode::Tiled2DThin1) {
@@ -210,9 +210,17 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       const bool fmask = samples > 1 && image->fmask_offset && level.mode == hw::ArrayMode::Tiled2DThin1;
       if (fmask)
          attrib |= ((attrib >> 16) & 3) << 22;
+      /* The layer: CB_COLORn_VIEW.SLICE_START [10:0] and SLICE_MAX [23:13] over BASE at the
+       * level's first slice, as r600g renders to a layer, so that the CB rotates a 2D-tiled
+       * slice's banks as the texture unit reads them. Multisampled targets keep BASE at their
+       * layer and slice 0 (their FMASK is addressed per layer the same way). */
+      const uint32_t layer = view->vk.base_array_layer + r.layer;
+      const bool by_slice = samples == 1;
+      const uint64_t base = by_slice ? image->offset + level.offset : terakan_view_offset(view, r.layer);
+      const uint32_t slice_view = by_slice ? layer | layer << 13 : 0;
       cs.context_registers(cb + reg::Base,
-                           {uint32_t(terakan_view_offset(view, r.layer) >> 8), level.pitch / 8 - 1,
-                            uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), 0,
+                           {uint32_t(base >> 8), level.pitch / 8 - 1,
+                            uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), slice_view,
                             info | (uint32_t(fmask) << 18), attrib},
                            false);
       cs.relocation(*image->memory->bo); /* BASE */

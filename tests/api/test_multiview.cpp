@@ -34,7 +34,11 @@ namespace {
 
 using namespace terakan::test;
 
-constexpr uint32_t size = 32, layers = 4, view_mask = 0b1011, views = 3;
+constexpr uint32_t layers = 4, view_mask = 0b1011, views = 3;
+/* The images' width and height: 32 (1D tiled) in the main scene, 128 (2D tiled, whose slices
+ * rotate their banks) in TwoDTiledLayers; the PNGs of the second carry `picture_suffix`. */
+uint32_t size = 32;
+std::string picture_suffix;
 constexpr VkFormat colour_format = VK_FORMAT_R8G8B8A8_UNORM, depth_format = VK_FORMAT_D32_SFLOAT;
 
 /* Two flat-coloured triangles at different depths that overlap (the nearer one, drawn first,
@@ -500,19 +504,21 @@ void save_picture(const Picture &picture, const char *who)
                      &picture.texels[((size_t(layer) * size + ty) * size + tx) * 4], 4);
       }
    try {
-      terakan::gl_scenes::write_png(std::string(folder) + "/multiview-" + who + ".png", out);
+      terakan::gl_scenes::write_png(std::string(folder) + "/multiview-" + who + picture_suffix + ".png", out);
    } catch (const std::exception &failure) {
       ADD_FAILURE() << failure.what();
    }
 }
 
-TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
+/* Draws the scene on both devices and compares every layer of the colour image with
+ * lavapipe's, and the second image with what the colour image implies. */
+void draw_and_compare(Picture &ours, Picture &theirs)
 {
    unsigned our_messages = 0, their_messages = 0;
    std::string error;
-   const Picture ours = draw("Terakan", our_messages, error);
+   ours = draw("Terakan", our_messages, error);
    ASSERT_FALSE(ours.texels.empty()) << "Terakan: " << error;
-   const Picture theirs = draw("llvmpipe", their_messages, error);
+   theirs = draw("llvmpipe", their_messages, error);
    ASSERT_FALSE(theirs.texels.empty()) << "lavapipe: " << error;
    EXPECT_EQ(our_messages, 0u);
    EXPECT_EQ(their_messages, 0u);
@@ -548,6 +554,14 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
                   break;
                }
          }
+}
+
+TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
+{
+   Picture ours, theirs;
+   draw_and_compare(ours, theirs);
+   if (HasFatalFailure())
+      return;
    EXPECT_EQ(ours.first_query, theirs.first_query) << "occlusion samples of all views in the first query";
    EXPECT_EQ(ours.samples, ours.first_query) << "the other views' queries hold zero";
    EXPECT_GT(ours.samples, 0u);
@@ -576,6 +590,19 @@ TEST(Multiview, EachViewDrawsItsLayerAndOnlyItsLayer)
          << "second image, layer " << layer;
       EXPECT_EQ(texel(layers + layer, 14, 14), (std::vector<unsigned>{255, 64, 64, 255})) << "second image, layer " << layer;
    }
+}
+
+/* The same scene at 128x128, where the images are 2D tiled: a layer's banks are rotated by its
+ * slice (hw/surface), so rendering to layer n must address it as slice n of the level (the
+ * CB's SLICE_START), as the copies and the texture unit do, not as slice 0 at a later base. */
+TEST(Multiview, TwoDTiledLayers)
+{
+   size = 128;
+   picture_suffix = "-128";
+   Picture ours, theirs;
+   draw_and_compare(ours, theirs);
+   size = 32;
+   picture_suffix.clear();
 }
 
 } // namespace

@@ -88,7 +88,7 @@ float combine(uint32_t function, float s, float sf, float d, float df)
 
 uint64_t pixel_offset(const ColourTarget &target, unsigned x, unsigned y)
 {
-   return hw::surface_level_texel_offset(target.addressing, x, y, 0);
+   return hw::surface_level_texel_offset(target.addressing, x, y, target.slice);
 }
 
 uint64_t low_bits(unsigned width)
@@ -273,7 +273,13 @@ bool decode_target(const PipelineState &state, unsigned n, GpuMemory &memory, Co
    a.samples = target.msaa.fragments;
    if (a.samples > 1 && a.mode != hw::ArrayMode::Tiled1DThin1 && a.mode != hw::ArrayMode::Tiled2DThin1)
       return refuse("a multisampled colour buffer must be tiled");
-   target.size = colour_surface_bytes(target) * (rat ? rat->layers : 1);
+   if (!rat) {
+      /* SLICE_START [10:0] (the kernel's check covers SLICE_MAX + 1 slices from BASE). */
+      target.slice = state.get(base_reg + hw::reg::View) & 0x7ff;
+      if (target.slice && a.samples > 1)
+         return refuse("a multisampled colour buffer with SLICE_START above 0 is not simulated");
+   }
+   target.size = colour_surface_bytes(target) * (rat ? rat->layers : target.slice + 1);
    std::string memory_error;
    target.data = memory.resolve(start, target.size, memory_error);
    if (!target.data)

@@ -27,6 +27,9 @@ struct ColourTarget {
    uint64_t size = 0;
    hw::LevelAddressing addressing;
    unsigned width = 0, height = 0; /* from PITCH and SLICE: the pixels the buffer holds */
+   /* The slice draws write: CB_COLORn_VIEW.SLICE_START (r600g renders to a layer so, with BASE
+    * at the level's first slice; 2D-tiled slices rotate their banks, hw/surface). */
+   unsigned slice = 0;
    uint32_t format = 0, number_type = 0, swap = 0;
    /* Memory order: component 0 holds the lowest bits of the element. */
    unsigned components = 0, bits[4] = {};
