@@ -122,6 +122,9 @@ struct StoreOp {
    const char *atomic = nullptr;
    unsigned return_index = no_value, compare = no_value, compare_z = no_value;
    bool returns = false;
+   /* Asks for an acknowledgement (MARK) although nothing is returned: the program waits for
+    * its writes at a memory barrier (NodeKind::WaitAck). */
+   bool acknowledged = false;
    /* STORE_TYPED (storage images): data and index are the x members of two GPR groups, and
     * these their y, z and w members, each in the channel of its position. */
    bool typed = false;
@@ -155,7 +158,9 @@ inline constexpr unsigned export_pixel = 0, export_position = 1, export_paramete
 
 /* Alu, Fetch, Store and Export are operations; the others mark structured control flow and
  * become CF instructions. Operations are only reordered between two markers. */
-enum class NodeKind : uint8_t { Alu, Fetch, Store, Export, If, Else, EndIf, LoopBegin, LoopEnd, Break, Continue };
+/* WaitAck: a memory barrier over storage buffers and images, a WAIT_ACK CF instruction that
+ * waits for the acknowledgement of every RAT write before it (each then asks for one: MARK). */
+enum class NodeKind : uint8_t { Alu, Fetch, Store, Export, If, Else, EndIf, LoopBegin, LoopEnd, Break, Continue, WaitAck };
 
 inline bool is_marker(NodeKind kind) { return kind >= NodeKind::If; }
 

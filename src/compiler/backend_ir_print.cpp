@@ -49,6 +49,7 @@ const char *marker_name(NodeKind kind)
    case NodeKind::LoopEnd: return "endloop";
    case NodeKind::Break: return "break";
    case NodeKind::Continue: return "continue";
+   case NodeKind::WaitAck: return "wait_ack";
    default: return "?";
    }
 }

@@ -675,6 +675,12 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       case NodeKind::Continue:
          put(index * 2, plain("LOOP_CONTINUE", target[c], 0).words);
          return true;
+      case NodeKind::WaitAck:
+         /* ADDR 0: until every marked RAT write before it is acknowledged (r600g emits
+          * WAIT_ACK at memory barriers and MARKs every RAT write of such a shader:
+          * sfn_shader.cpp emit_wait_ack and InstructionChain). */
+         put(index * 2, plain("WAIT_ACK", 0, 0).words);
+         return true;
       default:
          error = "internal: unknown control-flow marker";
          return false;
@@ -822,7 +828,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          /* Returning operations read x, y and z/w of the data GPR (COMP_MASK 0xF, as r600g) and
           * request an acknowledgement for the WAIT_ACK before the fetch of the old value. */
          cf.set(cf_export::comp_mask, clause.store.returns || clause.store.typed ? 0xf : 1);
-         cf.set(cf_export::mark, clause.store.returns);
+         cf.set(cf_export::mark, clause.store.returns || clause.store.acknowledged);
          cf.set(cf_export::inst, find_cf_op("MEM_RAT_CACHELESS")->opcode_for(isa));
          cf.set(cf_export::barrier, 1);
          break;

@@ -501,6 +501,14 @@ private:
       return true;
    }
 
+   /* A WAIT_ACK, unless one ends the program so far (SPIR-V barriers often arrive as several
+    * NIR memory barriers in a row). */
+   void wait_for_acknowledgements()
+   {
+      if (out.nodes.empty() || out.nodes.back().kind != NodeKind::WaitAck)
+         marker(NodeKind::WaitAck);
+   }
+
    Node &marker(NodeKind kind)
    {
       Node node;
@@ -1551,15 +1559,22 @@ private:
          emit_ordered("GROUP_BARRIER", {}, false);
          return true;
       case nir_intrinsic_scoped_barrier:
+         if ((nir_intrinsic_memory_modes(intrinsic) & (nir_var_mem_ssbo | nir_var_image | nir_var_mem_global)) &&
+             nir_intrinsic_memory_semantics(intrinsic))
+            wait_for_acknowledgements();
          if (nir_intrinsic_execution_scope(intrinsic) >= NIR_SCOPE_WORKGROUP)
             emit_ordered("GROUP_BARRIER", {}, false);
          return true;
+      case nir_intrinsic_memory_barrier_shared:
+         /* LDS operations of a wave run in program order: nothing to wait for. */
+         return true;
       case nir_intrinsic_memory_barrier:
       case nir_intrinsic_group_memory_barrier:
-      case nir_intrinsic_memory_barrier_shared:
       case nir_intrinsic_memory_barrier_buffer:
-         /* LDS operations of a wave run in program order, and RAT stores are cacheless; only
-          * the execution barrier needs an instruction. */
+      case nir_intrinsic_memory_barrier_image:
+         /* RAT writes (storage buffers, images) must be acknowledged before what follows reads
+          * memory or other invocations go on past a barrier. */
+         wait_for_acknowledgements();
          return true;
       case nir_intrinsic_load_shared: {
          Operand address;
@@ -2517,6 +2532,13 @@ bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &
    remove_dead_operations(out);
    coalesce_group_moves(out);
    remove_dead_operations(out);
+   /* A program that waits for its RAT writes at a memory barrier has every write ask for an
+    * acknowledgement, as r600g does (the WAIT_ACK waits only for marked ones). */
+   const bool waits = std::any_of(out.nodes.begin(), out.nodes.end(),
+                                  [](const Node &node) { return node.kind == NodeKind::WaitAck; });
+   for (Node &node : out.nodes)
+      if (node.kind == NodeKind::Store && waits)
+         node.store.acknowledged = true;
    return true;
 }
 
