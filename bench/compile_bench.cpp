@@ -4,7 +4,7 @@
  *   terakan-bench-compile --versus-llvm
  *
  * SPIRV_DIR holds the corpus compiled to SPIR-V (the build's tests/ folder: meson builds one
- * .spv per tests/compiler/shaders/*.comp). Shaders the compiler refuses are listed and left out
+ * .spv per tests/compiler/shaders/NAME.comp). Shaders the compiler refuses are listed and left out
  * of the totals. Prints, per chip, the median and 95th-percentile compile time per shader and
  * the totals of the statistics, then the same for the ALU-heavy shaders (alu_heavy_*,
  * matrix_vector, vector_math, cross_product), whose slot occupancy is the packer's target.
