@@ -3,6 +3,7 @@
  * shader is scalarized (the VLIW packer makes the parallelism, not vec4 instructions), and
  * simple if/else is flattened into selects. */
 #include "nir_frontend.h"
+#include "subgroups.h"
 #include "barycentric.h"
 #include "graphics_nir.h"
 #include "image_lowering.h"
@@ -257,6 +258,12 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    /* Translated so that a Layer or ViewportIndex output is refused by name (select_graphics)
     * rather than as an untranslatable module. */
    spirv_options.caps.shader_viewport_index_layer = true;
+   /* Subgroups of one invocation (subgroups.h): every operation but clustered and quad ones. */
+   spirv_options.caps.subgroup_basic = true;
+   spirv_options.caps.subgroup_vote = true;
+   spirv_options.caps.subgroup_ballot = true;
+   spirv_options.caps.subgroup_shuffle = true;
+   spirv_options.caps.subgroup_arithmetic = true;
 
    if (spirv.size() < 5 || spirv[0] != 0x07230203) {
       error = "not a SPIR-V module (bad magic number or too short)";
@@ -350,6 +357,9 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    if (stage == ShaderStage::Fragment)
       NIR_PASS_V(shader, lower_input_attachments);
    NIR_PASS_V(shader, nir_lower_system_values);
+   /* After the system values become intrinsics, before the compute ones are lowered (it makes
+    * local invocation indices). */
+   NIR_PASS_V(shader, lower_subgroups_of_one);
    if (stage == ShaderStage::Fragment && !lower_fragment_barycentrics(shader, error)) {
       release_nir(shader);
       return false;

@@ -622,6 +622,21 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          reinterpret_cast<VkPhysicalDeviceFragmentShaderBarycentricPropertiesKHR *>(ext)
             ->triStripVertexOrderIndependentOfProvokingVertex = VK_FALSE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
+         /* Subgroups of one invocation (src/compiler/subgroups.h): the lanes of a wave have no
+          * instruction to exchange values, so each invocation is its own subgroup, and every
+          * operation below has its exact one-invocation answer. No quad operations (they need
+          * four invocations). */
+         auto *subgroups = reinterpret_cast<VkPhysicalDeviceSubgroupProperties *>(ext);
+         subgroups->subgroupSize = 1;
+         subgroups->supportedStages =
+            VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+         subgroups->supportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+         subgroups->quadOperationsInAllStages = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties *>(ext)
             ->maxTimelineSemaphoreValueDifference = UINT64_MAX;
