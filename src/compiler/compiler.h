@@ -122,6 +122,18 @@ inline constexpr unsigned draw_index_constant = 2;
  * multiview render pass once per view in its view mask (on a different layer each time), and
  * writes the view's index here before each of those draws. */
 inline constexpr unsigned view_index_constant = 20;
+/* Pixel shaders: driver-constant dword 21 is 0 when the draw shades per sample and ~0
+ * otherwise: SampleMaskIn is the SPI's pixel coverage & ((1 << SampleId) | dword 21), the
+ * invocation's own sample under per-sample shading and every covered sample otherwise. */
+inline constexpr unsigned sample_mask_keep_constant = 21;
+/* Pixel shaders: driver-constant dword 22 holds the mask of the draw's samples ((1 << samples)
+ * - 1): a SampleMask output that keeps none of them discards the invocation. */
+inline constexpr unsigned sample_count_mask_constant = 22;
+/* Pixel shaders: driver-constant dwords 24-31 hold SamplePosition of samples 0-3 ((x, y) in
+ * [0, 1), floats) for the draw's sample count, as the driver programs PA_SC_AA_SAMPLE_LOCS;
+ * (0.5, 0.5) for sample 0 of a single-sample draw. */
+inline constexpr unsigned sample_positions_constant = 24;
+inline constexpr unsigned max_sample_positions = 4;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
@@ -238,6 +250,9 @@ struct GraphicsInterface {
     * calls P0: the driver has the vertex shader export the vertex-order parameter
     * (CompileOptions::export_vertex_order) and refuses lines and points (docs/compiler.md). */
    bool uses_vertex_order = false;
+   /* Reads SampleId or SamplePosition or has a Sample-decorated input: Vulkan then runs the
+    * shader once per sample (the driver sets PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE). */
+   bool sample_shading = false;
 };
 
 struct ShaderBinary {

@@ -148,18 +148,18 @@ bool lower_device_index_to_zero(nir_builder *builder, nir_instr *instr, void *)
  * at the fragment's position, layer ViewIndex (multiview reads the view's own layer; without
  * multiview the driver's ViewIndex constant is 0). It becomes a 2D-array fetch: the texture
  * unit takes the layer from z only when the view's resource is an array (DIM), so a plain 2D
- * view of the attachment reads its one layer. Multisampled input attachments keep their
- * SUBPASS_MS fetch, which selection refuses with a message. */
+ * view of the attachment reads its one layer. Multisampled input attachments (SUBPASS_MS)
+ * become multisampled 2D-array fetches the same way (txf_ms, lowered with the others). */
 bool subpass_fetch_to_2d_array(nir_builder *, nir_instr *instr, void *)
 {
    if (instr->type != nir_instr_type_tex)
       return false;
    nir_tex_instr *tex = nir_instr_as_tex(instr);
-   if (tex->sampler_dim != GLSL_SAMPLER_DIM_SUBPASS)
+   if (tex->sampler_dim != GLSL_SAMPLER_DIM_SUBPASS && tex->sampler_dim != GLSL_SAMPLER_DIM_SUBPASS_MS)
       return false;
    tex->coord_components = 3;
    tex->is_array = true;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->sampler_dim = tex->sampler_dim == GLSL_SAMPLER_DIM_SUBPASS ? GLSL_SAMPLER_DIM_2D : GLSL_SAMPLER_DIM_MS;
    return true;
 }
 
@@ -389,6 +389,12 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    optimize(shader);
    /* Image loads and sizes become texture operations, stores name their RAT (image_lowering.h);
     * then samples name constant slots (texture_lowering.h). */
+   /* texelFetch of a multisampled image: an FMASK fetch, then a fetch of the fragment the
+    * sample's nibble names (select.cpp, select_tex); samplesIdenticalEXT: FMASK == 0. Before
+    * the slots are assigned, while the fetches still name their variables. */
+   nir_lower_tex_options multisample_fetches = {};
+   multisample_fetches.lower_to_fragment_fetch_amd = true;
+   NIR_PASS_V(shader, nir_lower_tex, &multisample_fetches);
    lower_images(shader, options, error);
    if (error.empty())
       NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <vulkan/vulkan_core.h>
+
 #include "compiler.h"
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
@@ -25,6 +27,19 @@ bool compile_graphics_nir(nir_shader *shader, ShaderStage stage, const CompileOp
  * such as vkCmdCopyQueryPoolResults). Buffers are named as spirv_to_nir names them after
  * lowering: vulkan_resource_index(set 0, binding b) is buffer slot b (the corpus ABI). */
 nir_builder begin_compute_nir(const char *name, unsigned width, unsigned height, unsigned depth);
+/* The storage buffer at binding `slot` of set 0, as a descriptor for load_ssbo/store_ssbo
+ * (the (index, offset) pair spirv_to_nir makes). */
+inline nir_ssa_def *storage_buffer_nir(nir_builder *b, unsigned slot)
+{
+   _nir_vulkan_resource_index_indices index{};
+   index.desc_set = 0;
+   index.binding = slot;
+   index.desc_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+   nir_ssa_def *resource = _nir_build_vulkan_resource_index(b, 2, 32, nir_imm_int(b, 0), index);
+   _nir_load_vulkan_descriptor_indices descriptor{};
+   descriptor.desc_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+   return _nir_build_load_vulkan_descriptor(b, 2, 32, resource, descriptor);
+}
 bool compile_compute_nir(nir_shader *shader, const CompileOptions &options, ShaderBinary &binary,
                          std::string &error);
 

@@ -121,6 +121,10 @@ public:
       if (graphics) {
          if (!graphics->begin())
             return false;
+         /* NIR registers go after every GPR the SPI loads (a pixel shader's I/J pairs,
+          * position, face and sample id can reach past R1). */
+         for (const ValueInfo &value : out.values)
+            register_base = std::max(register_base, unsigned(value.fixed_gpr + 1));
       } else {
          /* The thread ids arrive in R0.xyz, the group ids in R1.xyz (SPI_COMPUTE_INPUT_CNTL). */
          for (unsigned c = 0; c < 3; c++) {
@@ -317,7 +321,7 @@ private:
       const unsigned slot = unsigned(registers.size());
       registers[0x40000000u + slot] = 0;
       const unsigned id = out.new_value(int(slot % 4));
-      out.values[id].fixed_gpr = int(2 + slot / 4);
+      out.values[id].fixed_gpr = int(register_base + slot / 4);
       out.values[id].fixed_chan = int(slot % 4);
       out.values[id].whole_program = true;
       registers[0x40000000u + slot] = id;
@@ -525,6 +529,9 @@ private:
    };
    std::map<unsigned, RegisterAccess> register_access; /* by value id */
 
+   /* The first GPR of NIR registers and loop flags: after the preloaded ones. */
+   unsigned register_base = 2;
+
    unsigned register_value(const nir_register *reg)
    {
       const auto found = registers.find(reg->index);
@@ -532,7 +539,7 @@ private:
          return found->second;
       const unsigned slot = unsigned(registers.size());
       const unsigned id = out.new_value(int(slot % 4));
-      out.values[id].fixed_gpr = int(2 + slot / 4);
+      out.values[id].fixed_gpr = int(register_base + slot / 4);
       out.values[id].fixed_chan = int(slot % 4);
       out.values[id].whole_program = true;
       registers[reg->index] = id;
@@ -784,6 +791,14 @@ private:
       case nir_texop_txf: name = "LD"; break;
       case nir_texop_txs:
       case nir_texop_query_levels: name = "GET_TEXTURE_RESINFO"; break;
+      /* Multisampled images (texelFetch of a sampler2DMS, textureSamples): nir_lower_tex made a
+       * txf_ms the FMASK fetch (LDFPTR, LD with INST_MOD 1: each sample's fragment in a
+       * nibble) and an LD of the fragment the sample's nibble names, in w, as Mesa's r600
+       * reads them (r600_shader.c tgsi_tex, sfn lower_txf_ms); textureSamples is
+       * GET_NUMBER_OF_SAMPLES, the count in w (r600g's TXQS). */
+      case nir_texop_fragment_fetch_amd: name = "LD"; break;
+      case nir_texop_fragment_mask_fetch_amd: name = "LDFPTR"; break;
+      case nir_texop_texture_samples: name = "GET_NUMBER_OF_SAMPLES"; break;
       case nir_texop_tex:
       case nir_texop_txb:
          /* Implicit level of detail: the texture unit takes it from the quad's coordinates. */
@@ -822,18 +837,24 @@ private:
          if (tex->op != nir_texop_txf)
             return fail("only texelFetch is supported on texel buffers (textureSize is not yet)");
          break;
+      case GLSL_SAMPLER_DIM_MS:
+         if (tex->op != nir_texop_fragment_fetch_amd && tex->op != nir_texop_fragment_mask_fetch_amd &&
+             tex->op != nir_texop_txs && tex->op != nir_texop_texture_samples)
+            return fail("only texelFetch, textureSize and textureSamples are supported on multisampled images");
+         break;
       default:
          return fail("this image dimension is not supported by the compiler yet");
       }
 
       unsigned mode = 0;
-      int coord = -1, lod = -1, comparator = -1, offset = -1;
+      int coord = -1, lod = -1, comparator = -1, offset = -1, ms_index = -1;
       for (unsigned i = 0; i < tex->num_srcs; i++) {
          switch (tex->src[i].src_type) {
          case nir_tex_src_coord: coord = int(i); break;
          case nir_tex_src_comparator: comparator = int(i); break;
          case nir_tex_src_lod:
          case nir_tex_src_bias: lod = int(i); break;
+         case nir_tex_src_ms_index: ms_index = int(i); break;
          case nir_tex_src_backend1:
             if (!nir_src_is_const(tex->src[i].src))
                return fail("internal: a run-time coordinate choice");
@@ -942,8 +963,16 @@ private:
          if (!operand(tex->src[lod].src, 0, o))
             return false;
          put(tex->op == nir_texop_txs ? 0 : 3, o);
-      } else if (tex->op == nir_texop_txs || tex->op == nir_texop_query_levels) {
+      } else if (tex->op == nir_texop_txs || tex->op == nir_texop_query_levels ||
+                 tex->op == nir_texop_texture_samples) {
          put(0, Operand::literal(0));
+      }
+      if (ms_index >= 0) {
+         /* The fragment to read, in w (after the FMASK lookup). */
+         Operand o;
+         if (!operand(tex->src[ms_index].src, 0, o))
+            return false;
+         put(3, o);
       }
       if (mode >= 2) {
          fetch.record = int(mode - 2);
@@ -954,7 +983,7 @@ private:
       const unsigned results_group = out.gpr_groups++;
       auto &result = defs[tex->dest.ssa.index];
       for (unsigned c = 0; c < tex->dest.ssa.num_components; c++) {
-         const unsigned channel = tex->op == nir_texop_query_levels ? 3 : c;
+         const unsigned channel = tex->op == nir_texop_query_levels || tex->op == nir_texop_texture_samples ? 3 : c;
          const unsigned v = out.new_value(int(channel));
          out.values[v].gpr_group = int(results_group);
          fetch.results[channel] = v;

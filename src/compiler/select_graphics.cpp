@@ -25,13 +25,17 @@ const isa::AluOpInfo &alu_op(const char *name)
 constexpr unsigned baryc_enable_shift[6] = {8, 0, 4, 24, 16, 20};
 
 /* The pair a barycentric intrinsic names: 0-2 perspective, 3-5 linear (sample, center,
- * centroid); -1 for what the SPI does not give. */
+ * centroid); interpolateAtSample and interpolateAtOffset start from the center pair; -1 for
+ * what the SPI does not give. */
 int pair_of(const nir_intrinsic_instr *intrinsic)
 {
    const bool linear = nir_intrinsic_interp_mode(intrinsic) == INTERP_MODE_NOPERSPECTIVE;
    switch (intrinsic->intrinsic) {
    case nir_intrinsic_load_barycentric_pixel: return linear ? 4 : 1;
    case nir_intrinsic_load_barycentric_centroid: return linear ? 5 : 2;
+   case nir_intrinsic_load_barycentric_sample: return linear ? 3 : 0;
+   case nir_intrinsic_load_barycentric_at_sample:
+   case nir_intrinsic_load_barycentric_at_offset: return linear ? 4 : 1;
    default: return -1;
    }
 }
@@ -92,9 +96,17 @@ bool GraphicsSelector::begin()
       for (unsigned c = 0; c < 4; c++)
          position[c] = context.context_preloaded(unsigned(position_gpr), c);
    }
-   if (face_gpr >= 0) {
+   /* The front-face GPR: the face in x (FRONT_FACE_CHAN 0), the pixel's coverage in z. */
+   if (reads_face || reads_coverage) {
       face_gpr = int(next_gpr++);
-      face = context.context_preloaded(unsigned(face_gpr), 0);
+      if (reads_face)
+         face = context.context_preloaded(unsigned(face_gpr), 0);
+      if (reads_coverage)
+         coverage = context.context_preloaded(unsigned(face_gpr), 2);
+   }
+   if (sample_id_gpr >= 0) {
+      sample_id_gpr = int(next_gpr++);
+      sample_id = context.context_preloaded(unsigned(sample_id_gpr), 3);
    }
    return true;
 }
@@ -108,6 +120,10 @@ bool GraphicsSelector::scan_pixel_inputs()
             continue;
          nir_intrinsic_instr *intrinsic = nir_instr_as_intrinsic(instr);
          switch (intrinsic->intrinsic) {
+         case nir_intrinsic_load_barycentric_sample:
+            /* A Sample-decorated input: Vulkan shades per sample. */
+            out.graphics.sample_shading = true;
+            [[fallthrough]];
          case nir_intrinsic_load_barycentric_pixel:
          case nir_intrinsic_load_barycentric_centroid:
             pair_used[unsigned(pair_of(intrinsic))] = true;
@@ -119,11 +135,22 @@ bool GraphicsSelector::scan_pixel_inputs()
                   out.graphics.uses_vertex_order = true;
             }
             break;
-         case nir_intrinsic_load_barycentric_sample:
          case nir_intrinsic_load_barycentric_at_sample:
          case nir_intrinsic_load_barycentric_at_offset:
-            return fail("per-sample interpolation (sample qualifier, interpolateAtSample/Offset) is "
-                        "not supported by the compiler yet");
+            pair_used[unsigned(pair_of(intrinsic))] = true;
+            /* Perspective pairs are moved through 1/w, the position's w (select_at_offset). */
+            if (pair_of(intrinsic) == 1)
+               position_gpr = 0;
+            break;
+         case nir_intrinsic_load_sample_id:
+         case nir_intrinsic_load_sample_pos:
+            out.graphics.sample_shading = true;
+            sample_id_gpr = 0;
+            break;
+         case nir_intrinsic_load_sample_mask_in:
+            reads_coverage = true;
+            sample_id_gpr = 0;
+            break;
          case nir_intrinsic_load_interpolated_input:
          case nir_intrinsic_load_input: {
             if (nir_intrinsic_io_semantics(intrinsic).location == vertex_order_provoking_slot) {
@@ -177,7 +204,7 @@ bool GraphicsSelector::scan_pixel_inputs()
             point_coord = true;
             pair_used[1] = true;
             break;
-         case nir_intrinsic_load_front_face: face_gpr = 0; break;
+         case nir_intrinsic_load_front_face: reads_face = true; break;
          default: break;
          }
       }
@@ -226,6 +253,69 @@ bool GraphicsSelector::select_point_coord(std::vector<Operand> &result)
       context.context_add_node(node);
    }
    result = {Operand::of_value(values[0]), Operand::of_value(values[1])};
+   return true;
+}
+
+/* SamplePosition's component `component` (0: x, 1: y) of sample `sample` (an integer value):
+ * the driver's table (sample_positions_constant), chosen by CNDE_INT on sample - k. */
+Operand GraphicsSelector::sample_position(const Operand &sample, unsigned component)
+{
+   Operand chosen = driver_constant(sample_positions_constant + component);
+   for (unsigned k = 1; k < max_sample_positions; k++) {
+      const unsigned difference = context.context_emit("SUB_INT", {sample, Operand::literal(k)}, -1);
+      chosen = Operand::of_value(context.context_emit(
+         "CNDE_INT", {Operand::of_value(difference), driver_constant(sample_positions_constant + 2 * k + component),
+                      chosen},
+         -1));
+   }
+   return chosen;
+}
+
+/* interpolateAtOffset (and interpolateAtSample through its offset): the centre pair moved by
+ * the offset along its screen gradients (fine GET_GRADIENTS: the change to the neighbouring
+ * pixel of the quad), as r600g does it (sfn load_barycentric_at_offset). A noperspective pair
+ * is linear in screen space, so I + dI/dx dx + dI/dy dy is exact. A perspective pair is not
+ * (r600g's step is a first-order approximation there), but I / w1 and J / w2 over the
+ * interpolated 1/w are: with q = 1/w, the position's w, I = (I q) / q where I q, J q and q
+ * are linear in screen space. Each is moved along its own gradients and the quotient taken at
+ * the offset, which is exact but for rounding. */
+bool GraphicsSelector::select_at_offset(nir_intrinsic_instr *intrinsic, const Operand &dx, const Operand &dy,
+                                        std::vector<Operand> &result)
+{
+   const auto &pair = pair_values[unsigned(pair_of(intrinsic))];
+   const bool perspective = pair_of(intrinsic) == 1;
+   /* The results keep the SPI's channels (I odd, J even), so that the INTERP_* group reading
+    * them finds its read ports as with a preloaded pair. */
+   auto moved = [&](const Operand &value, Operand &out, int chan) {
+      unsigned along_x, along_y;
+      if (!select_derivative(nir_op_fddx_fine, value, along_x) || !select_derivative(nir_op_fddy_fine, value, along_y))
+         return false;
+      const unsigned moved_x = context.context_emit("MULADD_IEEE", {Operand::of_value(along_x), dx, value}, -1);
+      out = Operand::of_value(
+         context.context_emit("MULADD_IEEE", {Operand::of_value(along_y), dy, Operand::of_value(moved_x)}, chan));
+      return true;
+   };
+   if (!perspective) {
+      for (unsigned k = 0; k < 2; k++) {
+         Operand weight;
+         if (!moved(Operand::of_value(pair[k]), weight, k == 0 ? 1 : 0))
+            return false;
+         result.push_back(weight);
+      }
+      return true;
+   }
+   const Operand q = Operand::of_value(position[3]);
+   Operand q_moved;
+   if (!moved(q, q_moved, -1))
+      return false;
+   const Operand reciprocal = Operand::of_value(context.context_emit("RECIP_IEEE", {q_moved}, -1));
+   for (unsigned k = 0; k < 2; k++) {
+      const Operand linear = Operand::of_value(context.context_emit("MUL_IEEE", {Operand::of_value(pair[k]), q}, -1));
+      Operand linear_moved;
+      if (!moved(linear, linear_moved, -1))
+         return false;
+      result.push_back(Operand::of_value(context.context_emit("MUL_IEEE", {linear_moved, reciprocal}, k == 0 ? 1 : 0)));
+   }
    return true;
 }
 
@@ -300,9 +390,54 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
    }
    switch (intrinsic->intrinsic) {
    case nir_intrinsic_load_barycentric_pixel:
-   case nir_intrinsic_load_barycentric_centroid: {
+   case nir_intrinsic_load_barycentric_centroid:
+   case nir_intrinsic_load_barycentric_sample: {
       const auto &pair = pair_values[unsigned(pair_of(intrinsic))];
       result = {Operand::of_value(pair[0]), Operand::of_value(pair[1])};
+      return true;
+   }
+   case nir_intrinsic_load_barycentric_at_offset: {
+      Operand dx, dy;
+      if (!context.context_operand(intrinsic->src[0], 0, dx) || !context.context_operand(intrinsic->src[0], 1, dy))
+         return false;
+      return select_at_offset(intrinsic, dx, dy, result);
+   }
+   case nir_intrinsic_load_barycentric_at_sample: {
+      /* The sample's offset from the centre, from the driver's table of positions (r600g
+       * moves the centre pair the same way, with its own table in a constant buffer). An
+       * index past the draw's samples is undefined in Vulkan; it reads sample 0 here. */
+      std::array<Operand, 2> offset;
+      Operand index;
+      if (!nir_src_is_const(intrinsic->src[0]) && !context.context_operand(intrinsic->src[0], 0, index))
+         return false;
+      for (unsigned c = 0; c < 2; c++) {
+         Operand position;
+         if (nir_src_is_const(intrinsic->src[0])) {
+            const uint64_t k = nir_src_as_uint(intrinsic->src[0]);
+            position = driver_constant(sample_positions_constant + 2 * unsigned(k < max_sample_positions ? k : 0) + c);
+         } else {
+            position = sample_position(index, c);
+         }
+         offset[c] = Operand::of_value(context.context_emit("ADD", {position, Operand::literal(0xbf000000u)}, -1));
+      }
+      return select_at_offset(intrinsic, offset[0], offset[1], result);
+   }
+   case nir_intrinsic_load_sample_id:
+      result.push_back(Operand::of_value(sample_id));
+      return true;
+   case nir_intrinsic_load_sample_pos:
+      for (unsigned c = 0; c < 2; c++)
+         result.push_back(sample_position(Operand::of_value(sample_id), c));
+      return true;
+   case nir_intrinsic_load_sample_mask_in: {
+      /* The SPI gives the pixel's coverage also under per-sample shading (Mesa r600_shader.c
+       * masks it with 1 << SampleId the same way); the driver constant keeps every bit when
+       * the draw does not shade per sample. */
+      const unsigned own = context.context_emit("LSHL_INT", {Operand::literal(1), Operand::of_value(sample_id)}, -1);
+      const unsigned keep =
+         context.context_emit("OR_INT", {Operand::of_value(own), driver_constant(sample_mask_keep_constant)}, -1);
+      result.push_back(Operand::of_value(
+         context.context_emit("AND_INT", {Operand::of_value(coverage), Operand::of_value(keep)}, -1)));
       return true;
    }
    case nir_intrinsic_load_interpolated_input:
@@ -340,10 +475,6 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
    case nir_intrinsic_is_helper_invocation:
    case nir_intrinsic_load_helper_invocation:
       return fail("demote and helper invocations are not supported by the compiler yet");
-   case nir_intrinsic_load_sample_id:
-   case nir_intrinsic_load_sample_pos:
-   case nir_intrinsic_load_sample_mask_in:
-      return fail("SampleId, SamplePosition and SampleMask are not supported by the compiler yet");
    default:
       handled = false;
       return true;
@@ -534,12 +665,14 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
                      gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
                      " is not supported by the compiler yet (layer and viewport index come later)");
       }
-   } else if (slot == FRAG_RESULT_DEPTH) {
-      /* exported to PIXEL 61 .x (finish) */
+   } else if (slot == FRAG_RESULT_DEPTH || slot == FRAG_RESULT_SAMPLE_MASK) {
+      /* exported to PIXEL 61 .x and .z (finish); SampleMask is an array of one word */
+      if (slot == FRAG_RESULT_SAMPLE_MASK && (!nir_src_is_const(intrinsic->src[1]) || nir_src_as_uint(intrinsic->src[1])))
+         return fail("SampleMask beyond its first word (the device has 4 samples)");
    } else {
       if (slot < FRAG_RESULT_DATA0)
          return fail(std::string("the fragment-shader output ") + gl_frag_result_name(gl_frag_result(slot)) +
-                     " is not supported by the compiler yet (FragStencilRef and SampleMask come later)");
+                     " is not supported by the compiler yet (FragStencilRef comes later)");
       unsigned location;
       if (!constant_location(intrinsic, location))
          return false;
@@ -696,9 +829,22 @@ bool GraphicsSelector::finish()
       if (slot >= FRAG_RESULT_DATA0)
          colours.push_back(slot);
    /* FragDepth: PIXEL 61 .x after the colours (DB_SHADER_CONTROL.Z_EXPORT_ENABLE; Mesa sfn
-    * exports depth there). */
+    * exports depth there); SampleMask: PIXEL 61 .z (MASK_EXPORT_ENABLE [8]; sfn's swizzle for
+    * FRAG_RESULT_SAMPLE_MASK, and r600g sets EXPORT_Z for it as for depth). */
    const auto depth = outputs.find(FRAG_RESULT_DEPTH);
-   const bool exports_depth = depth != outputs.end() && depth->second.written[0];
+   const auto mask = outputs.find(FRAG_RESULT_SAMPLE_MASK);
+   const bool writes_depth = depth != outputs.end() && depth->second.written[0];
+   const bool writes_mask = mask != outputs.end() && mask->second.written[0];
+   const bool exports_depth = writes_depth || writes_mask;
+   if (writes_mask) {
+      /* The DB applies the mask only to multisampled draws (the driver leaves
+       * MASK_EXPORT_ENABLE off otherwise, as r600g does): the invocation is discarded when the
+       * mask keeps none of the draw's samples, driver dword 22 being their mask. That is
+       * Vulkan's rule for one sample and, with several, drops only what writes nothing. */
+      const unsigned kept = context.context_emit(
+         "AND_INT", {mask->second.components[0], driver_constant(sample_count_mask_constant)}, -1);
+      add_kill("KILLE_INT", Operand::of_value(kept), Operand::literal(0));
+   }
    for (size_t k = 0; k < colours.size(); k++) {
       const Output &output = outputs[colours[k]];
       const unsigned location = colours[k] - FRAG_RESULT_DATA0;
@@ -708,8 +854,13 @@ bool GraphicsSelector::finish()
    if (colours.empty())
       add_export(export_pixel, 0, {}, {false, false, false, false}, !exports_depth);
    if (exports_depth) {
-      add_export(export_pixel, 61, {depth->second.components[0]}, {true, false, false, false}, true);
-      out.graphics.db_shader_control |= 1u << 0;
+      std::array<Operand, 4> components{};
+      if (writes_depth)
+         components[0] = depth->second.components[0];
+      if (writes_mask)
+         components[2] = mask->second.components[0];
+      add_export(export_pixel, 61, components, {writes_depth, false, writes_mask, false}, true);
+      out.graphics.db_shader_control |= (writes_depth ? 1u << 0 : 0) | (writes_mask ? 1u << 8 : 0);
       out.graphics.sq_pgm_exports_ps |= 1u << 0; /* EXPORT_Z */
    }
    fill_pixel_interface();
@@ -788,6 +939,9 @@ void GraphicsSelector::fill_pixel_interface()
     * FRONT_FACE_ADDR [16:12]. */
    if (face_gpr >= 0)
       g.spi_ps_in_control_1 = (1u << 8) | (1u << 11) | (uint32_t(face_gpr) << 12);
+   /* FIXED_PT_POSITION_ENA [24], FIXED_PT_POSITION_ADDR [29:25]: SampleId in the GPR's w. */
+   if (sample_id_gpr >= 0)
+      g.spi_ps_in_control_1 |= (1u << 24) | (uint32_t(sample_id_gpr) << 25);
    /* SQ_PGM_EXPORTS_PS: EXPORT_COLORS [4:1] (r600g: always at least one export). */
    const unsigned exported = unsigned(__builtin_popcount(g.colour_exports));
    g.sq_pgm_exports_ps |= std::max(1u, exported) << 1;

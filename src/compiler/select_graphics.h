@@ -59,6 +59,9 @@ private:
    bool select_flat(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_per_vertex(nir_intrinsic_instr *intrinsic, std::vector<Operand> &result);
    bool select_point_coord(std::vector<Operand> &result);
+   Operand sample_position(const Operand &sample, unsigned component);
+   bool select_at_offset(nir_intrinsic_instr *intrinsic, const Operand &dx, const Operand &dy,
+                         std::vector<Operand> &result);
    Operand driver_constant(unsigned dword);
    bool record_output(nir_intrinsic_instr *intrinsic);
    void add_kill(const char *name, Operand a, Operand b);
@@ -83,6 +86,11 @@ private:
    std::array<unsigned, 4> position{no_value, no_value, no_value, no_value};
    unsigned face = no_value;
    int position_gpr = -1, face_gpr = -1;
+   /* SampleMaskIn: the pixel's coverage in the front-face GPR's z; SampleId: the
+    * FIXED_PT_POSITION GPR's w (Mesa r600_shader.c, sfn). */
+   bool reads_face = false, reads_coverage = false;
+   unsigned coverage = no_value, sample_id = no_value;
+   int sample_id_gpr = -1;
    std::map<unsigned, bool> input_flat; /* varying location -> flat */
    std::map<unsigned, unsigned> input_index;
    std::set<unsigned> per_vertex_locations; /* read with load_input_vertex (PerVertexKHR) */

@@ -54,7 +54,18 @@ constexpr uint32_t PA_CL_CLIP_CNTL = 0x28810, PA_SU_SC_MODE_CNTL = 0x28814, PA_C
  * streamout.h's clip_cntl_rasterization_kill. */
 constexpr uint32_t clip_cntl_clip_disable = 1u << 16, clip_cntl_dx_clip_space = 1u << 19,
                    clip_cntl_zclip_near_disable = 1u << 26, clip_cntl_zclip_far_disable = 1u << 27;
-constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C; /* USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21] */
+/* PA_CL_CLIP_CNTL.BOUNDARY_EDGE_FLAG_ENA [18] (Mesa evergreend.h; r600g never sets it): taken
+ * to mark the edges clipping creates as drawn in polygon modes (*derived* from its name). */
+constexpr uint32_t clip_cntl_boundary_edge_flag = 1u << 18;
+/* PA_SU_SC_MODE_CNTL polygon modes (Mesa evergreend.h; values as r600_translate_fill and
+ * AMD's R5xx register reference GA_POLY_MODE give them): POLY_MODE [4:3] (0 fill, 1 "dual
+ * mode": each face takes its PTYPE), POLYMODE_FRONT_PTYPE [7:5], POLYMODE_BACK_PTYPE [10:8]
+ * (0 points, 1 lines, 2 triangles), POLY_OFFSET_PARA_ENABLE [13] (r600g sets it with GL's
+ * POLYGON_OFFSET_POINT/LINE). */
+constexpr unsigned su_sc_mode_poly_mode_shift = 3, su_sc_mode_front_ptype_shift = 5, su_sc_mode_back_ptype_shift = 8;
+constexpr uint32_t su_sc_mode_poly_offset_para_enable = 1u << 13;
+enum PolygonPrimitive : uint32_t { PolygonPoints = 0, PolygonLines = 1, PolygonTriangles = 2 };
+constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C; /* USE_VTX_POINT_SIZE [16], USE_VTX_EDGE_FLAG [17], VS_OUT_MISC_VEC_ENA [21] */
 /* Points and lines, in 12.4 fixed point and in half sizes (a 1-pixel point holds 0.5; Mesa r600g):
  * PA_SU_POINT_SIZE HEIGHT [15:0], WIDTH [31:16]; PA_SU_POINT_MINMAX MIN_SIZE [15:0], MAX_SIZE
  * [31:16]; PA_SU_LINE_CNTL WIDTH [15:0]. */

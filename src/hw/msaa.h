@@ -38,6 +38,13 @@ constexpr uint32_t CM_PA_SC_AA_MASK_X0Y0_X1Y0 = 0x28C38, CM_PA_SC_AA_MASK_X0Y1_X
  * shading); DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE [0]. */
 constexpr uint32_t PA_SC_MODE_CNTL_1 = 0x28A4C, DB_ALPHA_TO_MASK = 0x28B70;
 constexpr bool mode_cntl_1_ps_iter_sample(uint32_t v) { return (v >> 16) & 1; }
+/* DB_EQAA (Cayman only, 0x28804): PS_ITER_SAMPLES [6:4] = log2 of the samples a pixel's shader
+ * invocations are spread over (r600g, cayman_emit_msaa_state: log2 of the next power of two of
+ * min_samples, beside MAX_ANCHOR_SAMPLES [2:0], MASK_EXPORT_NUM_SAMPLES [10:8],
+ * ALPHA_TO_MASK_NUM_SAMPLES [14:12], HIGH_QUALITY_INTERSECTIONS [16] and
+ * STATIC_ANCHOR_ASSOCIATIONS [20], all log2(samples) or 1). */
+constexpr uint32_t CM_DB_EQAA = 0x28804;
+constexpr unsigned db_eqaa_log_ps_iter_samples(uint32_t v) { return (v >> 4) & 7; }
 
 /* CB_COLORn registers past the ones hw/registers.h names, as offsets in the colour buffer's
  * 0x3C block. */

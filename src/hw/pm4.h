@@ -92,6 +92,27 @@ constexpr uint32_t EVENT_PS_PARTIAL_FLUSH = event(0x10, 4);
 constexpr uint32_t EVENT_CACHE_FLUSH_AND_INV = event(0x16, 0);
 constexpr uint32_t event_type_zpass_done = 0x15; /* EVENT_INDEX 1; writes the DB's sample counts */
 constexpr uint32_t EVENT_CACHE_FLUSH_AND_INV_TS = event(0x14, 5);
+/* Pipeline statistics (Mesa r600d_common.h EVENT_TYPE_PIPELINESTAT_START 25, _STOP 26,
+ * EVENT_TYPE_SAMPLE_PIPELINESTAT 30; r600g sends START in every command stream's preamble and
+ * STOP when no statistics query is active, and SAMPLE_PIPELINESTAT with EVENT_INDEX 2 and an
+ * address, which receives eleven 64-bit counters in this order (Mesa r600_query.c
+ * r600_query_hw_add_result on Evergreen and later; no written flag: r600g fences them). */
+constexpr uint32_t EVENT_PIPELINESTAT_START = event(25, 0), EVENT_PIPELINESTAT_STOP = event(26, 0);
+constexpr uint32_t event_type_sample_pipelinestat = 30; /* EVENT_INDEX 2 */
+enum PipelineStatistic : unsigned {
+   stat_ps_invocations,
+   stat_clipper_primitives,
+   stat_clipper_invocations,
+   stat_vs_invocations,
+   stat_gs_invocations,
+   stat_gs_primitives,
+   stat_ia_primitives,
+   stat_ia_vertices,
+   stat_hs_invocations,
+   stat_ds_invocations,
+   stat_cs_invocations,
+   pipeline_statistic_count
+};
 
 /* CP_DMA (evergreend.h PACKET3_CP_DMA_*): word 1 holds the selects, word 4 the command. */
 namespace cp_dma {

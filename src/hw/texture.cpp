@@ -55,6 +55,8 @@ constexpr Field bank_width{7, 8, 2};
 constexpr Field bank_height{7, 10, 2};
 constexpr Field num_banks{7, 16, 2};
 constexpr Field type{7, 30, 2};
+constexpr Field log2_fragments{4, 14, 2};    /* Cayman */
+constexpr Field depth_sample_order{7, 15, 1};
 } // namespace tex
 
 /* SQ_TEX_SAMPLER_WORD0-2 (Mesa 22.3.6 evergreend.h, R_03C000..R_03C008; FORCE_UNNORMALIZED
@@ -139,6 +141,8 @@ std::array<uint32_t, 8> encode_texture_resource(const TextureResource &r)
    put(w, tex::bank_height, r.bank_height);
    put(w, tex::num_banks, r.num_banks);
    put(w, tex::type, texture_resource_type_valid_texture);
+   put(w, tex::log2_fragments, r.log2_fragments);
+   put(w, tex::depth_sample_order, r.depth_sample_order);
    return w;
 }
 
@@ -176,6 +180,24 @@ TextureResource decode_texture_resource(const std::array<uint32_t, 8> &w)
    r.bank_width = get(w, tex::bank_width);
    r.bank_height = get(w, tex::bank_height);
    r.num_banks = get(w, tex::num_banks);
+   r.log2_fragments = get(w, tex::log2_fragments);
+   r.depth_sample_order = get(w, tex::depth_sample_order);
+   return r;
+}
+
+std::array<uint32_t, 8> encode_texture_resource(const TextureResource &r, IsaClass isa)
+{
+   std::array<uint32_t, 8> w = encode_texture_resource(r);
+   if (isa == IsaClass::Cayman)
+      w[0] = (w[0] & ~0x30u) | (r.non_disp_tiling_order ? 0x10u : 0u);
+   return w;
+}
+
+TextureResource decode_texture_resource(const std::array<uint32_t, 8> &w, IsaClass isa)
+{
+   TextureResource r = decode_texture_resource(w);
+   if (isa == IsaClass::Cayman)
+      r.non_disp_tiling_order = ((w[0] >> 4) & 3) == 1;
    return r;
 }
 

@@ -130,13 +130,32 @@ struct TextureResource {
    bool non_disp_tiling_order = false;
    unsigned max_aniso_ratio = 0, perf_modulation = 0;
    bool interlaced = false;
+   /* Multisampled resources (DIM 2D_MSAA, 2D_ARRAY_MSAA; Mesa evergreen_fill_tex_resource_words):
+    * LAST_LEVEL holds log2 of the sample count, MIP_ADDRESS the FMASK (0: none) and WORD6's
+    * low two bits (MAX_ANISO_RATIO's place) FMASK_BANK_HEIGHT. WORD4 LOG2_NUM_FRAGMENTS [15:14]
+    * is Cayman's (evergreend.h "cayman only"); WORD7 DEPTH_SAMPLE_ORDER [15] marks surfaces the
+    * DB wrote. */
+   unsigned log2_fragments = 0;
+   bool depth_sample_order = false;
 };
+
+inline bool texture_dim_is_msaa(TextureDim dim)
+{
+   return dim == TextureDim::Dim2DMsaa || dim == TextureDim::Dim2DArrayMsaa;
+}
 
 /* WORD7.TYPE of a texture: SQ_TEX_VTX_VALID_TEXTURE. */
 constexpr uint32_t texture_resource_type_valid_texture = 2;
 
 std::array<uint32_t, 8> encode_texture_resource(const TextureResource &);
 TextureResource decode_texture_resource(const std::array<uint32_t, 8> &words);
+/* The same for a chip class: Cayman's WORD0 has a two-bit field at 5:4 where the Evergreen
+ * class has NON_DISP_TILING_ORDER at bit 5 (Mesa evergreend.h CM_S_030000_NON_DISP_TILING_ORDER;
+ * r600g's evergreen_fill_tex_resource_words writes 1 there for depth surfaces and 128-bit
+ * formats). On Cayman non_disp_tiling_order is that field's value 1; 2 and 3 have no known
+ * meaning and decode as false. */
+std::array<uint32_t, 8> encode_texture_resource(const TextureResource &, IsaClass);
+TextureResource decode_texture_resource(const std::array<uint32_t, 8> &words, IsaClass);
 
 /* SQ_TEX_SAMPLER_WORD0.CLAMP_X/Y/Z (SQ_TEX_*). */
 enum class ClampMode : uint8_t {

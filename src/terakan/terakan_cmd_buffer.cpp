@@ -89,6 +89,8 @@ static void release_resources(terakan_cmd_buffer *cmd)
    cmd->variant_code = nullptr;
    cmd->dynamic_unnormalized_mask = 0;
    cmd->active_occlusion_queries = 0;
+   cmd->condition = {};
+   cmd->meta_draws_conditional = false;
    terakan_reset_graphics_state(cmd);
 }
 
@@ -105,6 +107,7 @@ static VkResult cmd_buffer_create(struct vk_command_pool *pool, struct vk_comman
       return result;
    }
    cmd->device = device;
+   cmd->vk.dynamic_graphics_state.ms.sample_locations = &cmd->sample_locations;
    *out = &cmd->vk;
    return VK_SUCCESS;
 }
@@ -408,7 +411,8 @@ static void emit_textures(terakan_cmd_buffer *cmd, CommandStream &cs)
       for (uint32_t word : words)
          cs.emit(word);
       cs.relocation(bo); /* BASE_ADDRESS */
-      cs.relocation(bo); /* MIP_ADDRESS */
+      if (terakan_resource_words_need_mip_relocation(words))
+         cs.relocation(bo); /* MIP_ADDRESS */
    }
 }
 
@@ -515,7 +519,7 @@ terakan_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX, uint32_t 
       return;
    const uint32_t groups[3] = {x, y, z};
    std::memcpy(driver, groups, sizeof(groups));
-   cs.packet(pm4::DISPATCH_DIRECT, 4, true);
+   terakan_draw_packet(cmd, cs, pm4::DISPATCH_DIRECT, 4, true);
    cs.emit(x);
    cs.emit(y);
    cs.emit(z);
@@ -578,7 +582,7 @@ terakan_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkD
    /* gl_NumWorkGroups is read from the driver constants: copy the three counts there first,
     * and let the copy finish before the dispatch reads them (CP_SYNC). */
    emit_cp_dma(cs, &args, args_offset, 0, *driver_bo, driver_offset, 12, true);
-   cs.packet(pm4::DISPATCH_INDIRECT, 2, true);
+   terakan_draw_packet(cmd, cs, pm4::DISPATCH_INDIRECT, 2, true);
    cs.emit(uint32_t(args_offset));
    cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
    cs.relocation(args);

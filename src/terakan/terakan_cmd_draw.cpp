@@ -200,22 +200,22 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       }
       /* Multisampled: Cayman's ATTRIB carries NUM_SAMPLES [26:24] and NUM_FRAGMENTS [28:27]
        * (log2, equal: no EQAA); Evergreen's CB takes PA_SC_AA_CONFIG's count. With the image's
-       * FMASK: COMPRESSION [18] and FMASK_BANK_HEIGHT [23:22], the colour's own bank height, so
-       * that FMASK's macro tile has the colour's shape (terakan_image.cpp lays it out with the
-       * colour pitch and height). */
+       * FMASK: COMPRESSION [18] and FMASK_BANK_HEIGHT [23:22], FMASK's own (terakan_image.cpp
+       * lays it out with the colour's pitch and its own height, as r600g does). */
       const unsigned samples = image->vk.samples;
       const uint32_t log_samples = uint32_t(__builtin_ctz(samples));
       if (cayman)
          attrib |= (log_samples << 24) | (log_samples << 27);
       const bool fmask = samples > 1 && image->fmask_offset && level.mode == hw::ArrayMode::Tiled2DThin1;
       if (fmask)
-         attrib |= ((attrib >> 16) & 3) << 22;
+         attrib |= terakan_fmask_bank_height_code << 22;
       /* The layer: CB_COLORn_VIEW.SLICE_START [10:0] and SLICE_MAX [23:13] over BASE at the
        * level's first slice, as r600g renders to a layer, so that the CB rotates a 2D-tiled
-       * slice's banks as the texture unit reads them. Multisampled targets keep BASE at their
-       * layer and slice 0 (their FMASK is addressed per layer the same way). */
+       * slice's banks as the texture unit reads them; multisampled ones with FMASK too (FMASK's
+       * slices follow from CB_COLORn_FMASK, FMASK_SLICE apart). Those without FMASK (1D tiled)
+       * keep BASE at their layer and slice 0. */
       const uint32_t layer = view->vk.base_array_layer + r.layer;
-      const bool by_slice = samples == 1;
+      const bool by_slice = samples == 1 || fmask;
       const uint64_t base = by_slice ? image->offset + level.offset : terakan_view_offset(view, r.layer);
       const uint32_t slice_view = by_slice ? layer | layer << 13 : 0;
       cs.context_registers(cb + reg::Base,
@@ -227,10 +227,9 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       cs.relocation(*image->memory->bo); /* ATTRIB */
       if (fmask) {
          /* CB_COLORn_FMASK (relocated) and FMASK_SLICE (TILE_MAX: 8x8 tiles - 1). */
-         const uint64_t address =
-            image->offset + image->fmask_offset + uint64_t(view->vk.base_array_layer + r.layer) * image->fmask_slice_bytes;
+         const uint64_t address = image->offset + image->fmask_offset; /* its slice: SLICE_START */
          cs.context_registers(cb + hw::msaa::Fmask,
-                              {uint32_t(address >> 8), uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)},
+                              {uint32_t(address >> 8), uint32_t(uint64_t(level.pitch) * image->fmask_aligned_height / 64 - 1)},
                               false);
          cs.relocation(*image->memory->bo);
       }
@@ -392,23 +391,100 @@ uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd)
  * space is here). r600g's 4x pattern is the same (Mesa cayman_msaa.c). */
 static constexpr int8_t standard_4x[4][2] = {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}};
 
+/* Each sample's offset from the pixel centre in 1/16 pixel, as the scan converter takes them. */
+using SampleOffsets = std::array<std::array<int8_t, 2>, 4>;
+
+/* The draw's sample offsets: the standard ones, or the application's (VK_EXT_sample_locations,
+ * one pixel grid, 4 samples) when it enabled them: each coordinate in [0, 1) truncated to the
+ * 1/16 grid (sampleLocationSubPixelBits 4) and clamped to [0, 15/16], the range a signed
+ * 4-bit offset reaches (sampleLocationCoordinateRange). The driver's own draws keep the
+ * standard ones. */
+static SampleOffsets draw_sample_offsets(const struct vk_dynamic_graphics_state &dyn, uint32_t samples,
+                                         bool application_draw)
+{
+   SampleOffsets offsets;
+   for (unsigned s = 0; s < 4; s++)
+      offsets[s] = {standard_4x[s][0], standard_4x[s][1]};
+   const struct vk_sample_locations_state *custom = dyn.ms.sample_locations;
+   if (!application_draw || samples != 4 || !dyn.ms.sample_locations_enable || !custom ||
+       custom->per_pixel != VK_SAMPLE_COUNT_4_BIT)
+      return offsets;
+   for (unsigned s = 0; s < 4; s++) {
+      const float coordinates[2] = {custom->locations[s].x, custom->locations[s].y};
+      for (unsigned c = 0; c < 2; c++) {
+         const int sixteenths = std::clamp(int(std::floor(coordinates[c] * 16.0f)), 0, 15);
+         offsets[s][c] = int8_t(sixteenths - 8);
+      }
+   }
+   return offsets;
+}
+
+/* Vulkan shades per sample when the fragment shader reads SampleId or SamplePosition or has a
+ * Sample-decorated input, or when sample shading asks for more than one invocation per pixel
+ * (minSampleShading x samples > 1). Running every sample then is allowed: the specification
+ * asks for at least that many. */
+static bool shades_per_sample(const terakan_graphics_pipeline &g, uint32_t samples)
+{
+   if (samples < 2)
+      return false;
+   if (g.fragment.binary.graphics.sample_shading)
+      return true;
+   return g.state.ms && g.state.ms->sample_shading_enable && g.state.ms->min_sample_shading * float(samples) > 1.0f;
+}
+
+/* The pixel shader's sample constants (compiler.h): the SampleMaskIn keep mask, the mask of
+ * the draw's samples (for the SampleMask output) and the table of sample positions (the
+ * locations emit_multisample programs, in [0, 1) of the pixel). */
+static void write_sample_constants(uint8_t *driver_constants, uint32_t samples, bool per_sample,
+                                   const SampleOffsets &offsets)
+{
+   namespace compiler = terakan::compiler;
+   const uint32_t keep = per_sample ? 0u : ~0u;
+   std::memcpy(driver_constants + 4 * compiler::sample_mask_keep_constant, &keep, 4);
+   const uint32_t all_samples = (1u << samples) - 1;
+   std::memcpy(driver_constants + 4 * compiler::sample_count_mask_constant, &all_samples, 4);
+   float positions[2 * compiler::max_sample_positions] = {0.5f, 0.5f};
+   if (samples == 4)
+      for (unsigned s = 0; s < 4; s++) {
+         positions[2 * s] = 0.5f + float(offsets[s][0]) / 16.0f;
+         positions[2 * s + 1] = 0.5f + float(offsets[s][1]) / 16.0f;
+      }
+   std::memcpy(driver_constants + 4 * compiler::sample_positions_constant, positions, sizeof(positions));
+}
+
 /* PA_SC_AA_CONFIG, the sample locations, PA_SC_AA_MASK and PA_SC_MODE_CNTL_0 for `samples`
  * (1 or 4). */
 static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
-                             uint32_t samples, bool application_draw)
+                             uint32_t samples, bool application_draw, bool per_sample, const SampleOffsets &offsets)
 {
    namespace msaa = hw::msaa;
    const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
    const uint32_t log_samples = uint32_t(__builtin_ctz(samples));
    /* MSAA_NUM_SAMPLES [2:0], MAX_SAMPLE_DIST [16:13] (the farthest location from the centre
-    * in 1/16 pixel: 6), Cayman's MSAA_EXPOSED_SAMPLES [22:20]. */
-   uint32_t config = 0;
+    * in 1/16 pixel along either axis: 6 for the standard ones), Cayman's MSAA_EXPOSED_SAMPLES
+    * [22:20]. */
+   uint32_t config = 0, farthest = 0;
+   for (const auto &offset : offsets)
+      farthest = std::max({farthest, uint32_t(std::abs(offset[0])), uint32_t(std::abs(offset[1]))});
    if (samples > 1)
-      config = log_samples | (6u << 13) | (cayman ? log_samples << 20 : 0);
+      config = log_samples | (farthest << 13) | (cayman ? log_samples << 20 : 0);
    set_context(cs, cayman ? msaa::PA_SC_AA_CONFIG_CAYMAN : msaa::PA_SC_AA_CONFIG_EVERGREEN, config);
-   /* No per-sample shading (PS_ITER_SAMPLE) and no alpha to coverage (pipelines refuse both). */
-   set_context(cs, msaa::PA_SC_MODE_CNTL_1, 0);
-   set_context(cs, msaa::DB_ALPHA_TO_MASK, 0);
+   /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE [16]: the pixel shader runs once per covered sample;
+    * Cayman's DB_EQAA.PS_ITER_SAMPLES [6:4] names all of them (log2), with MAX_ANCHOR_SAMPLES,
+    * MASK_EXPORT_NUM_SAMPLES and ALPHA_TO_MASK_NUM_SAMPLES at the sample count,
+    * HIGH_QUALITY_INTERSECTIONS and STATIC_ANCHOR_ASSOCIATIONS as r600g sets them
+    * (cayman_emit_msaa_state). */
+   set_context(cs, msaa::PA_SC_MODE_CNTL_1, per_sample && samples > 1 ? 1u << 16 : 0);
+   if (cayman) {
+      const uint32_t iterated = per_sample ? log_samples : 0;
+      set_context(cs, msaa::CM_DB_EQAA,
+                  log_samples | (iterated << 4) | (log_samples << 8) | (log_samples << 12) | (1u << 16) | (1u << 20));
+   }
+   /* DB_ALPHA_TO_MASK: ALPHA_TO_MASK_ENABLE [0] with ALPHA_TO_MASK_OFFSET0-3 [15:8] all 2 and
+    * OFFSET_ROUND [16] clear, as r600g programs it (evergreen_create_blend_state: no dither);
+    * the count of samples alpha covers is docs/sim-semantics.md's "Alpha to coverage". */
+   const bool alpha_to_coverage = application_draw && dyn.ms.alpha_to_coverage_enable;
+   set_context(cs, msaa::DB_ALPHA_TO_MASK, alpha_to_coverage ? 1u | (2u << 8) | (2u << 10) | (2u << 12) | (2u << 14) : 0u);
    uint16_t mask = 0xffff;
    if (samples > 1) {
       /* Sample s in byte s: x offset in the low nibble, y in the high one; the same for the
@@ -416,7 +492,7 @@ static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const s
        * Cayman: PA_SC_AA_SAMPLE_LOCS_PIXEL_<pixel>_0). */
       uint32_t locations = 0;
       for (unsigned s = 0; s < 4; s++)
-         locations |= (uint32_t(standard_4x[s][0] & 0xf) | (uint32_t(standard_4x[s][1] & 0xf) << 4)) << (8 * s);
+         locations |= (uint32_t(offsets[s][0] & 0xf) | (uint32_t(offsets[s][1] & 0xf) << 4)) << (8 * s);
       if (cayman) {
          for (unsigned pixel = 0; pixel < 4; pixel++)
             set_context(cs, msaa::CM_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + msaa::cm_sample_locs_pixel_stride * pixel,
@@ -450,9 +526,21 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
                          (uint32_t(dyn.rs.front_face == VK_FRONT_FACE_CLOCKWISE) << 2) |
                          (uint32_t(dyn.rs.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT) << 19);
    /* POLY_OFFSET_FRONT_ENABLE [11], POLY_OFFSET_BACK_ENABLE [12]: Vulkan biases polygons
-    * only, as GL does. */
+    * only, as GL does, but in every polygon mode: the points and lines a polygon mode makes
+    * take their triangle's offset with POLY_OFFSET_PARA_ENABLE, as r600g sets it for GL's
+    * POLYGON_OFFSET_POINT/LINE. */
    const bool bias = dyn.rs.depth_bias.enable;
-   set_context(cs, gfx::PA_SU_SC_MODE_CNTL, mode | (uint32_t(bias) << 11) | (uint32_t(bias) << 12));
+   /* Polygon modes: POLY_MODE 1 with the same PTYPE for both faces (Vulkan has one mode). */
+   const bool outline = dyn.rs.polygon_mode != VK_POLYGON_MODE_FILL;
+   const uint32_t ptype = dyn.rs.polygon_mode == VK_POLYGON_MODE_POINT ? gfx::PolygonPoints
+                          : dyn.rs.polygon_mode == VK_POLYGON_MODE_LINE ? gfx::PolygonLines
+                                                                         : gfx::PolygonTriangles;
+   const uint32_t polygon = outline ? (1u << gfx::su_sc_mode_poly_mode_shift) |
+                                         (ptype << gfx::su_sc_mode_front_ptype_shift) |
+                                         (ptype << gfx::su_sc_mode_back_ptype_shift) |
+                                         (bias ? gfx::su_sc_mode_poly_offset_para_enable : 0u)
+                                    : 0u;
+   set_context(cs, gfx::PA_SU_SC_MODE_CNTL, mode | polygon | (uint32_t(bias) << 11) | (uint32_t(bias) << 12));
    if (bias) {
       /* The units the hardware takes, as r600g derives them from GL's identical definition
        * (Mesa evergreen_emit_polygon_offset): the slope factor times 16; the constant factor
@@ -551,7 +639,8 @@ static void emit_stage_descriptors(terakan_cmd_buffer *cmd, CommandStream &cs, c
       for (uint32_t word : d.image_view->resource_words)
          cs.emit(word);
       cs.relocation(bo); /* BASE_ADDRESS */
-      cs.relocation(bo); /* MIP_ADDRESS */
+      if (terakan_resource_words_need_mip_relocation(d.image_view->resource_words))
+         cs.relocation(bo); /* MIP_ADDRESS */
    }
    if (stage.binary.push_constants_fetched)
       emit_buffer_resource(cs, resource_base + terakan::compiler::push_constant_fetch_resource, push_bo,
@@ -660,6 +749,23 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
                        "lists, strips and fans only (lines and points are not supported yet)");
       return false;
    }
+   /* The same for the lines and points of polygon modes. */
+   if (ps.uses_vertex_order && !setup.primitive_type && dyn.rs.polygon_mode != VK_POLYGON_MODE_FILL) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "a fragment shader reading BaryCoordKHR or PerVertexKHR inputs is drawn in polygon mode "
+                       "FILL only (the lines and points of LINE and POINT are not supported yet)");
+      return false;
+   }
+
+   const bool application = cmd->graphics_pipeline && setup.pipeline == cmd->graphics_pipeline->graphics;
+   uint32_t samples = terakan_rendering_samples(cmd);
+   if (!cmd->rendering.colour_count && !cmd->rendering.depth && !cmd->rendering.stencil && g.state.ms)
+      samples = dyn.ms.rasterization_samples ? dyn.ms.rasterization_samples : g.state.ms->rasterization_samples;
+   if (samples != 1 && samples != 4) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
+      return false;
+   }
+   const bool per_sample = application && shades_per_sample(g, samples);
 
    /* Each stage's program: the pipeline's, or its variant for the bound samplers. */
    StageCode vs_code, ps_code;
@@ -684,6 +790,8 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    const uint32_t view_index = cmd->rendering.view_mask ? cmd->rendering.layer : 0;
    std::memcpy(constants + 256 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
    std::memcpy(constants + 512 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
+   const SampleOffsets sample_offsets = draw_sample_offsets(dyn, samples, application);
+   write_sample_constants(constants + 512, samples, per_sample, sample_offsets);
    if (setup.indirect_bo && g.vertex.binary.uses_driver_constants) {
       /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
        * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the
@@ -720,11 +828,16 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    set_context(cs, gfx::SPI_VS_OUT_CONFIG, vs.spi_vs_out_config);
    set_context(cs, gfx::PA_CL_VS_OUT_CNTL, vs.pa_cl_vs_out_cntl);
    set_context(cs, gfx::SPI_PS_INPUT_CNTL_0, ps.spi_ps_input_cntl);
-   set_context(cs, gfx::SPI_PS_IN_CONTROL_0, {ps.spi_ps_in_control_0, ps.spi_ps_in_control_1});
+   /* SPI_PS_IN_CONTROL_0.POSITION_SAMPLE [30]: FragCoord at the shaded sample when the draw
+    * shades per sample (Vulkan's FragCoord rule), at the pixel centre otherwise. */
+   const uint32_t position_sample = per_sample ? 1u << 30 : 0;
+   set_context(cs, gfx::SPI_PS_IN_CONTROL_0, {ps.spi_ps_in_control_0 | position_sample, ps.spi_ps_in_control_1});
    set_context(cs, gfx::SPI_INTERP_CONTROL_0, ps.spi_interp_control_0);
    set_context(cs, gfx::SPI_INPUT_Z, ps.spi_input_z);
    set_context(cs, gfx::SPI_BARYC_CNTL, ps.spi_baryc_cntl);
-   set_context(cs, gfx::DB_SHADER_CONTROL, ps.db_shader_control);
+   /* MASK_EXPORT_ENABLE [8] only for multisampled draws, as r600g (the shader itself discards
+    * a single-sample fragment whose SampleMask clears bit 0). */
+   set_context(cs, gfx::DB_SHADER_CONTROL, ps.db_shader_control & ~(samples > 1 ? 0u : 1u << 8));
 
    emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset,
                           gfx::SQ_ALU_CONST_CACHE_VS_0, gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0);
@@ -746,16 +859,8 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    if (!emit_vertex_inputs(cmd, cs, g, dyn))
       return false;
 
-   const bool application = cmd->graphics_pipeline && setup.pipeline == cmd->graphics_pipeline->graphics;
-   uint32_t samples = terakan_rendering_samples(cmd);
-   if (!cmd->rendering.colour_count && !cmd->rendering.depth && !cmd->rendering.stencil && g.state.ms)
-      samples = dyn.ms.rasterization_samples ? dyn.ms.rasterization_samples : g.state.ms->rasterization_samples;
-   if (samples != 1 && samples != 4) {
-      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
-      return false;
-   }
    emit_viewport_and_scissor(cmd, cs, dyn);
-   emit_multisample(cmd, cs, dyn, samples, application && g.state.ms);
+   emit_multisample(cmd, cs, dyn, samples, application && g.state.ms, per_sample, sample_offsets);
    emit_rasterizer(cmd, cs, dyn, g.state.rs && g.state.rs->depth_clamp_enable);
    emit_depth(cmd, cs, dyn);
    /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
@@ -804,7 +909,7 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
       cs.packet(pm4::NUM_INSTANCES, 1);
       cs.emit(instanceCount);
       /* VGT_DRAW_INITIATOR: SOURCE_SELECT 2 (auto index). */
-      cs.packet(pm4::DRAW_INDEX_AUTO, 2);
+      terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_AUTO, 2, false);
       cs.emit(vertexCount);
       cs.emit(2);
       return true;
@@ -836,7 +941,7 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       cs.emit(instanceCount);
       /* DRAW_INDEX: the indices' address (the kernel adds the buffer's), count, initiator
        * SOURCE_SELECT 0 (memory). */
-      cs.packet(pm4::DRAW_INDEX, 4);
+      terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX, 4, false);
       cs.emit(uint32_t(address));
       cs.emit(uint32_t(address >> 32) & 0xff);
       cs.emit(indexCount);
@@ -887,7 +992,7 @@ terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDevic
          emit_indirect_base(cs, *buffer->memory->bo);
          /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP sets
           * the first vertex and instance registers from the arguments. */
-         cs.packet(pm4::DRAW_INDIRECT, 2);
+         terakan_draw_packet(cmd, cs, pm4::DRAW_INDIRECT, 2, false);
          cs.emit(uint32_t(setup.indirect_offset));
          cs.emit(2);
          return true;
@@ -932,7 +1037,7 @@ terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, 
          cs.relocation(*cmd->index_buffer->memory->bo);
          cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
          cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
-         cs.packet(pm4::DRAW_INDEX_INDIRECT, 2);
+         terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_INDIRECT, 2, false);
          cs.emit(uint32_t(setup.indirect_offset));
          cs.emit(0); /* SOURCE_SELECT: memory */
          return true;

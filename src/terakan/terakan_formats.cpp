@@ -306,6 +306,17 @@ terakan_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice, VkFormat format,
    }
 }
 
+VkImageUsageFlags terakan_multisampled_usage(const terakan_format *format)
+{
+   const VkImageUsageFlags single = terakan_supported_image_usage(format, VK_IMAGE_TILING_OPTIMAL);
+   VkImageUsageFlags usage = terakan_multisampled_image_usage;
+   if (format && !format->depth && (single & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT))
+      usage |= single & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT);
+   if (format && format->depth)
+      usage |= single & VK_IMAGE_USAGE_SAMPLED_BIT; /* read in place, in the DB's sample order */
+   return usage;
+}
+
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_GetPhysicalDeviceImageFormatProperties2(
    VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2 *info,
@@ -317,7 +328,8 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    const VkImageUsageFlags supported_usage = terakan_supported_image_usage(format, info->tiling);
    const VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                               VK_IMAGE_CREATE_ALIAS_BIT |
-                                              VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+                                              VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
+                                              VK_IMAGE_CREATE_SAMPLE_LOCATIONS_COMPATIBLE_DEPTH_BIT_EXT;
    if (!format || !supported_usage || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
        (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
@@ -350,12 +362,14 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    if (format->depth && format->stencil && (info->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
       out.maxMipLevels = 1;
    out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   /* 4 samples for 2D attachments (terakan_image.cpp): what the simulator models and lavapipe,
-    * the reference, also offers; multisampled images cannot be sampled or stored to. */
+   /* 4 samples for 2D images of formats that are attachments (terakan_image.cpp): what the
+    * simulator models and lavapipe, the reference, also offers; they may also be sampled (and
+    * colour ones read as input attachments), none stored to. Vulkan asks for the limits'
+    * counts whatever the usage once the format is an attachment format ("sampleCounts"). */
    if (info->type == VK_IMAGE_TYPE_2D && info->tiling == VK_IMAGE_TILING_OPTIMAL &&
        !(info->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
-       (info->usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
-       !(info->usage & ~terakan_multisampled_image_usage))
+       (supported_usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+       !(info->usage & ~terakan_multisampled_usage(format)))
       out.sampleCounts |= VK_SAMPLE_COUNT_4_BIT;
    out.maxResourceSize = 1ull << 31;
    return VK_SUCCESS;

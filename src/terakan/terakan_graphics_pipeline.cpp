@@ -8,8 +8,8 @@
  * A pipeline without a fragment stage gets an empty pixel shader (depth-only drawing).
  *
  * What is refused, each with a message: stages other than vertex and fragment, polygon modes
- * other than fill, sample counts other than 1 and 4,
- * sample shading, alpha to coverage, storage buffers and
+ * other than fill, line and point, sample counts other than 1 and 4,
+ * sample shading, alpha to one, storage buffers and
  * storage images in graphics stages (their RATs would share CB_COLOR0-7 with the colour
  * targets), vertex attribute formats the fetch unit cannot read. */
 #include "terakan_private.h"
@@ -114,19 +114,17 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
 {
    const vk_graphics_pipeline_state &s = g.state;
    if (s.rs && !BITSET_TEST(s.dynamic, MESA_VK_DYNAMIC_RS_POLYGON_MODE) &&
-       s.rs->polygon_mode != VK_POLYGON_MODE_FILL)
+       s.rs->polygon_mode != VK_POLYGON_MODE_FILL && s.rs->polygon_mode != VK_POLYGON_MODE_LINE &&
+       s.rs->polygon_mode != VK_POLYGON_MODE_POINT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: polygon mode %d is not supported (fillModeNonSolid is off)", s.rs->polygon_mode);
+                            "terakan: polygon mode %d is not supported (fill, line and point are)", s.rs->polygon_mode);
    if (s.ms && !BITSET_TEST(s.dynamic, MESA_VK_DYNAMIC_MS_RASTERIZATION_SAMPLES) &&
        s.ms->rasterization_samples != VK_SAMPLE_COUNT_1_BIT && s.ms->rasterization_samples != VK_SAMPLE_COUNT_4_BIT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: %u samples are not supported (1 and 4 are)", unsigned(s.ms->rasterization_samples));
-   if (s.ms && s.ms->sample_shading_enable)
+   if (s.ms && s.ms->alpha_to_one_enable)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: sample shading is not supported (sampleRateShading is off)");
-   if (s.ms && (s.ms->alpha_to_coverage_enable || s.ms->alpha_to_one_enable))
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: alpha to coverage and alpha to one are not supported yet");
+                            "terakan: alpha to one is not supported (alphaToOne is off)");
    if (s.rs && s.rs->line.mode != VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: line rasterization modes are not supported");
@@ -186,6 +184,7 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    if (result != VK_SUCCESS)
       return fail(result);
    vk_dynamic_graphics_state_init(&graphics->dynamic);
+   graphics->dynamic.ms.sample_locations = &graphics->sample_locations;
    vk_dynamic_graphics_state_fill(&graphics->dynamic, &graphics->state);
 
    /* The fragment stage first: a pixel shader that reads BaryCoordKHR or PerVertexKHR needs the

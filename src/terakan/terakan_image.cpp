@@ -16,15 +16,16 @@
  * (evergreen_cs_track_validate_stencil; group size / (8 x bpe)) and which keeps every stencil
  * level and layer on a 256-byte boundary for DB_STENCIL_*_BASE.
  *
- * Multisampled images (4 samples; one level, 2D, optimal tiling, attachment and transfer
- * usage only: the simulator has no texture-unit reads of them). Their samples are stored as
+ * Multisampled images (4 samples; one level, 2D, optimal tiling; attachment, transfer and
+ * sampled usage, input attachments for colour: terakan_multisampled_usage). Their samples are stored as
  * the simulator's model says the CB and DB address them (docs/sim-semantics.md
  * "Multisampling", hw::LevelAddressing): a micro tile grows to 64 x bytes x samples, so a
  * layer takes pitch x aligned height x bytes x samples. Colour images are always 2D tiled, as
  * r600g makes every multisampled texture (Mesa r600_texture.c: "MSAA resources must be 2D
  * tiled"), padded up to one macro tile when smaller, and carry an FMASK after the colour
- * layers: 1 byte a pixel for 4 samples, 2D tiled with the colour pitch, height and tiling
- * codes (r600g's r600_texture_get_fmask_info), so that CB_COLORn_INFO.COMPRESSION can be on.
+ * layers: 1 byte a pixel for 4 samples, 2D tiled with the colour pitch and tiling codes but
+ * bank height 4 and its own height (r600g's r600_texture_get_fmask_info), so that
+ * CB_COLORn_INFO.COMPRESSION can be on and the texture unit finds each sample's fragment.
  * No CMASK: a fast clear would leave the clear colour in CB_COLORn_CLEAR_WORD0/1, which every
  * later draw into the image would have to program, and a draw recorded in another command
  * buffer cannot know it; clears store every sample instead. Depth and stencil are 1D tiled as
@@ -111,8 +112,18 @@ static bool lay_out_multisampled_colour(const terakan_device *device, terakan_im
    level.slice_bytes = uint64_t(level.pitch) * level.aligned_height * s.bytes_per_element * samples;
    layout.levels.push_back(level);
    layout.mip_offset = 0;
+   /* FMASK as r600g allocates it (r600_texture_get_fmask_info): an ordinary 2D-tiled surface of
+    * 1 byte a pixel (up to 4 samples) with the colour's bank width, macro-tile aspect and tile
+    * split, bank height terakan_fmask_bank_height: the colour's macro-tile width (so its
+    * pitch), its own macro-tile height and base alignment. */
+   hw::MacroTiling fmask_macro = layout.macro;
+   fmask_macro.bank_height = terakan_fmask_bank_height;
+   const unsigned fmask_bytes = samples <= 4 ? 1 : 4;
+   const hw::SurfaceAlignment fmask_align = hw::surface_alignment_2d(s.tiling, fmask_macro, fmask_bytes);
+   image->fmask_aligned_height = unsigned(align64(s.height, fmask_align.height));
+   layout.alignment = std::max<uint64_t>(layout.alignment, fmask_align.base); /* the image's, so FMASK's too */
    image->fmask_offset = align64(level.slice_bytes * level.slices, layout.alignment);
-   image->fmask_slice_bytes = uint64_t(level.pitch) * level.aligned_height * (samples <= 4 ? 1 : 4);
+   image->fmask_slice_bytes = uint64_t(level.pitch) * image->fmask_aligned_height * fmask_bytes;
    layout.size = image->fmask_offset + align64(image->fmask_slice_bytes * level.slices, 256);
    return true;
 }
@@ -211,10 +222,13 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image usage 0x%x is not supported for format %d (supported: 0x%x)",
                        pCreateInfo->usage, pCreateInfo->format, supported_usage);
-   /* ALIAS (VK_KHR_bind_memory2): two images made alike get the same layout here anyway. */
+   /* ALIAS (VK_KHR_bind_memory2): two images made alike get the same layout here anyway.
+    * SAMPLE_LOCATIONS_COMPATIBLE_DEPTH (VK_EXT_sample_locations): depth is stored per sample
+    * without compression (no HTILE), so its contents do not depend on the locations. */
    if (pCreateInfo->flags & ~VkImageCreateFlags(VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
                                                 VK_IMAGE_CREATE_ALIAS_BIT |
-                                                VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
+                                                VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
+                                                VK_IMAGE_CREATE_SAMPLE_LOCATIONS_COMPATIBLE_DEPTH_BIT_EXT))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image flags 0x%x are not supported (sparse, 2D array views of 3D images, ...)",
                        pCreateInfo->flags);
@@ -226,11 +240,11 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
           pCreateInfo->mipLevels != 1 || (pCreateInfo->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                "terakan: multisampled images must be 2D, optimally tiled, with one level");
-      if (pCreateInfo->usage & ~terakan_multisampled_image_usage)
+      if (pCreateInfo->usage & ~terakan_multisampled_usage(format))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                               "terakan: multisampled image usage 0x%x is not supported (sampling and storage are "
-                               "not: the texture unit's FMASK reads are not simulated)",
-                               pCreateInfo->usage);
+                               "terakan: multisampled image usage 0x%x is not supported for format %d (supported: "
+                               "0x%x; storage images and depth input attachments are not)",
+                               pCreateInfo->usage, pCreateInfo->format, terakan_multisampled_usage(format));
    }
    auto *image = terakan_object_new<terakan_image>(pAllocator ? pAllocator : &device->vk.alloc,
                                                    VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
@@ -271,6 +285,15 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
                             "cannot follow; use fewer levels, or X8_D24_UNORM_PACK32 / D32_SFLOAT, which have no such "
                             "limit",
                             found);
+   }
+   /* A read multisampled colour image needs FMASK. */
+   if (image->vk.samples > 1 && (pCreateInfo->usage & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)) &&
+       !image->fmask_offset && !format->depth) {
+      vk_image_finish(&image->vk);
+      terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: a multisampled image without FMASK (the board's tiling configuration allows no "
+                            "2D tiling) cannot be sampled: texelFetch reads FMASK first");
    }
    *pImage = terakan_image_to_handle(image);
    return VK_SUCCESS;
@@ -429,7 +452,40 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
    resource.last_level = view->vk.base_mip_level + view->vk.level_count - 1;
    resource.base_array = image->surface.is_3d ? 0 : view->vk.base_array_layer;
    resource.last_array = image->surface.is_3d ? 0 : view->vk.base_array_layer + view->vk.layer_count - 1;
-   return hw::encode_texture_resource(resource);
+   const auto *device = container_of(image->vk.base.device, const terakan_device, vk);
+   const hw::IsaClass isa = device->physical->family->isa_class;
+   if (image->vk.samples > 1 && (image->format->depth || image->fmask_offset)) {
+      /* A multisampled view (Mesa evergreen_fill_tex_resource_words): DIM 2D_MSAA or
+       * 2D_ARRAY_MSAA, LAST_LEVEL log2 of the sample count, and on Cayman LOG2_NUM_FRAGMENTS
+       * equal to it (no EQAA). Colour: MIP_ADDRESS the FMASK, WORD6's low bits
+       * FMASK_BANK_HEIGHT (terakan_fmask_bank_height, as lay_out_multisampled_colour lays FMASK
+       * out). Depth and stencil are read where the DB wrote them, as r600g samples its
+       * multisampled depth on Evergreen and Cayman: MIP_ADDRESS 0 ("disable FMASK", and no mip
+       * relocation), DEPTH_SAMPLE_ORDER (a pixel's samples side by side). */
+      const unsigned log_samples = unsigned(__builtin_ctz(image->vk.samples));
+      resource.dim = resource.dim == hw::TextureDim::Dim2DArray ? hw::TextureDim::Dim2DArrayMsaa
+                                                                : hw::TextureDim::Dim2DMsaa;
+      resource.base_level = 0;
+      resource.last_level = log_samples;
+      if (isa == hw::IsaClass::Cayman)
+         resource.log2_fragments = log_samples;
+      if (image->format->depth) {
+         resource.mip_address = 0;
+         resource.depth_sample_order = true;
+      } else {
+         resource.mip_address = base + image->fmask_offset;
+         resource.max_aniso_ratio = terakan_fmask_bank_height_code;
+      }
+   }
+   return hw::encode_texture_resource(resource, isa);
+}
+
+bool terakan_resource_words_need_mip_relocation(const std::array<uint32_t, 8> &words)
+{
+   /* The kernel takes no MIP_ADDRESS relocation for a multisampled texture whose MIP_ADDRESS
+    * (FMASK) is 0 (evergreen_cs.c; r600g skips it: skip_mip_address_reloc). */
+   const hw::TextureResource r = hw::decode_texture_resource(words);
+   return !(hw::texture_dim_is_msaa(r.dim) && r.mip_address == 0);
 }
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL

@@ -201,7 +201,7 @@ bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_set
       return false;
    cs.packet(terakan::hw::pm4::NUM_INSTANCES, 1);
    cs.emit(1);
-   cs.packet(terakan::hw::pm4::DRAW_INDEX_AUTO, 2);
+   terakan_draw_packet(cmd, cs, terakan::hw::pm4::DRAW_INDEX_AUTO, 2, false, cmd->meta_draws_conditional);
    cs.emit(3);
    cs.emit(2); /* SOURCE_SELECT: auto index */
    return true;
@@ -237,6 +237,12 @@ terakan_CmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCo
    /* Each rectangle on its layers, one clear draw per layer; under multiview on every view
     * of the view mask instead (Vulkan then requires layer 0 and one layer). */
    terakan_rendering &r = cmd->rendering;
+   /* Conditional rendering applies to vkCmdClearAttachments (and not to load-op clears). */
+   cmd->meta_draws_conditional = true;
+   struct Restore {
+      terakan_cmd_buffer *cmd;
+      ~Restore() { cmd->meta_draws_conditional = false; }
+   } restore{cmd};
    for (uint32_t i = 0; i < rectCount; i++) {
       const VkClearRect &rect = pRects[i];
       auto clear = [&] { return terakan_meta_clear(cmd, rect.rect, mask, values, depth, depth_value, stencil, stencil_value); };

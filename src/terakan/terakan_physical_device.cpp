@@ -75,12 +75,19 @@ static const struct vk_device_extension_table terakan_device_extensions = {
     * them from the command buffer's dynamic state (terakan_cmd_draw.cpp), so they change
     * without recompiling; so do the stencil test enable and operations. Depth bounds are
     * accepted and have nothing to act on (no depthBounds feature). */
+   /* Draws, dispatches and vkCmdClearAttachments predicated with SET_PREDICATION ZPASS on a
+    * block made from the condition's dword (terakan_conditional_rendering.cpp). */
+   .EXT_conditional_rendering = true,
    .EXT_extended_dynamic_state = true,
    .EXT_extended_dynamic_state2 = true,
    /* vkResetQueryPool: query pools are coherent CPU-mapped memory (terakan_query.cpp). */
    .EXT_host_query_reset = true,
    /* Private data slots: the runtime keeps them on every object (vk_object.c). */
    .EXT_private_data = true,
+   /* Programmable sample locations: the scan converter takes each sample's offset from
+    * PA_SC_AA_SAMPLE_LOCS (1/16 pixel, -8..7), per quad pixel; offered for 4 samples on a grid
+    * of one pixel (terakan_cmd_draw.cpp draw_sample_offsets; api-sample-shading). */
+   .EXT_sample_locations = true,
    /* C-like buffer layouts: every buffer access is per dword at any 4-byte offset, and the
     * compiler's SPIR-V validation allows the scalar rules. */
    .EXT_scalar_block_layout = true,
@@ -318,6 +325,11 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* The second colour is exported to PIXEL 1, which the CB's SRC1 factors read for target 0
     * (api-draws DualSourceBlending; r600g's dual_source_blend GL scene). */
    pFeatures->features.dualSrcBlend = VK_TRUE;
+   /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE (and Cayman's DB_EQAA.PS_ITER_SAMPLES) when the fragment
+    * shader or minSampleShading asks for it; SampleId, SamplePosition, SampleMaskIn, the
+    * Sample decoration and interpolateAt* in the compiler (api-sample-shading; r600g's
+    * sample_builtins, sample_interpolation and min_sample_shading GL scenes). */
+   pFeatures->features.sampleRateShading = VK_TRUE;
    /* PA_SU_POLY_OFFSET_CLAMP (api-draws DepthBiasOnFloatDepth, both signs). */
    pFeatures->features.depthBiasClamp = VK_TRUE;
    /* Cube arrays: z = face + 8 * cube for the texture unit (api-images CubeArraySampling). */
@@ -326,11 +338,26 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * wide_lines GL scene on the simulator). */
    pFeatures->features.wideLines = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
+   /* PA_SU_SC_MODE_CNTL POLY_MODE with POINT and LINE primitive types (api-polygon-modes;
+    * r600g's polygon_mode GL scene on the simulator). */
+   pFeatures->features.fillModeNonSolid = VK_TRUE;
+   /* EVENT_WRITE SAMPLE_PIPELINESTAT's eleven counters (api-queries
+    * PipelineStatisticsKnownByConstruction; terakan_query.cpp). */
+   pFeatures->features.pipelineStatisticsQuery = VK_TRUE;
    vk_foreach_struct(ext, pFeatures->pNext) {
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
          reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *>(ext)->extendedDynamicState = VK_TRUE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT: {
+         /* Not inherited: a secondary replays its draws onto the primary (terakan_cmd_buffer.cpp)
+          * and would obey the primary's condition, which is what inheritance means, but it
+          * has no test yet. */
+         auto *features = reinterpret_cast<VkPhysicalDeviceConditionalRenderingFeaturesEXT *>(ext);
+         features->conditionalRendering = VK_TRUE;
+         features->inheritedConditionalRendering = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
          /* Not the logic op (logicOp is off) nor patch control points (no tessellation). */
          auto *eds2 = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT *>(ext);
@@ -471,6 +498,12 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.minStorageBufferOffsetAlignment = 256;
    limits.minTexelOffset = -8;
    limits.maxTexelOffset = 7;
+   /* interpolateAtOffset moves I/J along their screen gradients by the float offset
+    * (select_graphics.cpp), so any offset in the pixel works exactly: the minimums Vulkan asks
+    * for with sampleRateShading (-0.5, 0.5 - 2^-4, 4 fraction bits). */
+   limits.minInterpolationOffset = -0.5f;
+   limits.maxInterpolationOffset = 0.4375f;
+   limits.subPixelInterpolationOffsetBits = 4;
    limits.maxFramebufferWidth = 4096;
    limits.maxFramebufferHeight = 4096;
    limits.maxFramebufferLayers = 256;
@@ -480,13 +513,13 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
    limits.maxColorAttachments = 4;
    /* Multisampled rendering has 4 samples (terakan_image.cpp, terakan_cmd_draw.cpp: the
-    * count the simulator models and lavapipe, the reference, offers). Sampling multisampled
-    * images (FMASK reads in the texture unit) is not simulated: 1 only, below Vulkan's
-    * minimum. */
-   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   limits.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    * count the simulator models and lavapipe, the reference, offers). 4-sample colour images,
+    * float and integer, are read by texelFetch through FMASK, depth and stencil ones in place
+    * in the DB's sample order (terakan_multisampled_usage, terakan_image_view_words). */
+   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
    limits.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
    limits.maxSampleMaskWords = 1;
    limits.timestampComputeAndGraphics = VK_FALSE;
@@ -616,6 +649,19 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          multiview->maxMultiviewInstanceIndex = UINT32_MAX;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT: {
+         /* Offsets are signed 4-bit sixteenths of a pixel from its centre: coordinates 0 to
+          * 15/16 on a 1/16 grid. One pixel grid (the same locations in every pixel), 4 samples:
+          * the count the driver renders besides 1. */
+         auto *p = reinterpret_cast<VkPhysicalDeviceSampleLocationsPropertiesEXT *>(ext);
+         p->sampleLocationSampleCounts = VK_SAMPLE_COUNT_4_BIT;
+         p->maxSampleLocationGridSize = {1, 1};
+         p->sampleLocationCoordinateRange[0] = 0.0f;
+         p->sampleLocationCoordinateRange[1] = 0.9375f;
+         p->sampleLocationSubPixelBits = 4;
+         p->variableSampleLocations = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_PROPERTIES_KHR:
          /* Only matters in VK_EXT_provoking_vertex's last-vertex mode, which is not offered;
           * VK_FALSE claims nothing. */
@@ -696,4 +742,15 @@ terakan_GetPhysicalDeviceSparseImageFormatProperties2(
 {
    /* Sparse resources are not supported. */
    *pPropertyCount = 0;
+}
+
+/* VK_EXT_sample_locations: a grid of one pixel for the 4-sample count it offers, none for the
+ * others. */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceMultisamplePropertiesEXT(VkPhysicalDevice physicalDevice, VkSampleCountFlagBits samples,
+                                                  VkMultisamplePropertiesEXT *pMultisampleProperties)
+{
+   (void)physicalDevice;
+   pMultisampleProperties->maxSampleLocationGridSize =
+      samples == VK_SAMPLE_COUNT_4_BIT ? VkExtent2D{1, 1} : VkExtent2D{0, 0};
 }

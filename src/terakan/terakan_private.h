@@ -213,6 +213,7 @@ struct terakan_image {
     * map, `fmask_offset` bytes from the image's base (0: none), one slice per layer. */
    uint64_t fmask_offset = 0;
    uint64_t fmask_slice_bytes = 0;
+   unsigned fmask_aligned_height = 0; /* rows of one FMASK slice (its own macro-tile height) */
    struct terakan_device_memory *memory;
    VkDeviceSize offset; /* in the memory's buffer object */
 };
@@ -273,10 +274,19 @@ bool terakan_format_is_storage(const terakan_format *format);
 bool terakan_format_is_storage_texel_buffer(const terakan_format *format);
 VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, VkImageTiling tiling);
 /* What a multisampled image may be used for (terakan_image.cpp): attachments and transfers
- * (clears, resolves), never sampling or storage. */
+ * (clears, resolves), never storage; see terakan_multisampled_usage for reads. */
 constexpr VkImageUsageFlags terakan_multisampled_image_usage =
    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+/* The usage a 4-sample optimal 2D image of `format` may have: the attachment usage, and for
+ * colour formats that are sampled and rendered also SAMPLED and INPUT_ATTACHMENT (texelFetch
+ * through FMASK: terakan_image.cpp terakan_image_view_words); depth formats are SAMPLED too
+ * (read in place in the DB's sample order, as r600g reads multisampled depth). */
+VkImageUsageFlags terakan_multisampled_usage(const terakan_format *format);
+/* FMASK's bank height for 2 and 4 samples (r600g r600_texture_get_fmask_info: 4, whatever the
+ * colour's), so that a bank's micro tiles of 1-byte FMASK elements fill a pipe interleave;
+ * CB_COLORn_ATTRIB and the texture words carry its code, log2 4 = 2. */
+constexpr unsigned terakan_fmask_bank_height = 4, terakan_fmask_bank_height_code = 2;
 
 /* ---- attachment and vertex formats (terakan_attachment_formats.cpp) ---- */
 
@@ -525,6 +535,8 @@ struct terakan_cmd_buffer {
    struct terakan_pipeline *pipeline;
    std::array<terakan_bound_set, 4> sets;
    std::array<uint8_t, 256> push_constants;
+   /* VK_EXT_sample_locations: the storage the runtime's dynamic state points at. */
+   struct vk_sample_locations_state sample_locations;
 
    /* The program variant and the dynamic unnormalized mask for the bound pipeline and sets;
     * recomputed at dispatch only after either changed. */
@@ -544,6 +556,18 @@ struct terakan_cmd_buffer {
    /* Queries (terakan_query.cpp): occlusion queries begun and not yet ended. Application
     * draws count samples (DB_COUNT_CONTROL, emit_depth) while it is not zero. */
    uint32_t active_occlusion_queries;
+
+   /* VK_EXT_conditional_rendering (terakan_conditional_rendering.cpp): while active, application
+    * draws, dispatches and vkCmdClearAttachments are predicated (SET_PREDICATION ZPASS) on the
+    * occlusion-shaped block at bo + offset that vkCmdBeginConditionalRenderingEXT fills. */
+   struct {
+      bool active;
+      bool inverted;
+      terakan::winsys::RadeonBo *bo;
+      uint64_t offset;
+   } condition;
+   /* Set while vkCmdClearAttachments draws: its clear draws obey the condition. */
+   bool meta_draws_conditional;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -574,6 +598,9 @@ void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *mess
 /* Where a view's first layer starts in its buffer object (terakan_cmd_rendering.cpp), its
  * stencil plane's, and the view's level size. */
 uint64_t terakan_view_offset(const struct terakan_image_view *view, uint32_t layer = 0);
+/* Whether a texture resource's MIP_ADDRESS takes a relocation (all but multisampled depth,
+ * whose FMASK address is 0: terakan_image.cpp). */
+bool terakan_resource_words_need_mip_relocation(const std::array<uint32_t, 8> &words);
 uint64_t terakan_stencil_view_offset(const struct terakan_image_view *view, uint32_t layer = 0);
 VkExtent2D terakan_view_extent(const struct terakan_image_view *view);
 
@@ -639,6 +666,11 @@ bool terakan_meta_clear(terakan_cmd_buffer *cmd, const VkRect2D &rect, uint32_t 
                         const VkClearColorValue *values, bool clear_depth, float depth, bool clear_stencil = false,
                         uint32_t stencil = 0);
 void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
+/* A draw or dispatch packet header, predicated on the active condition of
+ * VK_EXT_conditional_rendering (a SET_PREDICATION before it) when `conditional` and one is
+ * active (terakan_conditional_rendering.cpp). */
+void terakan_draw_packet(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs, uint32_t opcode,
+                         uint32_t body_dwords, bool compute, bool conditional = true);
 /* A CP DMA copy of `bytes` (sync: later packets wait for it). */
 void terakan_emit_cp_dma_copy(terakan::winsys::CommandStream &cs, terakan::winsys::RadeonBo &src,
                               uint64_t src_offset, terakan::winsys::RadeonBo &dst, uint64_t dst_offset,
@@ -663,6 +695,7 @@ struct terakan_query_pool {
    uint32_t count;
    uint32_t stride;       /* bytes per query */
    uint32_t backend_mask; /* occlusion: the render backends whose pairs ZPASS_DONE writes */
+   VkQueryPipelineStatisticFlags statistics; /* pipeline statistics: the counters asked for */
    terakan::winsys::RadeonBo *bo;
 };
 VK_DEFINE_NONDISP_HANDLE_CASTS(terakan_query_pool, base, VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL)

@@ -19,6 +19,15 @@
  * (RADEON_INFO_CLOCK_CRYSTAL_FREQ; Mesa r600g divides its timestamps by that frequency), which
  * gives timestampPeriod (terakan_physical_device.cpp).
  *
+ * Pipeline statistics. vkCmdBeginQuery starts the counters (EVENT_WRITE PIPELINESTAT_START;
+ * they are left running afterwards) and samples them with EVENT_WRITE SAMPLE_PIPELINESTAT, which
+ * writes the eleven 64-bit counters of hw/pm4.h; vkCmdEndQuery samples them again 88 bytes
+ * further and then writes 1 into an availability dword with an end-of-pipe event, after the
+ * sample has landed (the samples carry no written flag; r600g fences them the same way). Each
+ * asked-for Vulkan statistic is its hardware counter's end - begin, in the order of the
+ * Vulkan bits (statistic_counter below). The driver's own draws and dispatches inside an active
+ * query (clears, blits, resolves) are counted too.
+ *
  * Results on the host (vkGetQueryPoolResults) are summed by the CPU from the mapped pool.
  * vkCmdCopyQueryPoolResults needs the same sums on the GPU, in order with the command buffer,
  * and the command processor has no arithmetic: the copy is a compute dispatch of a shader the
@@ -47,6 +56,22 @@ static constexpr unsigned max_backends = 8;          /* render backends on Everg
 static constexpr uint32_t occlusion_stride = 16 * max_backends;
 static constexpr uint32_t timestamp_stride = 16;     /* counter, availability dword, padding */
 static constexpr uint64_t written_flag = uint64_t(1) << 63;
+/* Pipeline statistics: the begin sample, the end sample, the availability dword, padding. */
+static constexpr uint32_t statistics_sample_bytes = 8 * pm4::pipeline_statistic_count;
+static constexpr uint32_t statistics_available_offset = 2 * statistics_sample_bytes;
+static constexpr uint32_t statistics_stride = 192;
+static_assert(statistics_available_offset + 4 <= statistics_stride);
+/* The hardware counter of each Vulkan statistic, by bit number of VkQueryPipelineStatisticFlagBits
+ * (input assembly vertices, primitives, vertex shader invocations, geometry shader invocations,
+ * primitives, clipping invocations, primitives, fragment shader invocations, tessellation
+ * control patches, evaluation invocations, compute shader invocations): the names match
+ * D3D11's statistics, which these counters serve (r600g maps GL's the same way). */
+static constexpr unsigned statistic_counter[pm4::pipeline_statistic_count] = {
+   pm4::stat_ia_vertices,         pm4::stat_ia_primitives,      pm4::stat_vs_invocations,
+   pm4::stat_gs_invocations,      pm4::stat_gs_primitives,      pm4::stat_clipper_invocations,
+   pm4::stat_clipper_primitives,  pm4::stat_ps_invocations,     pm4::stat_hs_invocations,
+   pm4::stat_ds_invocations,      pm4::stat_cs_invocations,
+};
 
 /* ---- DB_COUNT_CONTROL ---- */
 
@@ -94,9 +119,11 @@ terakan_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateIn
    case VK_QUERY_TYPE_TIMESTAMP:
       stride = timestamp_stride;
       break;
+   case VK_QUERY_TYPE_PIPELINE_STATISTICS:
+      stride = statistics_stride;
+      break;
    default:
-      /* Pipeline statistics and the extension query types are not offered: the simulator
-       * models no statistics counters (docs/status.md). */
+      /* The extension query types are not offered. */
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: query type %d is not supported",
                             int(pCreateInfo->queryType));
    }
@@ -107,6 +134,8 @@ terakan_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateIn
    pool->type = pCreateInfo->queryType;
    pool->count = pCreateInfo->queryCount;
    pool->stride = stride;
+   if (pCreateInfo->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+      pool->statistics = pCreateInfo->pipelineStatistics & ((1u << pm4::pipeline_statistic_count) - 1);
    pool->backend_mask = enabled_backends(device->radeon->info());
    std::string error;
    int error_number = 0;
@@ -151,11 +180,30 @@ terakan_ResetQueryPool(VkDevice, VkQueryPool queryPool, uint32_t firstQuery, uin
       memory[i] = 0;
 }
 
-/* The query's result and whether it is complete, read from the pool by the CPU. */
-static bool read_query(const terakan_query_pool *pool, uint32_t query, uint64_t &value)
+/* How many values each query of the pool has. */
+static unsigned values_per_query(const terakan_query_pool *pool)
+{
+   return pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? unsigned(__builtin_popcount(pool->statistics)) : 1;
+}
+
+/* The query's results (values_per_query of them) and whether it is complete, read from the
+ * pool by the CPU. */
+static bool read_query(const terakan_query_pool *pool, uint32_t query, uint64_t *values)
 {
    volatile uint8_t *memory = query_memory(pool, query);
+   uint64_t &value = values[0];
    value = 0;
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      auto counter = [&](uint32_t offset, unsigned n) {
+         return *reinterpret_cast<volatile uint64_t *>(memory + offset + 8 * n);
+      };
+      unsigned out = 0;
+      for (unsigned bit = 0; bit < pm4::pipeline_statistic_count; bit++)
+         if (pool->statistics & (1u << bit))
+            values[out++] = counter(statistics_sample_bytes, statistic_counter[bit]) -
+                            counter(0, statistic_counter[bit]);
+      return *reinterpret_cast<volatile uint32_t *>(memory + statistics_available_offset) != 0;
+   }
    if (pool->type == VK_QUERY_TYPE_TIMESTAMP) {
       const uint32_t available = *reinterpret_cast<volatile uint32_t *>(memory + 8);
       value = *reinterpret_cast<volatile uint64_t *>(memory);
@@ -185,11 +233,12 @@ terakan_GetQueryPoolResults(VkDevice _device, VkQueryPool queryPool, uint32_t fi
    if (vk_device_is_lost(&device->vk))
       return VK_ERROR_DEVICE_LOST;
    const bool wide = flags & VK_QUERY_RESULT_64_BIT;
+   const unsigned count = values_per_query(pool);
    VkResult result = VK_SUCCESS;
    for (uint32_t i = 0; i < queryCount; i++) {
       uint8_t *out = static_cast<uint8_t *>(pData) + i * stride;
-      uint64_t value;
-      bool available = read_query(pool, firstQuery + i, value);
+      uint64_t values[pm4::pipeline_statistic_count];
+      bool available = read_query(pool, firstQuery + i, values);
       /* Submissions finish before vkQueueSubmit returns, so a query that is not available now
        * waits for a submission another thread has still to make (or forever, which the
        * specification allows when the application never ends it). */
@@ -197,7 +246,7 @@ terakan_GetQueryPoolResults(VkDevice _device, VkQueryPool queryPool, uint32_t fi
          if (vk_device_is_lost(&device->vk))
             return VK_ERROR_DEVICE_LOST;
          std::this_thread::sleep_for(std::chrono::milliseconds(1));
-         available = read_query(pool, firstQuery + i, value);
+         available = read_query(pool, firstQuery + i, values);
       }
       /* VK_NOT_READY only when the query's value is left unwritten (the specification names
        * it for WAIT and PARTIAL both clear; lavapipe does the same). */
@@ -206,24 +255,17 @@ terakan_GetQueryPoolResults(VkDevice _device, VkQueryPool queryPool, uint32_t fi
       /* PARTIAL with the query incomplete: zero, which lies between zero and the final
        * result as the specification asks. */
       const bool write_value = available || (flags & VK_QUERY_RESULT_PARTIAL_BIT);
-      if (!available)
-         value = 0;
-      if (wide) {
-         if (write_value)
-            std::memcpy(out, &value, 8);
-         if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) {
-            const uint64_t flag = available;
-            std::memcpy(out + 8, &flag, 8);
-         }
-      } else {
+      for (unsigned v = 0; v < count; v++) {
+         const uint64_t value = available ? values[v] : 0;
          /* 32-bit results wrap (the specification allows wrapping or saturating). */
          const uint32_t narrow = uint32_t(value);
          if (write_value)
-            std::memcpy(out, &narrow, 4);
-         if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) {
-            const uint32_t flag = available;
-            std::memcpy(out + 4, &flag, 4);
-         }
+            std::memcpy(out + (wide ? 8 : 4) * v, wide ? static_cast<const void *>(&value) : &narrow, wide ? 8 : 4);
+      }
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) {
+         const uint64_t flag = available;
+         const uint32_t narrow_flag = available;
+         std::memcpy(out + (wide ? 8 : 4) * count, wide ? static_cast<const void *>(&flag) : &narrow_flag, wide ? 8 : 4);
       }
    }
    (void)dataSize;
@@ -255,11 +297,31 @@ static void emit_zpass_done(CommandStream &cs, RadeonBo &bo, uint64_t offset)
    cs.relocation(bo);
 }
 
+/* EVENT_WRITE SAMPLE_PIPELINESTAT: the eleven counters to the pool at `offset`. */
+static void emit_sample_statistics(CommandStream &cs, RadeonBo &bo, uint64_t offset)
+{
+   cs.packet(pm4::EVENT_WRITE, 3);
+   cs.emit(pm4::event(pm4::event_type_sample_pipelinestat, 2));
+   cs.emit(uint32_t(offset));
+   cs.emit(uint32_t(offset >> 32) & 0xff);
+   cs.relocation(bo);
+}
+
+static void emit_end_of_pipe(CommandStream &cs, RadeonBo &bo, uint64_t offset, uint32_t data_sel,
+                             uint32_t data);
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query, VkQueryControlFlags)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_query_pool, pool, queryPool);
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      cs.packet(pm4::EVENT_WRITE, 1);
+      cs.emit(pm4::EVENT_PIPELINESTAT_START);
+      emit_sample_statistics(cs, *pool->bo, uint64_t(query) * pool->stride);
+      return;
+   }
    if (pool->type != VK_QUERY_TYPE_OCCLUSION)
       return;
    emit_zpass_done(terakan_cmd_stream(cmd), *pool->bo, uint64_t(query) * pool->stride);
@@ -271,6 +333,18 @@ terakan_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_query_pool, pool, queryPool);
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      const uint64_t offset = uint64_t(query) * pool->stride;
+      emit_sample_statistics(cs, *pool->bo, offset + statistics_sample_bytes);
+      emit_end_of_pipe(cs, *pool->bo, offset + statistics_available_offset, 1, 1);
+      /* Under multiview the other views' indices are made available with zero counts (their
+       * reset samples are equal), as for occlusion queries. */
+      const uint32_t views = uint32_t(__builtin_popcount(cmd->rendering.view_mask));
+      for (uint32_t view = 1; view < views; view++)
+         emit_end_of_pipe(cs, *pool->bo, uint64_t(query + view) * pool->stride + statistics_available_offset, 1, 1);
+      return;
+   }
    if (pool->type != VK_QUERY_TYPE_OCCLUSION)
       return;
    CommandStream &cs = terakan_cmd_stream(cmd);
@@ -353,7 +427,12 @@ enum CopyConstant : unsigned {
    copy_flags,        /* VkQueryResultFlags */
    copy_backend_mask, /* occlusion: the render backends that write */
    copy_timestamps,   /* 1: a timestamp pool, 0: occlusion */
-   copy_constant_count
+   copy_statistics,   /* 1: a pipeline statistics pool */
+   copy_value_count,  /* values per query (before the availability) */
+   /* Pipeline statistics: per hardware counter, its result's index among the query's values,
+    * or ~0 when not asked for. */
+   copy_counter_index_0,
+   copy_constant_count = copy_counter_index_0 + pm4::pipeline_statistic_count
 };
 static constexpr unsigned copy_group_size = 64;
 static constexpr unsigned pool_slot = 0, destination_slot = 1;
@@ -365,14 +444,7 @@ static nir_ssa_def *push_constant(nir_builder *b, CopyConstant which)
 
 static nir_ssa_def *buffer(nir_builder *b, unsigned slot)
 {
-   _nir_vulkan_resource_index_indices index{};
-   index.desc_set = 0;
-   index.binding = slot;
-   index.desc_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-   nir_ssa_def *resource = _nir_build_vulkan_resource_index(b, 2, 32, nir_imm_int(b, 0), index);
-   _nir_load_vulkan_descriptor_indices descriptor{};
-   descriptor.desc_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-   return _nir_build_load_vulkan_descriptor(b, 2, 32, resource, descriptor);
+   return terakan::compiler::storage_buffer_nir(b, slot);
 }
 
 static nir_ssa_def *load_dword(nir_builder *b, nir_ssa_def *pool, nir_ssa_def *offset)
@@ -406,6 +478,46 @@ static nir_shader *query_copy_shader()
    nir_push_if(b, nir_ult(b, i, push_constant(b, copy_count)));
    nir_ssa_def *base = nir_imul(b, nir_iadd(b, push_constant(b, copy_first_query), i),
                                 push_constant(b, copy_pool_stride));
+   nir_ssa_def *flags = push_constant(b, copy_flags);
+   nir_ssa_def *wide = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_64_BIT), 0);
+   nir_ssa_def *with_availability = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_WITH_AVAILABILITY_BIT), 0);
+   nir_ssa_def *partial = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_PARTIAL_BIT), 0);
+   nir_ssa_def *out = nir_iadd(b, push_constant(b, copy_dst_offset), nir_imul(b, i, push_constant(b, copy_dst_stride)));
+   nir_ssa_def *element = nir_bcsel(b, wide, nir_imm_int(b, 8), nir_imm_int(b, 4));
+
+   /* Pipeline statistics: each asked-for counter's end - begin at its index, then the
+    * availability after the last. */
+   nir_push_if(b, nir_ine_imm(b, push_constant(b, copy_statistics), 0));
+   {
+      nir_ssa_def *stats_available =
+         nir_ine_imm(b, load_dword(b, pool, nir_iadd_imm(b, base, statistics_available_offset)), 0);
+      for (unsigned counter = 0; counter < pm4::pipeline_statistic_count; counter++) {
+         nir_ssa_def *index = push_constant(b, CopyConstant(copy_counter_index_0 + counter));
+         nir_push_if(b, nir_iand(b, nir_ine_imm(b, index, -1), nir_ior(b, stats_available, partial)));
+         nir_ssa_def *begin = nir_iadd_imm(b, base, 8 * counter);
+         nir_ssa_def *end = nir_iadd_imm(b, base, statistics_sample_bytes + 8 * counter);
+         nir_ssa_def *begin_lo = load_dword(b, pool, begin), *begin_hi = load_dword(b, pool, nir_iadd_imm(b, begin, 4));
+         nir_ssa_def *end_lo = load_dword(b, pool, end), *end_hi = load_dword(b, pool, nir_iadd_imm(b, end, 4));
+         nir_ssa_def *borrow = nir_b2i32(b, nir_ult(b, end_lo, begin_lo));
+         nir_ssa_def *lo = nir_bcsel(b, stats_available, nir_isub(b, end_lo, begin_lo), nir_imm_int(b, 0));
+         nir_ssa_def *hi = nir_bcsel(b, stats_available, nir_isub(b, nir_isub(b, end_hi, begin_hi), borrow),
+                                     nir_imm_int(b, 0));
+         nir_ssa_def *at = nir_iadd(b, out, nir_imul(b, index, element));
+         store_dword(b, destination, at, lo);
+         nir_push_if(b, wide);
+         store_dword(b, destination, nir_iadd_imm(b, at, 4), hi);
+         nir_pop_if(b, nullptr);
+         nir_pop_if(b, nullptr);
+      }
+      nir_push_if(b, with_availability);
+      nir_ssa_def *flag_at = nir_iadd(b, out, nir_imul(b, push_constant(b, copy_value_count), element));
+      store_dword(b, destination, flag_at, nir_b2i32(b, stats_available));
+      nir_push_if(b, wide);
+      store_dword(b, destination, nir_iadd_imm(b, flag_at, 4), nir_imm_int(b, 0));
+      nir_pop_if(b, nullptr);
+      nir_pop_if(b, nullptr);
+   }
+   nir_push_else(b, nullptr);
 
    nir_push_if(b, nir_ine_imm(b, push_constant(b, copy_timestamps), 0));
    nir_ssa_def *ts_lo = load_dword(b, pool, base);
@@ -440,11 +552,6 @@ static nir_shader *query_copy_shader()
    nir_ssa_def *value_hi = nir_if_phi(b, ts_hi, hi);
    nir_ssa_def *is_available = nir_if_phi(b, ts_available, available);
 
-   nir_ssa_def *flags = push_constant(b, copy_flags);
-   nir_ssa_def *wide = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_64_BIT), 0);
-   nir_ssa_def *with_availability = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_WITH_AVAILABILITY_BIT), 0);
-   nir_ssa_def *partial = nir_ine_imm(b, nir_iand_imm(b, flags, VK_QUERY_RESULT_PARTIAL_BIT), 0);
-   nir_ssa_def *out = nir_iadd(b, push_constant(b, copy_dst_offset), nir_imul(b, i, push_constant(b, copy_dst_stride)));
    /* PARTIAL and incomplete: zero (between zero and the final result). */
    value_lo = nir_bcsel(b, is_available, value_lo, nir_imm_int(b, 0));
    value_hi = nir_bcsel(b, is_available, value_hi, nir_imm_int(b, 0));
@@ -463,6 +570,7 @@ static nir_shader *query_copy_shader()
    store_dword(b, destination, nir_iadd_imm(b, flag_offset, 4), nir_imm_int(b, 0));
    nir_pop_if(b, nullptr);
    nir_pop_if(b, nullptr);
+   nir_pop_if(b, nullptr); /* statistics or not */
 
    nir_pop_if(b, nullptr);
    return b->shader;
@@ -529,6 +637,10 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
             emit_wait(cs, *pool->bo, offset + 8, 1, 0xffffffffu);
             continue;
          }
+         if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+            emit_wait(cs, *pool->bo, offset + statistics_available_offset, 1, 0xffffffffu);
+            continue;
+         }
          for (unsigned backend = 0; backend < max_backends; backend++)
             if (pool->backend_mask & (1u << backend))
                emit_wait(cs, *pool->bo, offset + 16 * backend + 12, 0x80000000u, 0x80000000u);
@@ -540,7 +652,7 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
    const uint64_t rat_base = first_byte & ~uint64_t(255);
    const uint64_t element = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
    const uint64_t last_byte = first_byte + uint64_t(queryCount - 1) * stride +
-                              element * ((flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 2 : 1);
+                              element * (values_per_query(pool) + ((flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 1 : 0));
    const uint64_t dst_range = last_byte - rat_base;
    const uint64_t pool_range = uint64_t(pool->count) * pool->stride;
 
@@ -559,6 +671,13 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
    push[copy_flags] = flags;
    push[copy_backend_mask] = pool->backend_mask;
    push[copy_timestamps] = pool->type == VK_QUERY_TYPE_TIMESTAMP;
+   push[copy_statistics] = pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS;
+   push[copy_value_count] = values_per_query(pool);
+   for (unsigned counter = 0; counter < pm4::pipeline_statistic_count; counter++)
+      push[copy_counter_index_0 + counter] = ~0u;
+   for (unsigned bit = 0, index = 0; bit < pm4::pipeline_statistic_count; bit++)
+      if (pool->statistics & (1u << bit))
+         push[copy_counter_index_0 + statistic_counter[bit]] = index++;
    std::memcpy(constants, push, sizeof(push));
    /* Driver constants: the group counts and, per storage buffer slot, the range's size and
     * last dword (what a dispatch of an application's pipeline fills in). */

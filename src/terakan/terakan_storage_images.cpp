@@ -106,10 +106,12 @@ std::array<uint32_t, 8> terakan_storage_image_resource_words(const terakan_image
    if (view->vk.view_type != VK_IMAGE_VIEW_TYPE_CUBE && view->vk.view_type != VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
       return view->resource_words;
    /* The faces stay BASE_ARRAY..LAST_ARRAY; TEX_DEPTH counts layers instead of cubes. */
-   hw::TextureResource resource = hw::decode_texture_resource(view->resource_words);
+   const auto *device = container_of(view->image->vk.base.device, const terakan_device, vk);
+   const hw::IsaClass isa = device->physical->family->isa_class;
+   hw::TextureResource resource = hw::decode_texture_resource(view->resource_words, isa);
    resource.dim = hw::TextureDim::Dim2DArray;
    resource.depth = view->image->surface.layers;
-   return hw::encode_texture_resource(resource);
+   return hw::encode_texture_resource(resource, isa);
 }
 
 uint32_t terakan_emit_storage_image_rats(terakan_cmd_buffer *cmd, CommandStream &cs)

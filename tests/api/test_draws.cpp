@@ -291,6 +291,19 @@ TEST_F(Draws, SrgbTargetsEncodeOnWrite)
    }
 }
 
+/* Blending that adds half of the destination to the source (a constant-colour factor). */
+void add_half_of_the_destination(DrawJob &job)
+{
+   job.blend = true;
+   job.blend_state.blendEnable = VK_TRUE;
+   job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+   job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR;
+   job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
+   job.blend_state.colorWriteMask = 0xf;
+   for (float &c : job.blend_constants)
+      c = 0.5f;
+}
+
 TEST_F(Draws, PackedTenAndElevenBitTargets)
 {
    /* Smooth gradients (and blending) into the packed targets; each stored field within one
@@ -307,16 +320,8 @@ TEST_F(Draws, PackedTenAndElevenBitTargets)
          job.targets[0].format = format;
          job.targets[0].clear.float32[0] = 0.5f;
          job.targets[0].clear.float32[1] = 0.25f;
-         if (blend) {
-            job.blend = true;
-            job.blend_state.blendEnable = VK_TRUE;
-            job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-            job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR;
-            job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
-            job.blend_state.colorWriteMask = 0xf;
-            for (float &c : job.blend_constants)
-               c = 0.5f;
-         }
+         if (blend)
+            add_half_of_the_destination(job);
          const DrawImages images = expect_same(job);
          /* Inside the triangle the picture is not the clear colour. */
          uint32_t inside = 0, outside = 0;
@@ -356,16 +361,8 @@ TEST_F(Draws, RequiredNormalizedTargetsDrawnAndBlended)
          job.targets[0].clear.float32[0] = 0.5f;
          job.targets[0].clear.float32[1] = 0.25f;
          job.targets[0].clear.float32[2] = -0.5f;
-         if (blend) {
-            job.blend = true;
-            job.blend_state.blendEnable = VK_TRUE;
-            job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-            job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR;
-            job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
-            job.blend_state.colorWriteMask = 0xf;
-            for (float &c : job.blend_constants)
-               c = 0.5f;
-         }
+         if (blend)
+            add_half_of_the_destination(job);
          const DrawImages images = expect_same(job);
          const unsigned bytes = terakan::test::texel_bytes(format);
          uint32_t inside = 0, outside = 0;
@@ -1485,6 +1482,62 @@ TEST_F(Draws, MultisampledSampleMask)
    EXPECT_EQ(pixel[1], 0);
    EXPECT_EQ(pixel[2], 32);
    EXPECT_EQ(pixel[3], 255);
+}
+
+/* Alpha to coverage: squares of one colour and different alphas over the dark blue clear.
+ * Vulkan leaves the number of samples an alpha covers to the implementation; lavapipe covers
+ * sample s when alpha > s / samples (ceil(alpha * samples) samples), the simulator
+ * floor(alpha * samples + 1/2) under the offsets the driver programs as r600g does
+ * (docs/sim-semantics.md "Alpha to coverage", derived). Where the two counts agree (alpha *
+ * samples a whole number or its fraction above 1/2) the pictures are compared with
+ * lavapipe's; where they differ (fractions up to 1/2) with the simulator's rule computed
+ * here, the resolved colour being the mean of n samples of the square and 4 - n of the clear. */
+TEST_F(Draws, AlphaToCoverage)
+{
+   const float agreeing[6] = {0.0f, 0.25f, 0.2f, 0.45f, 0.7f, 1.0f}; /* 0, 1, 1, 2, 3, 4 samples */
+   const float differing[4] = {0.05f, 0.3f, 0.55f, 0.8f};          /* ours 0, 1, 2, 3; lavapipe 1, 2, 3, 4 */
+   auto squares = [](const float *alphas, unsigned count) {
+      std::vector<Vertex> vertices;
+      for (unsigned i = 0; i < count; i++) {
+         const float x = 1.5f + 5.0f * float(i);
+         vertices = vertices + triangle(x, 2.5f, x + 4, 2.5f, x, 6.5f, 0.5f, {1, 0.5f, 0, alphas[i]}) +
+                    triangle(x + 4, 2.5f, x + 4, 6.5f, x, 6.5f, 0.5f, {1, 0.5f, 0, alphas[i]});
+      }
+      return vertices;
+   };
+   DrawJob job = coloured(squares(agreeing, 6));
+   job.samples = VK_SAMPLE_COUNT_4_BIT;
+   job.alpha_to_coverage = true;
+   const DrawImages images = expect_same(job);
+   /* The square of alpha 0.45 covers 2 of 4 samples: half orange over the clear. */
+   EXPECT_NEAR(texel(images, 3 + 5 * 3, 4)[0], 128, 1);
+   EXPECT_NEAR(texel(images, 3 + 5 * 3, 4)[2], 32, 1);
+
+   DrawJob other = coloured(squares(differing, 4));
+   other.samples = VK_SAMPLE_COUNT_4_BIT;
+   other.alpha_to_coverage = true;
+   DrawImages ours;
+   std::string error;
+   ASSERT_TRUE(terakan_gpu().run(other, ours, error)) << error;
+   for (unsigned i = 0; i < 4; i++) {
+      const unsigned n = unsigned(std::floor(differing[i] * 4 + 0.5f));
+      const std::array<float, 4> colour = {1, 0.5f, 0, differing[i]}, clear = {0, 0, 0.25f, 1};
+      const std::array<uint8_t, 4> got = texel(ours, 3 + 5 * i, 4);
+      for (unsigned c = 0; c < 4; c++) {
+         /* Each sample holds the 8-bit code; the resolve averages codes. */
+         const float expected = (float(n) * std::round(colour[c] * 255) + float(4 - n) * std::round(clear[c] * 255)) / 4;
+         EXPECT_NEAR(float(got[c]), expected, 1.0f) << "alpha " << differing[i] << ", channel " << c;
+      }
+   }
+
+   /* One sample: a fragment is kept when alpha rounds to one sample (alpha >= 1/2 here,
+    * above 1/2 for lavapipe): alphas away from 1/2 agree. */
+   const float single[4] = {0.1f, 0.45f, 0.55f, 0.9f};
+   DrawJob one = coloured(squares(single, 4));
+   one.alpha_to_coverage = true;
+   const DrawImages single_images = expect_same(one);
+   EXPECT_EQ(texel(single_images, 3 + 5 * 1, 4), (std::array<uint8_t, 4>{0, 0, 64, 255}));
+   EXPECT_EQ(texel(single_images, 3 + 5 * 2, 4)[0], 255);
 }
 
 TEST_F(Draws, MultisampledResolveImageCommand)

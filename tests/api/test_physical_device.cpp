@@ -189,6 +189,12 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    /* api-draws-* (PointsAndLines). */
    const size_t wide_lines = offsetof(VkPhysicalDeviceFeatures, wideLines) / sizeof(VkBool32);
    const size_t first_instance = offsetof(VkPhysicalDeviceFeatures, drawIndirectFirstInstance) / sizeof(VkBool32);
+   /* api-polygon-modes-*. */
+   const size_t fill_mode_non_solid = offsetof(VkPhysicalDeviceFeatures, fillModeNonSolid) / sizeof(VkBool32);
+   /* api-queries-* (PipelineStatisticsKnownByConstruction). */
+   const size_t statistics = offsetof(VkPhysicalDeviceFeatures, pipelineStatisticsQuery) / sizeof(VkBool32);
+   /* api-sample-shading-*. */
+   const size_t sample_rate = offsetof(VkPhysicalDeviceFeatures, sampleRateShading) / sizeof(VkBool32);
    /* api-storage-images-* (ReadsWithoutAFormat; every store has no format). */
    const size_t read_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageReadWithoutFormat) / sizeof(VkBool32);
    const size_t write_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageWriteWithoutFormat) / sizeof(VkBool32);
@@ -197,7 +203,7 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
                            i == bias_clamp || i == cube_array || i == wide_lines || i == read_formatless ||
-                           i == write_formatless;
+                           i == write_formatless || i == fill_mode_non_solid || i == statistics || i == sample_rate;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 
@@ -405,8 +411,9 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    EXPECT_EQ(image, VkImage(VK_NULL_HANDLE));
 
    VkQueryPoolCreateInfo query_info = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-   /* Occlusion and timestamp pools exist (api-queries-*); pipeline statistics do not. */
-   query_info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+   /* Occlusion, timestamp and pipeline statistics pools exist (api-queries-*); the
+    * extensions' query types do not. */
+   query_info.queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT;
    query_info.queryCount = 1;
    VkQueryPool query_pool = VK_NULL_HANDLE;
    EXPECT_EQ(vkCreateQueryPool(vk_device, &query_info, nullptr, &query_pool),

@@ -1023,10 +1023,8 @@ TEST_P(Graphics, Refusals)
 {
    const Refusal refusals[] = {
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
-      {"refused_sample.frag", ShaderStage::Fragment, "per-sample interpolation"},
       {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
       {"refused_stencil_export.frag", ShaderStage::Fragment, "FRAG_RESULT_STENCIL"},
-      {"refused_sample_mask.frag", ShaderStage::Fragment, "FRAG_RESULT_SAMPLE_MASK"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
       {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
       {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
@@ -1042,6 +1040,41 @@ TEST_P(Graphics, Refusals)
       EXPECT_FALSE(compiler::compile_graphics(load_spirv(r.file), r.stage, "main", options, binary, error)) << r.file;
       EXPECT_NE(error.find(r.message), std::string::npos) << r.file << ": " << error;
    }
+}
+
+/* A Sample-decorated input (the file kept its old name, from when it was refused): the SPI's
+ * perspective sample pair (SPI_BARYC_CNTL.PERSP_SAMPLE_ENA [9:8]) and per-sample shading for
+ * the driver to turn on. */
+TEST_P(Graphics, SampleQualifiedInputRunsPerSample)
+{
+   compiler::CompileOptions options;
+   options.family = GetParam().family;
+   ShaderBinary binary;
+   std::string error;
+   ASSERT_TRUE(compiler::compile_graphics(load_spirv("refused_sample.frag"), ShaderStage::Fragment, "main", options,
+                                          binary, error))
+      << error;
+   EXPECT_TRUE(binary.graphics.sample_shading);
+   EXPECT_EQ((binary.graphics.spi_baryc_cntl >> 8) & 3, 1u);
+}
+
+/* The SampleMask output (the file kept its old name): exported in PIXEL 61's z with
+ * DB_SHADER_CONTROL.MASK_EXPORT_ENABLE [8] and SQ_PGM_EXPORTS_PS.EXPORT_Z, and a KILL for a
+ * mask that keeps none of the draw's samples (driver constants, compiler.h). */
+TEST_P(Graphics, SampleMaskOutputIsAMaskExport)
+{
+   compiler::CompileOptions options;
+   options.family = GetParam().family;
+   ShaderBinary binary;
+   std::string error;
+   ASSERT_TRUE(compiler::compile_graphics(load_spirv("refused_sample_mask.frag"), ShaderStage::Fragment, "main", options,
+                                          binary, error))
+      << error;
+   EXPECT_EQ(binary.graphics.db_shader_control & ((1u << 8) | 1u), 1u << 8);
+   EXPECT_EQ(binary.graphics.sq_pgm_exports_ps & 1u, 1u);
+   EXPECT_TRUE(binary.graphics.uses_kill);
+   EXPECT_TRUE(binary.uses_driver_constants);
+   EXPECT_FALSE(binary.graphics.sample_shading);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Graphics,

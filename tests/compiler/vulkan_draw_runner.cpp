@@ -133,7 +133,9 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.dualSrcBlend = offered.features.dualSrcBlend;
    enabled.features.depthBiasClamp = offered.features.depthBiasClamp;
    enabled.features.wideLines = offered.features.wideLines;
+   enabled.features.fillModeNonSolid = offered.features.fillModeNonSolid;
    enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
+   enabled.features.sampleRateShading = offered.features.sampleRateShading;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
     * dynamic state from its two extensions wherever both are offered. */
@@ -167,6 +169,11 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
       barycentric.fragmentShaderBarycentric = VK_TRUE;
       barycentric.pNext = const_cast<void *>(next);
       next = &barycentric;
+   }
+   /* Programmable sample locations where offered (Terakan; lavapipe 22.3 has none). */
+   if (offers(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
+      sample_locations_ = true;
    }
    if (create_device(physical_, *family, next, vulkan_1_1 ? nullptr : &enabled.features, device_extensions,
                      device_) != VK_SUCCESS) {
@@ -561,7 +568,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       viewport_state.scissorCount = 1;
       viewport_state.pScissors = &scissor;
       VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-      raster.polygonMode = VK_POLYGON_MODE_FILL;
+      raster.polygonMode = job.polygon_mode;
       raster.cullMode = job.cull_mode;
       raster.frontFace = job.front_face;
       raster.lineWidth = job.line_width;
@@ -573,6 +580,24 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
       multisample.rasterizationSamples = job.samples;
       multisample.pSampleMask = &job.sample_mask;
+      multisample.alphaToCoverageEnable = job.alpha_to_coverage;
+      multisample.sampleShadingEnable = job.sample_shading;
+      multisample.minSampleShading = job.min_sample_shading;
+      VkPipelineSampleLocationsStateCreateInfoEXT locations_state{
+         VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT};
+      if (!job.sample_locations.empty()) {
+         if (!sample_locations_) {
+            error = "VK_EXT_sample_locations is not offered";
+            return false;
+         }
+         locations_state.sampleLocationsEnable = VK_TRUE;
+         locations_state.sampleLocationsInfo.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT;
+         locations_state.sampleLocationsInfo.sampleLocationsPerPixel = job.samples;
+         locations_state.sampleLocationsInfo.sampleLocationGridSize = {1, 1};
+         locations_state.sampleLocationsInfo.sampleLocationsCount = uint32_t(job.sample_locations.size());
+         locations_state.sampleLocationsInfo.pSampleLocations = job.sample_locations.data();
+         multisample.pNext = &locations_state;
+      }
       VkPipelineDepthStencilStateCreateInfo depth_state{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
       depth_state.depthTestEnable = VK_TRUE;
       depth_state.depthWriteEnable = job.depth_write;

@@ -51,6 +51,8 @@ struct DrawJob {
    bool depth_bias = false;
    bool depth_clamp = false; /* depthClampEnable (the device's depthClamp feature) */
    float line_width = 1.0f;  /* other than 1: the device's wideLines feature */
+   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL; /* LINE, POINT: fillModeNonSolid */
+   bool alpha_to_coverage = false;                    /* alphaToCoverageEnable */
    float depth_bias_constant = 0, depth_bias_slope = 0;
    float depth_bias_clamp = 0; /* depthBiasClamp (the device's feature) */
    VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
@@ -138,6 +140,12 @@ struct DrawJob {
    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
    uint32_t sample_mask = 0xffffffffu;
    bool resolve_by_command = false;
+   /* sampleShadingEnable and minSampleShading (the device's sampleRateShading feature). */
+   bool sample_shading = false;
+   float min_sample_shading = 0.0f;
+   /* VK_EXT_sample_locations (where offered): the pipeline's locations for the `samples` of
+    * one pixel (a 1x1 grid), when not empty. */
+   std::vector<VkSampleLocationEXT> sample_locations;
 };
 
 struct DrawImages {
@@ -188,6 +196,7 @@ private:
    VkQueue queue_ = VK_NULL_HANDLE;
    VkCommandPool pool_ = VK_NULL_HANDLE;
    bool extended_dynamic_state_ = false; /* both extensions enabled */
+   bool sample_locations_ = false;       /* VK_EXT_sample_locations enabled */
    std::string error_;
    unsigned validation_messages_ = 0;
 };

@@ -1073,6 +1073,8 @@ std::span<const Scene> all_scenes()
          list.push_back(scene);
       for (const Scene &scene : msaa_scenes())
          list.push_back(scene);
+      for (const Scene &scene : sample_shading_scenes())
+         list.push_back(scene);
       return list;
    }();
    return every;

@@ -33,6 +33,9 @@ std::span<const Scene> streamout_scenes();
 std::span<const Scene> queries_scenes();
 /* Multisampling scenes (scenes_msaa.cpp): 4x framebuffers resolved with glBlitFramebuffer. */
 std::span<const Scene> msaa_scenes();
+/* Sample-shading scenes (scenes_sample_shading.cpp, desktop GL 4.5): per-sample built-ins and
+ * interpolation in 4x framebuffers. */
+std::span<const Scene> sample_shading_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

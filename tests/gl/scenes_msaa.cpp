@@ -14,6 +14,7 @@
 #include <GLES3/gl31.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -138,11 +139,165 @@ void draw_msaa_depth(SceneKit &kit)
    target.resolve_into(harness);
 }
 
+/* texelFetch of every sample of a 4x multisampled texture (desktop GL 4.5: sampler2DMS,
+ * textureSize and textureSamples): slanted flat triangles drawn into a 32x32 4x RGBA8 texture
+ * over a clear, then each pixel (x, y) of the picture shows sample (x & 1) + 2 (y & 1) of
+ * texel (x / 2, y / 2), magenta wherever textureSize or textureSamples is wrong. r600g reads
+ * FMASK with LDFPTR and then the fragment it names with LD, after an FMASK_DECOMPRESS draw
+ * that expands its CMASK fast clear. */
+void draw_msaa_texel_fetch(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      const GLuint picture = bound_framebuffer();
+      const int size = desktop.width() / 2;
+      const GLuint texture = desktop.texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_RGBA8, size, desktop.height() / 2, GL_TRUE);
+      GLuint framebuffer = 0;
+      glGenFramebuffers(1, &framebuffer);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, texture, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+         throw Failure("the multisampled texture's framebuffer is incomplete");
+      glViewport(0, 0, size, desktop.height() / 2);
+      SceneKit::clear_colour(night);
+      glClear(GL_COLOR_BUFFER_BIT);
+      const GLuint coloured = desktop.coloured_program(Shading::flat);
+      const std::vector<ColouredVertex> triangles = {
+         {off(3, 5), off(4, 9), red},     {off(58, 3), off(13, 27), red},   {off(21, 45), off(55, 1), red},
+         {off(6, 11), off(40, 7), green}, {off(61, 17), off(60, 3), green}, {off(9, 39), off(45, 29), green},
+         {off(30, 21), off(2, 13), blue}, {off(62, 1), off(30, 35), blue},  {off(40, 9), off(62, 55), blue},
+      };
+      draw_at(desktop, coloured, triangles, 0.0f);
+      glBindFramebuffer(GL_FRAMEBUFFER, picture);
+      glDeleteFramebuffers(1, &framebuffer);
+      glViewport(0, 0, desktop.width(), desktop.height());
+      const std::string fetch = "#version 450 core\n"
+                                "uniform sampler2DMS u_image;\n"
+                                "out vec4 colour;\n"
+                                "void main() {\n"
+                                "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                                "   colour = texelFetch(u_image, p / 2, (p.x & 1) + 2 * (p.y & 1));\n"
+                                "   if (textureSize(u_image) != ivec2(" +
+                                std::to_string(size) + ", " + std::to_string(desktop.height() / 2) +
+                                ") || textureSamples(u_image) != 4)\n"
+                                "      colour = vec4(1.0, 0.0, 1.0, 1.0);\n"
+                                "}\n";
+      desktop.program("#version 450 core\n"
+                      "void main() {\n"
+                      "   vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                      "   gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);\n"
+                      "}\n",
+                      fetch.c_str());
+      glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, texture);
+      desktop.vertex_array();
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+   });
+   show(kit, harness, pixels);
+}
+
+/* texelFetch of every sample of a 4x depth texture (GL_DEPTH_COMPONENT32F, desktop GL 4.5):
+ * three slanted triangles at constant depths drawn with the depth test into a 32x32 4x depth
+ * texture, then each pixel (x, y) shows sample (x & 1) + 2 (y & 1) of texel (x / 2, y / 2) as a
+ * grey level (the depths are 1/8 apart and away from rounding ties). r600g samples its
+ * multisampled depth in place: DIM 2D_MSAA with MIP_ADDRESS 0 (no FMASK) and
+ * DEPTH_SAMPLE_ORDER, read through LDFPTR (the identity without FMASK) and LD. */
+void draw_msaa_depth_fetch(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      const GLuint picture = bound_framebuffer();
+      const int width = desktop.width() / 2, height = desktop.height() / 2;
+      const GLuint texture = desktop.texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_DEPTH_COMPONENT32F, width, height, GL_TRUE);
+      GLuint framebuffer = 0;
+      glGenFramebuffers(1, &framebuffer);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D_MULTISAMPLE, texture, 0);
+      const GLenum none = GL_NONE;
+      glDrawBuffers(1, &none);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+         throw Failure("the multisampled depth texture's framebuffer is incomplete");
+      glViewport(0, 0, width, height);
+      glClearDepthf(1.0f);
+      glClear(GL_DEPTH_BUFFER_BIT);
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LESS);
+      const std::vector<DepthVertex> vertices = {
+         {off(3, 5), off(4, 9), 0.25f, red},     {off(58, 3), off(13, 27), 0.25f, red},
+         {off(21, 45), off(55, 1), 0.25f, red},  {off(6, 11), off(40, 7), -0.5f, green},
+         {off(61, 17), off(60, 3), -0.5f, green}, {off(9, 39), off(45, 29), -0.5f, green},
+         {off(30, 21), off(2, 13), 0.5f, blue},  {off(62, 1), off(30, 35), 0.5f, blue},
+         {off(40, 9), off(62, 55), 0.5f, blue},
+      };
+      depth_vertices_program(desktop, vertices);
+      glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices.size()));
+      glDisable(GL_DEPTH_TEST);
+      glBindFramebuffer(GL_FRAMEBUFFER, picture);
+      glDeleteFramebuffers(1, &framebuffer);
+      glViewport(0, 0, desktop.width(), desktop.height());
+      const std::string fetch = "#version 450 core\n"
+                                "uniform sampler2DMS u_depth;\n"
+                                "out vec4 colour;\n"
+                                "void main() {\n"
+                                "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                                "   float d = texelFetch(u_depth, p / 2, (p.x & 1) + 2 * (p.y & 1)).x;\n"
+                                "   colour = vec4(d, 1.0 - d, 0.5, 1.0);\n"
+                                "   if (textureSize(u_depth) != ivec2(" +
+                                std::to_string(width) + ", " + std::to_string(height) +
+                                ") || textureSamples(u_depth) != 4)\n"
+                                "      colour = vec4(1.0, 0.0, 1.0, 1.0);\n"
+                                "}\n";
+      desktop.program("#version 450 core\n"
+                      "void main() {\n"
+                      "   vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                      "   gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);\n"
+                      "}\n",
+                      fetch.c_str());
+      glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, texture);
+      desktop.vertex_array();
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+   });
+   show(kit, harness, pixels);
+}
+
+/* GL_SAMPLE_ALPHA_TO_COVERAGE at 4x: six squares of one colour with alphas 0, 55, 123, 183, 247
+ * and 255 over a clear, resolved. r600g sets DB_ALPHA_TO_MASK (every offset 2: no dither) and
+ * on Cayman DB_EQAA.ALPHA_TO_MASK_NUM_SAMPLES; llvmpipe covers sample s when alpha > s / 4,
+ * that is ceil(4 alpha) samples, and the simulator floor(4 alpha + 1/2) (docs/sim-semantics.md,
+ * "Alpha to coverage"): the alphas are chosen where the two counts agree (4 alpha an integer or
+ * its fraction above 1/2: 0, 1, 2, 3, 4, 4 samples), and 3 modulo 4 so that no mean of some
+ * samples of alpha and the others of the clear's 255 ends in a half (edge pixels too). Which
+ * samples are covered shows only on edge pixels, where both take the lowest ones. */
+void draw_msaa_alpha_to_coverage(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   MultisampleTarget target(kit, 0);
+   glViewport(0, 0, kit.width(), kit.height());
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   const GLuint program = kit.coloured_program(Shading::flat);
+   glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+   const uint8_t alphas[6] = {0, 55, 123, 183, 247, 255};
+   for (int i = 0; i < 6; i++) {
+      const Rgba8 colour{amber.r, amber.g, amber.b, alphas[i]};
+      draw_at(kit, program, square(off(2 + 10 * i, 3), off(20, 5), 8.0f, colour), 0.0f);
+   }
+   glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+   target.resolve_into(harness);
+}
+
 const Scene scenes[] = {
+   {"msaa_alpha_to_coverage", "4x MSAA with GL_SAMPLE_ALPHA_TO_COVERAGE: squares of alphas covering 0-4 samples, resolved",
+    draw_msaa_alpha_to_coverage},
    {"msaa_resolve", "4x MSAA: slanted flat triangles over a (fast) clear, resolved with glBlitFramebuffer",
     draw_msaa_resolve},
    {"msaa_depth", "4x MSAA with a 4x depth buffer: a tilted triangle through a square, depth tested per sample",
     draw_msaa_depth},
+   {"msaa_texel_fetch", "texelFetch of each sample of a 4x texture (sampler2DMS, textureSize, textureSamples; GL 4.5)",
+    draw_msaa_texel_fetch},
+   {"msaa_depth_fetch", "texelFetch of each sample of a 4x depth texture (sampler2DMS, textureSize, textureSamples; GL 4.5)",
+    draw_msaa_depth_fetch},
 };
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <EGL/egl.h>
 #include <GLES3/gl31.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -171,6 +172,42 @@ void draw_timer_queries(SceneKit &kit)
    });
 }
 
+/* GL_ARB_pipeline_statistics_query (GL 4.6 and r600g's extension in 4.5): r600g samples the
+ * counters with EVENT_WRITE SAMPLE_PIPELINESTAT at the query's begin and end (and starts
+ * them with PIPELINESTAT_START). Four statistics Vulkan and GL pin down, queried at once (each
+ * its own target) around two triangles inside the view volume and one beyond the far plane:
+ * 9 vertices and 3 primitives submitted, 3 primitives into the clipper and 2 out. Each result
+ * is drawn twice in the bottom half: as a square whose red byte is 20 times the value (so
+ * that r600g's and llvmpipe's values are compared pixel for pixel) and as a square green where
+ * it equals the expected count, red where not. */
+void draw_pipeline_statistics(SceneKit &kit)
+{
+   draw_in_desktop_scene(kit, [](SceneKit &desktop, GLuint program) {
+      const auto get_result64 = desktop_entry<GetQueryObjectui64v>("glGetQueryObjectui64v");
+      constexpr GLenum targets[4] = {0x82EE /* VERTICES_SUBMITTED */, 0x82EF /* PRIMITIVES_SUBMITTED */,
+                                     0x82F6 /* CLIPPING_INPUT_PRIMITIVES */, 0x82F7 /* CLIPPING_OUTPUT_PRIMITIVES */};
+      constexpr GLuint64 expected[4] = {9, 3, 3, 2};
+      glClear(GL_COLOR_BUFFER_BIT);
+      GLuint queries[4];
+      glGenQueries(4, queries);
+      for (int q = 0; q < 4; q++)
+         glBeginQuery(targets[q], queries[q]);
+      draw_at(desktop, program, {{4, 36, teal}, {30, 40, teal}, {12, 60, teal}, {34, 36, amber}, {60, 38, amber}, {40, 62, amber}},
+              0.0f);
+      draw_at(desktop, program, {{4, 4, red}, {60, 4, red}, {30, 30, red}}, 1.5f); /* beyond the far plane */
+      for (int q = 0; q < 4; q++)
+         glEndQuery(targets[q]);
+      for (int q = 0; q < 4; q++) {
+         GLuint64 value = ~GLuint64(0);
+         get_result64(queries[q], GL_QUERY_RESULT, &value);
+         const Rgba8 shade{uint8_t(std::min<GLuint64>(value, 12) * 20), 128, 200, 255};
+         draw_at(desktop, program, square(float(4 + 15 * q), 18, 12, shade), 0.0f);
+         draw_at(desktop, program, square(float(4 + 15 * q), 4, 12, value == expected[q] ? green : red), 0.0f);
+      }
+      glDeleteQueries(4, queries);
+   });
+}
+
 /* GL_DEPTH_CLAMP: a flat teal square at depth 0.6 (window 0.8) on the right, then, with
  * GL_LEQUAL against it and the cleared 1.0, two triangles reaching beyond the near plane
  * (z < -1) and the far plane (z > 1). Clamped, they are not cut: their near parts get depth 0
@@ -197,7 +234,58 @@ void draw_depth_clamp(SceneKit &kit)
    });
 }
 
+/* glPolygonMode, which GLES lacks: r600g sets PA_SU_SC_MODE_CNTL.POLY_MODE with the
+ * POINT or LINE primitive type per face, and POLY_OFFSET_PARA_ENABLE with
+ * GL_POLYGON_OFFSET_LINE/POINT. Top left, a triangle's edges (amber); top right, a strip of
+ * four triangles' edges, shared ones drawn twice (green); bottom left, a teal triangle filled
+ * and then outlined in violet at the same depth under GL_LESS with GL_POLYGON_OFFSET_LINE, so
+ * only an offset makes the outline pass; beside it a sky triangle filled and a red outline
+ * over it without the offset, of which only the half-pixel fringe outside the fill passes;
+ * bottom right, a fan's vertices as points
+ * (paper). Every vertex is on a pixel centre and every edge's slope along its major axis has
+ * an odd denominator, so no pixel centre is at half a pixel from an edge: there GL's
+ * diamond-exit rule (llvmpipe) and the parallelogram of the simulator cover the same pixels. */
+void draw_polygon_mode(SceneKit &kit)
+{
+   draw_in_desktop_scene(kit, [](SceneKit &desktop, GLuint program) {
+      constexpr GLenum GL_POINT_ = 0x1B00, GL_LINE_ = 0x1B01, GL_FILL_ = 0x1B02, GL_POLYGON_OFFSET_LINE_ = 0x2A02;
+      const auto polygon_mode = desktop_entry<void (*)(GLenum face, GLenum mode)>("glPolygonMode");
+      glClearDepthf(1.0f);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      polygon_mode(GL_FRONT_AND_BACK, GL_LINE_);
+      draw_at(desktop, program, {{4.5f, 4.5f, amber}, {27.5f, 9.5f, amber}, {12.5f, 28.5f, amber}}, 0.0f);
+      const ColouredVertex strip[] = {{33.5f, 4.5f, green}, {34.5f, 27.5f, green}, {46.5f, 7.5f, green},
+                                      {47.5f, 24.5f, green}, {61.5f, 3.5f, green}, {59.5f, 28.5f, green}};
+      desktop.coloured_vertices(strip);
+      glDrawArrays(GL_TRIANGLE_STRIP, 0, 6);
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LESS);
+      polygon_mode(GL_FRONT_AND_BACK, GL_FILL_);
+      draw_at(desktop, program, {{3.5f, 35.5f, teal}, {28.5f, 37.5f, teal}, {14.5f, 58.5f, teal}}, 0.25f);
+      draw_at(desktop, program, {{37.5f, 37.5f, sky}, {50.5f, 40.5f, sky}, {40.5f, 53.5f, sky}}, 0.25f);
+      polygon_mode(GL_FRONT_AND_BACK, GL_LINE_);
+      glEnable(GL_POLYGON_OFFSET_LINE_);
+      glPolygonOffset(0.0f, -4.0f);
+      draw_at(desktop, program, {{3.5f, 35.5f, violet}, {28.5f, 37.5f, violet}, {14.5f, 58.5f, violet}}, 0.25f);
+      glDisable(GL_POLYGON_OFFSET_LINE_);
+      draw_at(desktop, program, {{37.5f, 37.5f, red}, {50.5f, 40.5f, red}, {40.5f, 53.5f, red}}, 0.25f);
+      glDisable(GL_DEPTH_TEST);
+      polygon_mode(GL_FRONT_AND_BACK, GL_POINT_);
+      const ColouredVertex fan[] = {{56.5f, 48.5f, paper}, {62.5f, 38.5f, paper}, {61.5f, 60.5f, paper},
+                                    {48.5f, 61.5f, paper}, {44.5f, 57.5f, paper}};
+      desktop.coloured_vertices(fan);
+      glDrawArrays(GL_TRIANGLE_FAN, 0, 5);
+      polygon_mode(GL_FRONT_AND_BACK, GL_FILL_);
+   });
+}
+
 const Scene scenes[] = {
+   {"pipeline_statistics", "GL_ARB_pipeline_statistics_query: vertices and primitives submitted, clipper input and "
+                           "output primitives around two triangles inside and one beyond the far plane (9, 3, 3, 2)",
+    draw_pipeline_statistics},
+   {"polygon_mode", "glPolygonMode LINE (a triangle, a strip), POINT (a fan), and GL_POLYGON_OFFSET_LINE lifting "
+                    "an outline over its own filled triangle (GL_LESS); an unoffset outline passes only outside its fill",
+    draw_polygon_mode},
    {"depth_clamp", "GL_DEPTH_CLAMP: triangles beyond both clip planes are not cut; clamped depths 0 and 1 "
                    "tested (LEQUAL) against a square at 0.8",
     draw_depth_clamp},

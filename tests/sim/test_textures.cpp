@@ -74,6 +74,37 @@ TEST(TextureWords, ResourceFieldsLandWhereTheHeadersSay)
    EXPECT_EQ(d.dst_sel[0], Select::W);
 }
 
+/* The multisampled fields (Mesa evergreend.h: LOG2_NUM_FRAGMENTS [15:14] of WORD4, Cayman;
+ * FMASK_BANK_HEIGHT in WORD6's MAX_ANISO_RATIO bits; DEPTH_SAMPLE_ORDER [15] of WORD7), and
+ * NON_DISP_TILING_ORDER, bit 5 on the Evergreen class and a two-bit field 5:4 = 1 on Cayman
+ * (CM_S_030000_NON_DISP_TILING_ORDER). */
+TEST(TextureWords, MultisampledFieldsAndCaymanTileType)
+{
+   TextureResource r;
+   r.dim = TextureDim::Dim2DArrayMsaa;
+   r.last_level = 2;
+   r.log2_fragments = 2;
+   r.max_aniso_ratio = 2;
+   r.depth_sample_order = true;
+   r.non_disp_tiling_order = true;
+   const auto evergreen = encode_texture_resource(r, IsaClass::Evergreen);
+   EXPECT_EQ(evergreen[0] & 7, 7u);
+   EXPECT_EQ((evergreen[0] >> 4) & 3, 2u);
+   EXPECT_EQ((evergreen[4] >> 14) & 3, 2u);
+   EXPECT_EQ(evergreen[5] & 0xf, 2u);
+   EXPECT_EQ(evergreen[6] & 3, 2u);
+   EXPECT_EQ((evergreen[7] >> 15) & 1, 1u);
+   const auto cayman = encode_texture_resource(r, IsaClass::Cayman);
+   EXPECT_EQ((cayman[0] >> 4) & 3, 1u);
+   EXPECT_TRUE(decode_texture_resource(cayman, IsaClass::Cayman).non_disp_tiling_order);
+   EXPECT_FALSE(decode_texture_resource(evergreen, IsaClass::Cayman).non_disp_tiling_order); /* value 2 */
+   EXPECT_TRUE(decode_texture_resource(evergreen, IsaClass::Evergreen).non_disp_tiling_order);
+   const TextureResource d = decode_texture_resource(cayman, IsaClass::Cayman);
+   EXPECT_EQ(d.log2_fragments, 2u);
+   EXPECT_TRUE(d.depth_sample_order);
+   EXPECT_EQ(encode_texture_resource(d, IsaClass::Cayman), cayman);
+}
+
 TEST(TextureWords, SamplerFieldsAndLodFixedPoint)
 {
    Sampler s;
@@ -569,7 +600,8 @@ uint32_t opcode_of(const std::string &op)
    if (op == "SAMPLE") return 0x10;
    if (op == "SAMPLE_L") return 0x11;
    if (op == "SAMPLE_LZ") return 0x13;
-   if (op == "LD") return 0x03;
+   if (op == "LD" || op == "LDFPTR") return 0x03; /* LDFPTR: LD with INST_MOD 1 */
+   if (op == "GET_NUMBER_OF_SAMPLES") return 0x05;
    if (op == "GET_TEXTURE_RESINFO") return 0x04;
    if (op == "SAMPLE_LB") return 0x12;
    /* The depth-comparing forms (LLVM R600 EvergreenInstructions.td TEX_SAMPLE_C*). */
@@ -655,6 +687,7 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
    vfetch(vfetch_at + 4, 1, 4, 13, 1, {0, 7, 7, 7});
    std::array<uint32_t, 4> t{};
    tex::inst.set(t, opcode_of(o.op));
+   tex::inst_mod.set(t, o.op == "LDFPTR" ? 1 : 0);
    tex::resource_id.set(t, texture_id); /* buffers 0 and 1 hold coordinates and indices */
    tex::src_gpr.set(t, o.src_gpr);
    tex::dst_gpr.set(t, 3);
@@ -1213,13 +1246,141 @@ TEST(TexSample, UnsimulatedAndUnboundAreStops)
    run.sample({{0.5f, 0.5f, 0, 0}});
    EXPECT_NE(run.error.find("SAMPLE_G is not simulated"), std::string::npos) << run.error;
    TexRun msaa = rgba_run();
-   msaa.resource.dim = TextureDim::Dim2DMsaa;
+   msaa.resource.dim = TextureDim::Dim2DMsaa; /* LAST_LEVEL 0: one sample */
    msaa.sample({{0.5f, 0.5f, 0, 0}});
-   EXPECT_NE(msaa.error.find("multisampled textures"), std::string::npos) << msaa.error;
+   EXPECT_NE(msaa.error.find("1 samples): 2, 4 and 8 are simulated"), std::string::npos) << msaa.error;
    TexRun missing = rgba_run();
    missing.level0.resize(256); /* the texture's memory is smaller than level 0 */
    missing.sample({{0.5f, 0.5f, 0, 0}});
    EXPECT_NE(missing.error.find("texture level 0"), std::string::npos) << missing.error;
+}
+
+/* ---------------------------------------------------------------- multisampled resources */
+
+/* A 4-sample RGBA8 2D_MSAA resource of 16x8 pixels, 2D tiled as the colour block keeps it
+ * (fragments of a pixel in one micro tile, hw::surface_level_sample_offset), with its FMASK
+ * (1 byte a pixel, bank height 4) at MIP_ADDRESS; fragment f of pixel (x, y) holds
+ * (x, y, f, 10 + f). Pixel (1, 0)'s FMASK maps samples 0-3 to fragments 0, 1, 1, 0; pixel
+ * (2, 0)'s to 3, 2, 1, 0; every other pixel's to 0. */
+TexRun msaa_run()
+{
+   const TilingConfig tiling;
+   const MacroTiling colour_macro = choose_macro_tiling(tiling, 4);
+   const SurfaceAlignment colour_align = surface_alignment_2d(tiling, colour_macro, 4 * 4);
+   LevelAddressing colour;
+   colour.mode = ArrayMode::Tiled2DThin1;
+   colour.pitch = colour_align.pitch;
+   colour.aligned_height = colour_align.height;
+   colour.bytes_per_element = 4;
+   colour.tiling = tiling;
+   colour.macro = colour_macro;
+   colour.samples = 4;
+   LevelAddressing fmask = colour;
+   fmask.samples = 1;
+   fmask.bytes_per_element = 1;
+   fmask.non_displayable_order = true;
+   fmask.macro.bank_height = 4;
+   fmask.aligned_height = surface_alignment_2d(tiling, fmask.macro, 1).height;
+   TexRun run;
+   run.level0.assign(uint64_t(colour.pitch) * colour.aligned_height * 4 * 4, 0);
+   run.mips.assign(uint64_t(fmask.pitch) * fmask.aligned_height, 0);
+   for (unsigned y = 0; y < 8; y++)
+      for (unsigned x = 0; x < 16; x++)
+         for (unsigned f = 0; f < 4; f++) {
+            const uint8_t texel[4] = {uint8_t(x), uint8_t(y), uint8_t(f), uint8_t(10 + f)};
+            std::memcpy(&run.level0[surface_level_sample_offset(colour, x, y, 0, f)], texel, 4);
+         }
+   run.mips[surface_level_texel_offset(fmask, 1, 0, 0)] = 0 | 1 << 2 | 1 << 4 | 0 << 6;
+   run.mips[surface_level_texel_offset(fmask, 2, 0, 0)] = 3 | 2 << 2 | 1 << 4 | 0 << 6;
+   TextureResource &r = run.resource;
+   r = TextureResource{};
+   r.dim = TextureDim::Dim2DMsaa;
+   r.array_mode = ArrayMode::Tiled2DThin1;
+   r.width = 16, r.height = 8, r.pitch = colour.pitch;
+   r.format = Fmt8_8_8_8;
+   r.num_format = NumFormat::Int;
+   r.last_level = 2; /* log2 of 4 samples */
+   r.log2_fragments = 2;
+   r.tile_split = unsigned(__builtin_ctz(colour_macro.tile_split_bytes / 64));
+   r.num_banks = unsigned(__builtin_ctz(colour_macro.banks)) - 1;
+   r.bank_width = unsigned(__builtin_ctz(colour_macro.bank_width));
+   r.bank_height = unsigned(__builtin_ctz(colour_macro.bank_height));
+   r.macro_tile_aspect = unsigned(__builtin_ctz(colour_macro.macro_tile_aspect));
+   r.max_aniso_ratio = 2; /* FMASK_BANK_HEIGHT: 4 */
+   run.options.coord_normalized_mask = 0;
+   return run;
+}
+
+TEST(TexMsaa, LdfptrWidensEachSamplesFragmentToANibble)
+{
+   TexRun run = msaa_run();
+   run.options.op = "LDFPTR";
+   run.options.dst_sel = {0, 7, 7, 7};
+   const auto out = run.run({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {16, 0, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(out[0][0], 0x0000u);
+   EXPECT_EQ(out[1][0], 0x0110u);
+   EXPECT_EQ(out[2][0], 0x0123u);
+   EXPECT_EQ(out[3][0], 0u); /* outside the surface */
+
+   TexRun other_channels = msaa_run();
+   other_channels.options.op = "LDFPTR";
+   other_channels.run({{0, 0, 0, 0}});
+   EXPECT_NE(other_channels.error.find("LDFPTR's y, z and w have no documented value"), std::string::npos)
+      << other_channels.error;
+   TexRun no_fmask = msaa_run();
+   no_fmask.options.op = "LDFPTR";
+   no_fmask.options.dst_sel = {0, 7, 7, 7};
+   no_fmask.mips.clear(); /* MIP_ADDRESS 0: FMASK disabled, each sample its own fragment */
+   const auto identity = no_fmask.run({{2, 0, 0, 0}});
+   ASSERT_EQ(no_fmask.error, "");
+   EXPECT_EQ(identity[0][0], 0x3210u);
+}
+
+TEST(TexMsaa, LdReadsTheFragmentInW)
+{
+   TexRun run = msaa_run();
+   run.options.op = "LD";
+   const auto out = run.run({{0, 0, 0, 0}, {5, 3, 0, 2}, {15, 7, 0, 3}, {2, 1, 0, 4}, {3, 8, 0, 0}});
+   ASSERT_EQ(run.error, "");
+   EXPECT_EQ(out[0], (std::array<uint32_t, 4>{0, 0, 0, 10}));
+   EXPECT_EQ(out[1], (std::array<uint32_t, 4>{5, 3, 2, 12}));
+   EXPECT_EQ(out[2], (std::array<uint32_t, 4>{15, 7, 3, 13}));
+   EXPECT_EQ(out[3], (std::array<uint32_t, 4>{0, 0, 0, 0})); /* fragment 4 of 4 */
+   EXPECT_EQ(out[4], (std::array<uint32_t, 4>{0, 0, 0, 0})); /* outside the surface */
+
+   TexRun sampled = msaa_run();
+   sampled.options.op = "SAMPLE_LZ";
+   sampled.run({{0, 0, 0, 0}});
+   EXPECT_NE(sampled.error.find("sampling a multisampled resource"), std::string::npos) << sampled.error;
+}
+
+TEST(TexMsaa, SizeAndSampleCount)
+{
+   TexRun size = msaa_run();
+   size.options.op = "GET_TEXTURE_RESINFO";
+   size.options.dst_sel = {0, 1, 2, 7};
+   auto out = size.run({{0, 0, 0, 0}});
+   ASSERT_EQ(size.error, "");
+   EXPECT_EQ(out[0][0], 16u);
+   EXPECT_EQ(out[0][1], 8u);
+   EXPECT_EQ(out[0][2], 1u);
+   TexRun levels = msaa_run();
+   levels.options.op = "GET_TEXTURE_RESINFO";
+   levels.run({{0, 0, 0, 0}});
+   EXPECT_NE(levels.error.find("w (levels) of a multisampled resource"), std::string::npos) << levels.error;
+
+   TexRun samples = msaa_run();
+   samples.options.op = "GET_NUMBER_OF_SAMPLES";
+   samples.options.dst_sel = {3, 7, 7, 7};
+   out = samples.run({{0, 0, 0, 0}});
+   ASSERT_EQ(samples.error, "");
+   EXPECT_EQ(out[0][0], 4u);
+   TexRun single = rgba_run();
+   single.options.op = "GET_NUMBER_OF_SAMPLES";
+   single.options.dst_sel = {3, 7, 7, 7};
+   single.run({{0, 0, 0, 0}});
+   EXPECT_NE(single.error.find("not multisampled"), std::string::npos) << single.error;
 }
 
 /* ---------------------------------------------------------------- cube maps */

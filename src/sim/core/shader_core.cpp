@@ -1247,9 +1247,13 @@ private:
       else if (name == "SAMPLE_C_LZ") request.op = TexOp::SampleLZ, request.compare = true;
       else if (name == "LD") request.op = TexOp::Ld;
       else if (name == "GET_TEXTURE_RESINFO") request.op = TexOp::ResInfo;
+      /* Multisampled resources: LDFPTR (LD with INST_MOD 1) reads FMASK, GET_NUMBER_OF_SAMPLES
+       * the sample count (texture_unit.cpp). */
+      else if (name == "LDFPTR") request.op = TexOp::LdFmask;
+      else if (name == "GET_NUMBER_OF_SAMPLES") request.op = TexOp::NumSamples;
       else
          stop("CF %u: %s is not simulated", pc, name.c_str());
-      if (instruction.get(tex::inst_mod))
+      if (instruction.get(tex::inst_mod) && request.op != TexOp::LdFmask)
          stop("CF %u: %s with INST_MOD %u is not simulated", pc, name.c_str(), instruction.get(tex::inst_mod));
       if (instruction.get(tex::src_rel) || instruction.get(tex::dst_rel))
          stop("CF %u: relative TEX registers are not simulated", pc);
@@ -1264,7 +1268,8 @@ private:
       const TextureView &view = texture_view(resource_id, name.c_str());
       static const SamplerBinding unbound_sampler{};
       const SamplerBinding *sampler = &unbound_sampler;
-      if (request.op != TexOp::Ld && request.op != TexOp::ResInfo) {
+      if (request.op != TexOp::Ld && request.op != TexOp::ResInfo && request.op != TexOp::LdFmask &&
+          request.op != TexOp::NumSamples) {
          const auto found = ctx.dispatch.samplers.find(sampler_id);
          if (found == ctx.dispatch.samplers.end())
             stop("CF %u: %s with sampler %u, beyond the %u compute samplers", pc, name.c_str(), sampler_id,

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "hw/msaa.h"
 #include "hw/surface.h"
 #include "util/format/u_format.h"
 #include "core/message.h"
@@ -359,6 +360,17 @@ public:
       return t;
    }
 
+   /* Fragment `fragment` of pixel (x, y) of a multisampled resource's array slice. */
+   Texel fetch_fragment(int x, int y, int slice, unsigned fragment) const
+   {
+      const uint64_t offset = surface_level_sample_offset(view.colour_addressing, unsigned(x), unsigned(y),
+                                                          unsigned(slice), fragment);
+      const TextureView::Level &l = view.levels[0];
+      if (offset + view.bytes_per_element > l.size)
+         fault("fragment %u of texel (%d, %d, %d) lies beyond the surface's memory", fragment, x, y, slice);
+      return decode_texel(r, layout, l.data + offset, degamma);
+   }
+
    Texel border_texel() const
    {
       Texel t;
@@ -545,7 +557,7 @@ private:
 
 bool is_array(TextureDim dim)
 {
-   return dim == TextureDim::Dim1DArray || dim == TextureDim::Dim2DArray;
+   return dim == TextureDim::Dim1DArray || dim == TextureDim::Dim2DArray || dim == TextureDim::Dim2DArrayMsaa;
 }
 
 /* The coordinate channel holding the array layer: y for 1D arrays, z for 2D arrays. */
@@ -615,8 +627,11 @@ void check_dim(const TextureResource &r)
       if (r.width != r.height)
          fault("cube faces of %ux%u texels are not square", r.width, r.height);
       break;
+   case TextureDim::Dim2DMsaa: case TextureDim::Dim2DArrayMsaa:
+      /* prepare_texture_view checked the sample count and the layout. */
+      break;
    default:
-      fault("multisampled textures (SQ_TEX_DIM %u) are not simulated", unsigned(r.dim));
+      fault("SQ_TEX_DIM %u is not defined", unsigned(r.dim));
    }
    if (r.base_level > r.last_level)
       fault("BASE_LEVEL %u is above LAST_LEVEL %u", r.base_level, r.last_level);
@@ -819,12 +834,16 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    return finish(t);
 }
 
+std::array<uint32_t, 4> run_ld_msaa(const TextureView &view, const Sampler &sampler, const TexRequest &q);
+
 std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
    if (r.dim == TextureDim::Cube)
       fault("LD from a cube view is not simulated (no API fetches from a cube; view the faces as a 2D "
            "array instead)");
+   if (texture_dim_is_msaa(r.dim))
+      return run_ld_msaa(view, sampler, q);
    static const std::array<float, 4> no_border{};
    Lookup lookup(view, sampler, no_border);
    const int lod = int32_t(q.source[3]);
@@ -856,9 +875,120 @@ std::array<uint32_t, 4> run_ld(const TextureView &view, const Sampler &sampler, 
    return lookup.swizzle(lookup.fetch(level, coord[0], coord[1], slice));
 }
 
+/* The pixel an LD or LDFPTR of a multisampled resource addresses: x and y (integers, plus
+ * the instruction's whole-texel offsets), and the layer in z for 2D_ARRAY_MSAA. False outside
+ * the surface (LD then returns zeros as it does for other resources; derived). */
+bool msaa_pixel(const TextureView &view, const TexRequest &q, int &x, int &y, int &slice)
+{
+   const TextureResource &r = view.resource;
+   int coord[2];
+   const unsigned sizes[2] = {r.width, r.height};
+   for (unsigned a = 0; a < 2; a++) {
+      if (q.offset_halves[a] % 2)
+         fault("LD with a half-texel offset has no defined result");
+      coord[a] = int32_t(q.source[a]) + q.offset_halves[a] / 2;
+      if (coord[a] < 0 || unsigned(coord[a]) >= sizes[a])
+         return false;
+   }
+   x = coord[0];
+   y = coord[1];
+   slice = int(r.base_array);
+   if (r.dim == TextureDim::Dim2DArrayMsaa) {
+      const int layer = int32_t(q.source[2]);
+      if (layer < 0 || layer > int(r.last_array) - int(r.base_array))
+         return false;
+      slice = int(r.base_array) + layer;
+   }
+   return true;
+}
+
+/* LD of a multisampled resource: w names the fragment to read, the index FMASK gives for a
+ * sample (Mesa r600_shader.c tgsi_tex and sfn lower_txf_ms read FMASK with LDFPTR first and
+ * pass the sample's nibble as w); the fragment is decoded like any texel. */
+std::array<uint32_t, 4> run_ld_msaa(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+{
+   static const std::array<float, 4> no_border{};
+   Lookup lookup(view, sampler, no_border);
+   Texel zero;
+   int x, y, slice;
+   const uint32_t fragment = q.source[3];
+   if (!msaa_pixel(view, q, x, y, slice) || fragment >= view.samples)
+      return lookup.swizzle(zero);
+   return lookup.swizzle(lookup.fetch_fragment(x, y, slice, fragment));
+}
+
+/* LDFPTR: the pixel's FMASK with each sample's fragment index widened to a nibble, sample 0
+ * in bits 3:0 (r600_shader.c: "ldfptr ... Each nibble says which physical sample should be
+ * fetched"; an uncompressed 8x surface reads 0x76543210), in x, before the resource's DST_SEL
+ * (r600g reads x whatever the format's swizzle). Nibbles past the sample count read 0
+ * (derived: no reader looks at them). y, z and w have no documented value. */
+std::array<uint32_t, 4> run_ld_fmask(const TextureView &view, const TexRequest &q)
+{
+   if (!texture_dim_is_msaa(view.resource.dim))
+      fault("LDFPTR (LD with INST_MOD 1) of a resource that is not multisampled (SQ_TEX_DIM %u) has no defined "
+           "result",
+           unsigned(view.resource.dim));
+   if (q.result_used[1] || q.result_used[2] || q.result_used[3])
+      fault("LDFPTR's y, z and w have no documented value; mask them with DST_SEL 7");
+   int x, y, slice;
+   if (!msaa_pixel(view, q, x, y, slice))
+      return {0, 0, 0, 0}; /* derived, as LD outside a surface */
+   if (!view.fmask.data) {
+      /* FMASK disabled (MIP_ADDRESS 0, as r600g programs multisampled depth: "disable FMASK
+       * (0 = disabled)"): the identity, sample s in fragment s (r600_shader.c: an uncompressed
+       * surface reads 0x76543210 with 8 samples; r600g reads its multisampled depth textures
+       * through LDFPTR so). */
+      uint32_t identity = 0;
+      for (unsigned s = 0; s < view.samples; s++)
+         identity |= s << (4 * s);
+      return {identity, 0, 0, 0};
+   }
+   const uint64_t offset = surface_level_texel_offset(view.fmask.addressing, unsigned(x), unsigned(y), unsigned(slice));
+   const unsigned bytes = view.fmask.addressing.bytes_per_element;
+   if (offset + bytes > view.fmask.size)
+      fault("the FMASK of texel (%d, %d, %d) lies beyond its memory", x, y, slice);
+   uint32_t stored = 0;
+   std::memcpy(&stored, view.fmask.data + offset, bytes);
+   const unsigned bits = msaa::fmask_bits_per_sample(view.samples);
+   uint32_t nibbles = 0;
+   for (unsigned s = 0; s < view.samples; s++) {
+      const uint32_t fragment = (stored >> (bits * s)) & ((1u << bits) - 1);
+      if (fragment >= view.samples)
+         fault("FMASK of texel (%d, %d, %d) names fragment %u of %u (not simulated)", x, y, slice, fragment,
+              view.samples);
+      nibbles |= fragment << (4 * s);
+   }
+   return {nibbles, 0, 0, 0};
+}
+
+/* GET_NUMBER_OF_SAMPLES: the resource's sample count in w (r600g's TXQS reads w with the
+ * sources masked); x, y and z have no documented value, nor has a resource that is not
+ * multisampled. */
+std::array<uint32_t, 4> run_num_samples(const TextureView &view, const TexRequest &q)
+{
+   if (!texture_dim_is_msaa(view.resource.dim))
+      fault("GET_NUMBER_OF_SAMPLES of a resource that is not multisampled (SQ_TEX_DIM %u) has no documented value",
+           unsigned(view.resource.dim));
+   if (q.result_used[0] || q.result_used[1] || q.result_used[2])
+      fault("GET_NUMBER_OF_SAMPLES's x, y and z have no documented value; mask them with DST_SEL 7");
+   return {0, 0, 0, view.samples};
+}
+
 std::array<uint32_t, 4> run_resinfo(const TextureView &view, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
+   if (texture_dim_is_msaa(r.dim)) {
+      /* Width and height of the surface, and the layers of an array in z as for 2D arrays
+       * (derived from the other dimensions). LAST_LEVEL holds the sample count here, so the
+       * level count in w and other levels have no defined value. */
+      if (int32_t(q.source[0]) != 0)
+         fault("GET_TEXTURE_RESINFO of level %d of a multisampled resource has no defined value",
+              int32_t(q.source[0]));
+      if (q.result_used[3])
+         fault("GET_TEXTURE_RESINFO's w (levels) of a multisampled resource has no defined value; mask it with "
+              "DST_SEL 7");
+      return {r.width, r.height, r.dim == TextureDim::Dim2DArrayMsaa ? r.depth : 1u, 0};
+   }
    const int lod = int32_t(q.source[0]);
    if (lod < 0 || unsigned(lod) > r.last_level - r.base_level)
       return {0, 0, 0, r.last_level - r.base_level + 1};
@@ -941,6 +1071,115 @@ CubeTexel cube_texel_across_edge(const CubeTexel &outside, int size)
    return {face, index(to.s_sign * point[to.s_axis]), index(to.t_sign * point[to.t_axis])};
 }
 
+namespace {
+
+/* A multisampled resource: one level at BASE_ADDRESS in the layout the colour block writes
+ * (gfx/msaa.cpp: PITCH x the height aligned to a micro or macro tile x bytes x samples a
+ * layer, LAST_ARRAY + 1 layers), and FMASK at MIP_ADDRESS as the colour block keeps it for
+ * such a surface (CB_COLORn_FMASK: 2D tiled in the non-displayable order, 1 byte a pixel for
+ * 2 and 4 samples, 4 for 8, the colour's pitch, height and tiling codes with
+ * FMASK_BANK_HEIGHT from WORD6; Mesa evergreen_fill_tex_resource_words puts
+ * r600_texture_get_fmask_info's surface there). */
+bool prepare_msaa_view(const TextureResource &r, const TilingConfig &tiling, GpuMemory &memory, TextureView &view,
+                       std::string &error)
+{
+   view.samples = 1u << r.last_level;
+   if (view.samples < 2 || view.samples > 8) {
+      error = "multisampled resource with LAST_LEVEL " + std::to_string(r.last_level) + " (" +
+              std::to_string(view.samples) + " samples): 2, 4 and 8 are simulated";
+      return false;
+   }
+   if (r.log2_fragments && (1u << r.log2_fragments) != view.samples) {
+      error = "LOG2_NUM_FRAGMENTS " + std::to_string(r.log2_fragments) +
+              " below the sample count (EQAA) is not simulated";
+      return false;
+   }
+   if (r.base_level) {
+      error = "multisampled resource with BASE_LEVEL " + std::to_string(r.base_level) + " (it has one level)";
+      return false;
+   }
+   if (view.block_dim != 1) {
+      error = "multisampled block-compressed resources are not simulated";
+      return false;
+   }
+   if (r.array_mode != ArrayMode::Tiled1DThin1 && r.array_mode != ArrayMode::Tiled2DThin1) {
+      error = "a multisampled resource must be tiled (ARRAY_MODE " + std::to_string(unsigned(r.array_mode)) + ")";
+      return false;
+   }
+   LevelAddressing &a = view.colour_addressing;
+   a.mode = r.array_mode;
+   a.pitch = r.pitch;
+   a.bytes_per_element = view.bytes_per_element;
+   a.non_displayable_order = r.non_disp_tiling_order;
+   a.tiling = tiling;
+   a.samples = view.samples;
+   /* DEPTH_SAMPLE_ORDER: a surface the DB wrote, a pixel's samples side by side (hw/surface.h). */
+   a.depth_sample_order = r.depth_sample_order;
+   uint64_t address = r.base_address;
+   unsigned height_alignment = 8;
+   if (a.mode == ArrayMode::Tiled2DThin1) {
+      a.macro = macro_tiling_from_resource(r);
+      view.macro = a.macro;
+      const SurfaceAlignment align = surface_alignment_2d(tiling, a.macro, view.bytes_per_element * view.samples);
+      height_alignment = align.height;
+      if (r.pitch % align.pitch) {
+         error = "2D-tiled multisampled PITCH " + std::to_string(r.pitch) + " is not a multiple of the macro tile width " +
+                 std::to_string(align.pitch);
+         return false;
+      }
+      address = macro_tiled_surface_start(address, tiling, a.macro.banks, a.swizzle);
+   }
+   a.aligned_height = (r.height + height_alignment - 1) / height_alignment * height_alignment;
+   TextureView::Level l;
+   l.width = r.width;
+   l.height = r.height;
+   l.pitch = r.pitch;
+   l.aligned_height = a.aligned_height;
+   l.mode = a.mode;
+   l.swizzle = a.swizzle;
+   l.size = uint64_t(a.pitch) * a.aligned_height * view.bytes_per_element * view.samples * view.layers;
+   std::string resolve_error;
+   l.data = memory.resolve(address, l.size, resolve_error);
+   if (!l.data) {
+      error = "multisampled texture at BASE_ADDRESS: " + resolve_error;
+      return false;
+   }
+   view.levels.push_back(l);
+
+   if (!r.mip_address)
+      return true; /* no FMASK: each sample is its own fragment (run_ld_fmask) */
+   if (a.mode != ArrayMode::Tiled2DThin1) {
+      error = "FMASK (MIP_ADDRESS) of a multisampled resource that is not 2D tiled is not simulated";
+      return false;
+   }
+   LevelAddressing &f = view.fmask.addressing;
+   f.mode = ArrayMode::Tiled2DThin1;
+   f.pitch = a.pitch;
+   f.bytes_per_element = msaa::fmask_bytes_per_pixel(view.samples);
+   f.non_displayable_order = true;
+   f.tiling = tiling;
+   f.macro = macro_tiling_from_codes(r.tile_split, r.num_banks, r.bank_width, r.max_aniso_ratio & 3,
+                                     r.macro_tile_aspect);
+   /* Its rows: the height aligned to FMASK's own macro tile (its bank height may differ from
+    * the colour's), as an ordinary 2D surface of its element size (r600g allocates it so). */
+   const unsigned fmask_rows = surface_alignment_2d(tiling, f.macro, f.bytes_per_element).height;
+   f.aligned_height = (r.height + fmask_rows - 1) / fmask_rows * fmask_rows;
+   if (f.pitch % surface_alignment_2d(tiling, f.macro, f.bytes_per_element).pitch) {
+      error = "FMASK's macro tile (FMASK_BANK_HEIGHT) does not fit PITCH " + std::to_string(f.pitch);
+      return false;
+   }
+   view.fmask.size = uint64_t(f.pitch) * f.aligned_height * f.bytes_per_element * view.layers;
+   const uint64_t fmask_start = macro_tiled_surface_start(r.mip_address, tiling, f.macro.banks, f.swizzle);
+   view.fmask.data = memory.resolve(fmask_start, view.fmask.size, resolve_error);
+   if (!view.fmask.data) {
+      error = "FMASK at MIP_ADDRESS: " + resolve_error;
+      return false;
+   }
+   return true;
+}
+
+} // namespace
+
 bool prepare_texture_view(const TextureResource &r, const TilingConfig &tiling, GpuMemory &memory,
                           TextureView &view, std::string &error)
 {
@@ -957,6 +1196,8 @@ bool prepare_texture_view(const TextureResource &r, const TilingConfig &tiling, 
    /* Slices in memory, as the kernel's checker counts them (LAST_ARRAY + 1 for every
     * non-3D dimension): a 2D view of one layer of an array keeps BASE_ARRAY/LAST_ARRAY. */
    view.layers = is_3d ? 1 : r.last_array + 1;
+   if (texture_dim_is_msaa(r.dim))
+      return prepare_msaa_view(r, tiling, memory, view, error);
 
    SurfaceDescription desc;
    desc.width = r.width;
@@ -1035,7 +1276,17 @@ bool texture_execute(const TextureView &view, const Sampler &sampler, const std:
       case TexOp::SampleL:
       case TexOp::SampleLB:
       case TexOp::SampleLZ:
+         if (texture_dim_is_msaa(view.resource.dim))
+            fault("sampling a multisampled resource (SQ_TEX_DIM %u) has no defined result: read its fragments "
+                 "with LD",
+                 unsigned(view.resource.dim));
          result = run_sample(view, sampler, register_border, request);
+         break;
+      case TexOp::LdFmask:
+         result = run_ld_fmask(view, request);
+         break;
+      case TexOp::NumSamples:
+         result = run_num_samples(view, request);
          break;
       case TexOp::Ld:
          result = run_ld(view, sampler, request);

@@ -1,5 +1,6 @@
 /* The texture unit: what a TEX clause instruction (SAMPLE, SAMPLE_L, SAMPLE_LB, SAMPLE_LZ, their
- * depth-comparing SAMPLE_C forms, LD, GET_TEXTURE_RESINFO) returns for one lane, given the texture resource, the sampler and the
+ * depth-comparing SAMPLE_C forms, LD, GET_TEXTURE_RESINFO; on multisampled resources LD,
+ * LDFPTR and GET_NUMBER_OF_SAMPLES) returns for one lane, given the texture resource, the sampler and the
  * coordinates. Addressing goes through src/hw/surface, so the driver, the checker and this
  * agree on where every texel lives. docs/sim-semantics.md ("Textures") lists the rules, their
  * sources, and which are derived. */
@@ -35,6 +36,16 @@ struct TextureView {
    unsigned layers = 1;       /* array slices in memory (LAST_ARRAY + 1), 1 for 1D/2D/3D */
    hw::TilingConfig tiling;   /* the board's */
    hw::MacroTiling macro;     /* from the resource's tiling fields (2D only) */
+   /* Multisampled resources (DIM 2D_MSAA, 2D_ARRAY_MSAA): one level of `samples` fragments a
+    * pixel, laid out as the colour block writes them, and the FMASK at MIP_ADDRESS (data null
+    * when MIP_ADDRESS is 0). */
+   unsigned samples = 1;
+   hw::LevelAddressing colour_addressing;
+   struct Fmask {
+      const uint8_t *data = nullptr;
+      uint64_t size = 0;
+      hw::LevelAddressing addressing;
+   } fmask;
 };
 
 /* Locates every level of `resource` (level 0 at BASE_ADDRESS, levels 1.. packed from
@@ -45,7 +56,8 @@ struct TextureView {
 bool prepare_texture_view(const hw::TextureResource &resource, const hw::TilingConfig &tiling, GpuMemory &memory,
                           TextureView &view, std::string &error);
 
-enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo };
+/* LdFmask is LDFPTR (LD with INST_MOD 1), NumSamples GET_NUMBER_OF_SAMPLES. */
+enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo, LdFmask, NumSamples };
 
 struct TexRequest {
    TexOp op = TexOp::Sample;

@@ -137,7 +137,16 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
           * waits for the bit, Mesa r600_flush_vgt_streamout). */
          if (count == 0 && (body[0] & 0x3f) == streamout::event_so_vgtstreamout_flush)
             config[streamout::CP_STRMOUT_CNTL] |= streamout::CP_STRMOUT_CNTL_OFFSET_UPDATE_DONE;
-         if (count == 2 && streamout::stream_of_stats_event(body[0] & 0x3f) >= 0) {
+         if (count == 0 && (body[0] & 0x3f) == (pm4::EVENT_PIPELINESTAT_START & 0x3f))
+            pipeline_statistics_counting = true;
+         if (count == 0 && (body[0] & 0x3f) == (pm4::EVENT_PIPELINESTAT_STOP & 0x3f))
+            pipeline_statistics_counting = false;
+         if (count == 2 && (body[0] & 0x3f) == pm4::event_type_sample_pipelinestat) {
+            /* Eleven 64-bit counters from the 8-byte aligned address, no written flag. */
+            const uint64_t address = (body[1] & ~7u) | (uint64_t(body[2] & 0xff) << 32);
+            error = write_memory(address, pipeline_statistics.data(), 8 * pipeline_statistics.size(),
+                                 "EVENT_WRITE SAMPLE_PIPELINESTAT");
+         } else if (count == 2 && streamout::stream_of_stats_event(body[0] & 0x3f) >= 0) {
             const uint64_t address = (body[1] & ~7u) | (uint64_t(body[2] & 0xff) << 32);
             error = sample_streamout_stats(unsigned(streamout::stream_of_stats_event(body[0] & 0x3f)), address,
                                            streamout, memory);
@@ -387,6 +396,14 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
    zpass_counts[0] += statistics.samples_passed;
+   if (pipeline_statistics_counting) {
+      pipeline_statistics[pm4::stat_ia_vertices] += statistics.input_vertices;
+      pipeline_statistics[pm4::stat_ia_primitives] += statistics.primitives;
+      pipeline_statistics[pm4::stat_vs_invocations] += statistics.vertices;
+      pipeline_statistics[pm4::stat_clipper_invocations] += statistics.clipper_invocations;
+      pipeline_statistics[pm4::stat_clipper_primitives] += statistics.clipper_primitives;
+      pipeline_statistics[pm4::stat_ps_invocations] += statistics.pixels_shaded;
+   }
    /* Also after a failed draw: what it drew before the hang is what one wants to see. */
    if (!dump_directory.empty()) {
       const std::string problems = dump_draw_buffers(state, memory, dump_directory, dump_chip, draws);
@@ -544,7 +561,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
          continue;
       TextureBinding binding;
       std::copy(words, words + 8, binding.words.begin());
-      binding.resource = decode_texture_resource(binding.words);
+      binding.resource = decode_texture_resource(binding.words, isa);
       dispatch.textures[id] = binding;
    }
    for (unsigned id = 0; id < compute_sampler_count; id++) {
@@ -575,6 +592,10 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
    }
 
    const DispatchResult result = run_compute_dispatch(dispatch, memory, trace);
+   if (pipeline_statistics_counting)
+      pipeline_statistics[pm4::stat_cs_invocations] += uint64_t(dispatch.grid[0]) * dispatch.grid[1] *
+                                                      dispatch.grid[2] * dispatch.group_size[0] *
+                                                      dispatch.group_size[1] * dispatch.group_size[2];
    totals.wavefronts += result.statistics.wavefronts;
    totals.alu_groups += result.statistics.alu_groups;
    totals.alu_lane_operations += result.statistics.alu_lane_operations;

@@ -16,6 +16,7 @@
 #include "core/gpu_memory.h"
 #include "gfx/streamout.h"
 #include "hw/chips.h"
+#include "hw/pm4.h"
 
 namespace terakan::sim {
 
@@ -64,6 +65,12 @@ private:
     * simulator counts every sample in backend 0: the hardware splits the screen between them,
     * and readers (occlusion queries) add the backends up. */
    std::vector<uint64_t> zpass_counts = std::vector<uint64_t>(1, 0);
+   /* The pipeline statistics counters, in SAMPLE_PIPELINESTAT's order (hw/pm4.h), counting
+    * between EVENT_WRITE PIPELINESTAT_START and _STOP (stopped at power-on: *derived* from
+    * r600g starting them in every command stream). What each counts is the simulator's
+    * reading of its name (docs/sim-semantics.md, "Pipeline statistics"). */
+   std::array<uint64_t, hw::pm4::pipeline_statistic_count> pipeline_statistics{};
+   bool pipeline_statistics_counting = false;
    uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
    uint32_t num_instances = 1; /* NUM_INSTANCES */
    uint64_t indirect_base = 0;     /* SET_BASE index 1: the draw-indirect argument buffer */

@@ -613,8 +613,6 @@ private:
       case TextureDim::Dim3D:
          break;
       }
-      if (nsamples > 1)
-         throw Failure{"SET_RESOURCE (tex): multisampled textures are not simulated"};
       ArrayMode mode = r.array_mode;
       /* evergreen_surface_value_conv_check: only 2D surfaces have their tiling codes decoded;
        * TILE_SPLIT 7 has no value. NUM_BANKS comes from the words, pipes and group size from
@@ -628,10 +626,10 @@ private:
       /* evergreen_surface_check for one level in `m`: pitch/height alignment and base alignment. */
       auto alignment_of = [&](ArrayMode m) {
          if (m == ArrayMode::Tiled2DThin1)
-            return surface_alignment_2d(options.tiling, macro, bpe);
+            return surface_alignment_2d(options.tiling, macro, bpe * nsamples); /* tileb = 64 x bpe x nsamples */
          SurfaceAlignment a;
          std::string error;
-         if (!surface_alignment(m, bpe, a, error))
+         if (!surface_alignment(m, bpe * nsamples, a, error)) /* 1D: pitch alignment over bpe x nsamples */
             throw Failure{format_message("evergreen_surface_value_conv_check: texture invalid array mode %u", unsigned(m))};
          return a;
       };
@@ -650,7 +648,8 @@ private:
       if (toffset % align.base)
          throw Failure{format_message("evergreen_cs_track_validate_texture: texture bo base %llu not aligned with %llu",
                               (unsigned long long)toffset, (unsigned long long)align.base)};
-      if (moffset % align.base)
+      /* The mip base of a multisampled texture is its FMASK: the kernel checks no alignment. */
+      if (nsamples <= 1 && moffset % align.base)
          throw Failure{format_message("evergreen_cs_track_validate_texture: mipmap bo base %llu not aligned with %llu",
                               (unsigned long long)moffset, (unsigned long long)align.base)};
       toffset += layer_size * (r.dim == TextureDim::Dim3D ? depth : mslice);

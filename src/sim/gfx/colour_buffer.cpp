@@ -275,9 +275,7 @@ bool decode_target(const PipelineState &state, unsigned n, GpuMemory &memory, Co
       return refuse("a multisampled colour buffer must be tiled");
    if (!rat) {
       /* SLICE_START [10:0] (the kernel's check covers SLICE_MAX + 1 slices from BASE). */
-      target.slice = state.get(base_reg + hw::reg::View) & 0x7ff;
-      if (target.slice && a.samples > 1)
-         return refuse("a multisampled colour buffer with SLICE_START above 0 is not simulated");
+      target.slice = state.get(base_reg + hw::reg::View) & 0x7ff; /* multisampled: msaa.cpp, FMASK too */
    }
    target.size = colour_surface_bytes(target) * (rat ? rat->layers : target.slice + 1);
    std::string memory_error;

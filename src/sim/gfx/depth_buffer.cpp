@@ -116,9 +116,13 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    if (render_control & (db_render_depth_copy | db_render_stencil_copy))
       return refuse("depth/stencil copies to the colour buffer (DB_RENDER_CONTROL) are not simulated yet",
                     render_control);
-   if (db_shader_stencil_export(shader_control) || db_shader_mask_export(shader_control))
-      return refuse("stencil and coverage-mask exports (DB_SHADER_CONTROL) are not simulated yet", shader_control);
+   if (db_shader_stencil_export(shader_control))
+      return refuse("stencil exports (DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE) are not simulated yet", shader_control);
    target.depth_from_shader = db_shader_z_export(shader_control);
+   /* MASK_EXPORT_ENABLE: the pixel shader's PIXEL 61 z (an integer) masks the fragment's
+    * coverage (r600g sets it for gl_SampleMask on multisampled framebuffers; sfn exports the
+    * mask in z). */
+   target.mask_from_shader = db_shader_mask_export(shader_control);
    target.depth_min = as_float(state.get(PA_SC_VPORT_ZMIN_0));
    target.depth_max = as_float(state.get(PA_SC_VPORT_ZMAX_0));
 

@@ -25,6 +25,7 @@ struct DepthStencilTarget {
    bool stencil_test = false;
    StencilFace front, back;
    bool depth_from_shader = false; /* DB_SHADER_CONTROL.Z_EXPORT_ENABLE */
+   bool mask_from_shader = false;  /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE */
    float depth_min = 0.0f, depth_max = 1.0f; /* PA_SC_VPORT_ZMIN_0 / ZMAX_0 */
    bool alpha_test = false;
    uint32_t alpha_func = 7;

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "core/shader_core.h"
+#include "gfx/alpha_to_mask.h"
 #include "gfx/colour_buffer.h"
 #include "gfx/depth_buffer.h"
 #include "gfx/streamout.h"
@@ -113,7 +114,9 @@ private:
    DepthStencilTarget depth_stencil;
    /* CB_COLOR_CONTROL.MODE RESOLVE: CB_COLOR0 (multisampled) averaged into CB_COLOR1. */
    std::optional<ColourTarget> resolve_source, resolve_destination;
+   std::optional<ColourTarget> fmask_decompress_target; /* CB_COLOR_CONTROL.MODE FMASK_DECOMPRESS */
    SamplePattern sample_pattern;
+   AlphaToMask alpha_rule;
 
    /* Raster state */
    uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
@@ -121,6 +124,9 @@ private:
    int scissor_x0 = 0, scissor_y0 = 0, scissor_x1 = 0, scissor_y1 = 0;
    int64_t subpixels = 256;
    bool pixel_centre_half = true;
+   /* What each face of a triangle becomes (PA_SU_SC_MODE_CNTL POLY_MODE and *_PTYPE):
+    * PolygonTriangles for both unless POLY_MODE is set. */
+   uint32_t front_polygon = PolygonTriangles, back_polygon = PolygonTriangles;
 
    /* ---- state ---- */
 
@@ -137,13 +143,12 @@ private:
       subpixels = grids[(vertex_control >> 3) & 7];
       if (!subpixels)
          fault("PA_SU_VTX_CNTL.QUANT_MODE 7 is not defined");
-      if ((mode_control >> 3) & 3)
-         fault("polygon modes other than fill (PA_SU_SC_MODE_CNTL.POLY_MODE) are not simulated yet");
-      if ((mode_control >> 13) & 1)
-         fault("polygon offset for points and lines (PA_SU_SC_MODE_CNTL.POLY_OFFSET_PARA_ENABLE) is not simulated yet");
+      decode_polygon_mode();
       decode_clip_planes();
       std::string pattern_error;
       if (!decode_sample_pattern(state, sample_pattern, pattern_error))
+         fault("%s", pattern_error.c_str());
+      if (!decode_alpha_to_mask(state, sample_pattern.samples, alpha_rule, pattern_error))
          fault("%s", pattern_error.c_str());
       if (sample_pattern.per_sample_coverage && subpixels % 16)
          fault("multisampling with a subpixel grid coarser than 1/16 pixel (PA_SU_VTX_CNTL.QUANT_MODE) is not simulated");
@@ -169,6 +174,24 @@ private:
       intersect(PA_SC_VPORT_SCISSOR_0_TL, PA_SC_VPORT_SCISSOR_0_BR, true);
    }
 
+   void decode_polygon_mode()
+   {
+      const uint32_t poly_mode = (mode_control >> su_sc_mode_poly_mode_shift) & 3;
+      if (poly_mode > 1)
+         fault("PA_SU_SC_MODE_CNTL.POLY_MODE %u is reserved (0 fill, 1 a PTYPE per face)", poly_mode);
+      if (!poly_mode)
+         return;
+      front_polygon = (mode_control >> su_sc_mode_front_ptype_shift) & 7;
+      back_polygon = (mode_control >> su_sc_mode_back_ptype_shift) & 7;
+      if (front_polygon > PolygonTriangles || back_polygon > PolygonTriangles)
+         fault("PA_SU_SC_MODE_CNTL.POLYMODE_FRONT_PTYPE %u / BACK_PTYPE %u: only 0-2 are defined", front_polygon,
+              back_polygon);
+      if (clip_control & clip_cntl_boundary_edge_flag)
+         fault("PA_CL_CLIP_CNTL.BOUNDARY_EDGE_FLAG_ENA in polygon mode is not simulated");
+      if ((state.get(PA_CL_VS_OUT_CNTL) >> 17) & 1)
+         fault("PA_CL_VS_OUT_CNTL.USE_VTX_EDGE_FLAG (edge flags from the vertex shader) is not simulated yet");
+   }
+
    void decode_targets()
    {
       std::string error;
@@ -179,6 +202,16 @@ private:
          return; /* CB_DISABLE: nothing is written */
       if (mode == uint32_t(hw::msaa::CbMode::Resolve)) {
          decode_resolve_targets();
+         return;
+      }
+      if (mode == uint32_t(hw::msaa::CbMode::FmaskDecompress)) {
+         /* r600g's decompress draw binds the multisampled buffer as CB_COLOR0 (r600_blit.c
+          * r600_blit_decompress_color); the pixel shader's exports are not written. */
+         ColourTarget target;
+         if (!decode_colour_target(state, 0, memory, target, error) || !target.msaa.compressed)
+            fault("CB FMASK_DECOMPRESS: %s",
+                  error.empty() ? "CB_COLOR0 is not a multisampled buffer with FMASK" : error.c_str());
+         fmask_decompress_target = target;
          return;
       }
       if (mode != 1)
@@ -331,8 +364,10 @@ private:
          statistics.vertices += lanes;
       }
       for (size_t i = 0; i < indices.size(); i++)
-         if (!is_restart(indices[i]))
+         if (!is_restart(indices[i])) {
             vertices[i] = shaded[slot_of[indices[i]]];
+            statistics.input_vertices++;
+         }
       return vertices;
    }
 
@@ -489,22 +524,34 @@ private:
       return planes;
    }
 
-   std::vector<Vertex> clip(std::vector<Vertex> polygon) const
+   /* `boundary`, when given, receives per output vertex whether the edge that starts there
+    * is (part of) an edge of the original triangle rather than one clipping created. */
+   std::vector<Vertex> clip(std::vector<Vertex> polygon, std::vector<bool> *boundary = nullptr) const
    {
+      std::vector<bool> flags(polygon.size(), true);
       for (const auto &distance : clipping_planes()) {
          std::vector<Vertex> out;
+         std::vector<bool> out_flags;
          for (size_t i = 0; i < polygon.size(); i++) {
             const Vertex &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
             const double da = distance(a), db = distance(b);
-            if (da >= 0)
+            if (da >= 0) {
                out.push_back(a);
-            if ((da >= 0) != (db >= 0))
+               out_flags.push_back(flags[i]);
+            }
+            if ((da >= 0) != (db >= 0)) {
                out.push_back(interpolate(a, b, da / (da - db)));
+               /* Leaving: the edge from here runs along the plane; entering: it is the rest of a->b. */
+               out_flags.push_back(da >= 0 ? false : flags[i]);
+            }
          }
          polygon = std::move(out);
+         flags = std::move(out_flags);
          if (polygon.size() < 3)
             return {};
       }
+      if (boundary)
+         *boundary = std::move(flags);
       return polygon;
    }
 
@@ -555,18 +602,63 @@ private:
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream, &c.stream}))
          return;
+      statistics.clipper_invocations++;
       if (culled_by_distances({&a, &b, &c}))
          return;
-      std::vector<Vertex> polygon = clip({a, b, c});
+      std::vector<bool> boundary;
+      std::vector<Vertex> polygon = clip({a, b, c}, &boundary);
       if (polygon.empty())
          return;
+      statistics.clipper_primitives += polygon.size() - 2;
       std::vector<WindowVertex> window;
       for (const Vertex &v : polygon)
          window.push_back(to_window(v));
+      if (draw_polygon_outline(polygon, window, boundary, provoking))
+         return;
       /* Culling uses the winding of the whole primitive (the first three window vertices of
        * the clipped polygon keep it). */
       for (size_t i = 1; i + 1 < window.size(); i++)
          scan_triangle(window[0], window[i], window[i + 1], provoking, ScanOptions());
+   }
+
+   /* Polygon modes (PA_SU_SC_MODE_CNTL.POLY_MODE): a triangle whose face takes points or
+    * lines is drawn as the vertices or edges of its clipped polygon, each with the line and
+    * point rules below, the triangle's facing, flat-shading vertex and (with
+    * POLY_OFFSET_PARA_ENABLE) its polygon offset; culling comes first. Every triangle of a
+    * strip or fan is outlined whole (GL marks the edges of connected triangles as boundary
+    * edges; Vulkan has no edge flags). Edges that clipping creates are not drawn, nor points
+    * at the vertices that start them (*derived*: llvmpipe's rule for the view volume;
+    * BOUNDARY_EDGE_FLAG_ENA is refused). Returns false when the face is filled. */
+   bool draw_polygon_outline(const std::vector<Vertex> &polygon, const std::vector<WindowVertex> &window,
+                             const std::vector<bool> &boundary, const Vertex &provoking)
+   {
+      if (front_polygon == PolygonTriangles && back_polygon == PolygonTriangles)
+         return false;
+      const size_t n = window.size();
+      int64_t area = 0;
+      for (size_t i = 1; i + 1 < n && area == 0; i++)
+         area = edge(window[0], window[i], window[i + 1].fx, window[i + 1].fy);
+      if (area == 0)
+         return true; /* no facing: nothing is drawn, as in fill mode */
+      const bool clockwise = area > 0;
+      const bool front = ((mode_control >> 2) & 1) ? clockwise : !clockwise;
+      if (((mode_control & 1) && front) || ((mode_control & 2) && !front))
+         return true;
+      const uint32_t kind = front ? front_polygon : back_polygon;
+      if (kind == PolygonTriangles)
+         return false;
+      const float offset = (mode_control & su_sc_mode_poly_offset_para_enable)
+                              ? polygon_offset(window[0], window[1], window[2], front)
+                              : 0.0f;
+      for (size_t i = 0; i < n; i++) {
+         if (!boundary[i])
+            continue;
+         if (kind == PolygonLines)
+            scan_line(window[i], window[(i + 1) % n], provoking, front, offset);
+         else
+            scan_point(polygon[i], window[i], front, offset);
+      }
+      return true;
    }
 
    void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
@@ -574,6 +666,8 @@ private:
       statistics.primitives++;
       if (streamout->enabled())
          fault("streamout of RECTLIST primitives is not simulated");
+      statistics.clipper_invocations++;
+      statistics.clipper_primitives++;
       /* RECTLIST: three vertices of a parallelogram, the fourth is b + c - a (Mesa r600g
        * r600_draw_rectangle). Parameters are planar over (a, b, c), so the fourth corner's
        * values are extrapolated the same way. Rectangles are not clipped. */
@@ -635,8 +729,16 @@ private:
       statistics.primitives++;
       if (!stream_out({&v.stream}))
          return;
+      statistics.clipper_invocations++;
       if (!inside_z_planes(v))
          return;
+      statistics.clipper_primitives++;
+      scan_point(v, to_window(v), true, 0.0f);
+   }
+
+   /* The square of a point of vertex `v` centred on its window position. */
+   void scan_point(const Vertex &v, const WindowVertex &centre, bool front, float depth_offset)
+   {
       const uint32_t size = state.get(PA_SU_POINT_SIZE), minmax = state.get(PA_SU_POINT_MINMAX);
       /* The registers hold half sizes in 12.4 fixed point. */
       double width = double(size >> 16) / 8.0, height = double(size & 0xffff) / 8.0;
@@ -648,7 +750,6 @@ private:
       }
       if (!(width > 0) || !(height > 0))
          return;
-      const WindowVertex centre = to_window(v);
       const WindowVertex corner[4] = {
          moved(centre, -width / 2, -height / 2), moved(centre, width / 2, -height / 2),
          moved(centre, width / 2, height / 2), moved(centre, -width / 2, height / 2),
@@ -656,7 +757,8 @@ private:
       const PointSquare square{centre.x - width / 2, centre.y - height / 2, width, height};
       ScanOptions options;
       options.cull = false;
-      options.front = true;
+      options.front = front;
+      options.depth_offset = depth_offset;
       options.point = &square;
       scan_triangle(corner[0], corner[1], corner[2], v, options);
       scan_triangle(corner[0], corner[2], corner[3], v, options);
@@ -705,14 +807,21 @@ private:
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream}))
          return;
-      if ((state.get(PA_SC_MODE_CNTL_0) >> 2) & 1)
-         fault("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
+      statistics.clipper_invocations++;
       if (!clip_line(a, b))
          return;
+      statistics.clipper_primitives++;
+      scan_line(to_window(a), to_window(b), provoking, true, 0.0f);
+   }
+
+   void scan_line(const WindowVertex &wa, const WindowVertex &wb, const Vertex &provoking, bool front,
+                  float depth_offset)
+   {
+      if ((state.get(PA_SC_MODE_CNTL_0) >> 2) & 1)
+         fault("line stipple (PA_SC_MODE_CNTL_0.LINE_STIPPLE_ENABLE) is not simulated yet");
       const double width = double(state.get(PA_SU_LINE_CNTL) & 0xffff) / 8.0;
       if (!(width > 0))
          return;
-      const WindowVertex wa = to_window(a), wb = to_window(b);
       if (wa.fx == wb.fx && wa.fy == wb.fy)
          return;
       const bool x_major = std::llabs(wb.fx - wa.fx) >= std::llabs(wb.fy - wa.fy);
@@ -721,7 +830,8 @@ private:
       const WindowVertex b0 = moved(wb, -dx, -dy), b1 = moved(wb, dx, dy);
       ScanOptions options;
       options.cull = false;
-      options.front = true;
+      options.front = front;
+      options.depth_offset = depth_offset;
       scan_triangle(a0, b0, b1, provoking, options);
       scan_triangle(a0, b1, a1, provoking, options);
    }
@@ -739,6 +849,13 @@ private:
       float depth_offset; /* polygon offset, added for the depth test only */
       float i, j;         /* perspective-correct weights of vertices 1 and 2 */
       float linear_i, linear_j;
+      /* Per-sample shading (SamplePattern::iterate_samples): the sample this invocation shades
+       * (0 otherwise), the weights at its location (the centre's otherwise), the pixel's whole
+       * coverage (the SPI's sample mask input) and the sample's window position. */
+      unsigned sample;
+      float sample_i, sample_j, sample_linear_i, sample_linear_j;
+      uint16_t pixel_coverage;
+      float sample_x, sample_y;
       float inverse_w;
       bool front;
       /* A quad pixel the primitive does not cover (coverage 0): shaded for its neighbours'
@@ -762,6 +879,8 @@ private:
       bool cull = true;
       std::optional<bool> front;
       const PointSquare *point = nullptr;
+      /* The polygon offset of a point or line a polygon mode made (else 0 for them). */
+      float depth_offset = 0.0f;
    };
    std::vector<Fragment> pending;
 
@@ -779,7 +898,8 @@ private:
     * change that found the offset to follow PA_SU_POLY_OFFSET_* alone with DB_FMT_CNTL 0
     * meaning a unit of 1, and r600g's programming (SCALE = factor * 16; OFFSET = units * 2 with
     * -24 bits, units * 4 with -16, units with -23 and the float flag). The float unit follows
-    * GL's rule for floating-point depth (*derived*). Points and lines are not offset. */
+    * GL's rule for floating-point depth (*derived*). Point and line primitives are not offset;
+   * those a polygon mode makes take their triangle's offset (draw_polygon_outline). */
    float polygon_offset(const WindowVertex &p0, const WindowVertex &p1, const WindowVertex &p2, bool front) const
    {
       if (!((mode_control >> (front ? 11 : 12)) & 1))
@@ -848,7 +968,7 @@ private:
       const int y1 = std::min<int64_t>(scissor_y1, max_y / subpixels + 2);
       const WindowVertex &p0 = plane ? *plane[0] : v0, &p1 = plane ? *plane[1] : v1, &p2 = plane ? *plane[2] : v2;
       const double plane_area = double(edge(p0, p1, p2.fx, p2.fy));
-      const float depth_offset = options.cull ? polygon_offset(p0, p1, p2, front) : 0.0f;
+      const float depth_offset = options.cull ? polygon_offset(p0, p1, p2, front) : options.depth_offset;
       const bool no_perspective = (mode_control >> 20) & 1;
       /* Whether a sample point is inside: exact edge functions and the top-left rule. */
       auto inside = [&](int64_t px, int64_t py) {
@@ -896,6 +1016,10 @@ private:
          }
          return coverage;
       };
+      /* Per-sample shading: each sample of the quad's pixels makes a quad of its own, sample 0's
+       * first, whose lanes cover only that sample (a pixel that does not cover it is a helper
+       * there); a quad is shaded for a sample when one of its pixels covers it. */
+      std::array<std::array<Fragment, 4>, 16> per_sample;
       for (int quad_y = y0 & ~1; quad_y < y1; quad_y += 2) {
          for (int quad_x = x0 & ~1; quad_x < x1; quad_x += 2) {
             std::array<uint16_t, 4> quad_coverage;
@@ -937,6 +1061,10 @@ private:
                }
                f.centroid_i = at_centroid.i, f.centroid_j = at_centroid.j;
                f.centroid_linear_i = at_centroid.linear_i, f.centroid_linear_j = at_centroid.linear_j;
+               f.sample = 0;
+               f.pixel_coverage = coverage;
+               f.sample_i = f.i, f.sample_j = f.j, f.sample_linear_i = f.linear_i, f.sample_linear_j = f.linear_j;
+               f.sample_x = float(double(px) / double(subpixels)), f.sample_y = float(double(py) / double(subpixels));
                f.front = front;
                f.sprite_s = f.sprite_t = 0.0f;
                if (options.point) {
@@ -946,8 +1074,32 @@ private:
                }
                f.v[0] = &p0, f.v[1] = &p1, f.v[2] = &p2;
                f.provoking = &provoking;
-               pending.push_back(f);
+               if (!pattern.iterate_samples) {
+                  pending.push_back(f);
+                  continue;
+               }
+               /* The sample's own invocation: its coverage bit, its sample pairs and position
+                * at its location; the centroid stays the pixel's (*derived*: what llvmpipe
+                * and lavapipe give). */
+               for (unsigned s = 0; s < pattern.samples; s++) {
+                  Fragment &g = per_sample[s][k];
+                  g = f;
+                  g.coverage = uint16_t(coverage & (1u << s));
+                  g.helper = g.coverage == 0;
+                  g.sample = s;
+                  const auto &offset = pattern.offsets[quad][s];
+                  const int64_t sx = px + offset[0] * sample_unit, sy = py + offset[1] * sample_unit;
+                  const Weights at_sample = interpolation_weights(sx, sy);
+                  g.sample_i = at_sample.i, g.sample_j = at_sample.j;
+                  g.sample_linear_i = at_sample.linear_i, g.sample_linear_j = at_sample.linear_j;
+                  g.sample_x = float(double(sx) / double(subpixels)), g.sample_y = float(double(sy) / double(subpixels));
+               }
             }
+            if (pattern.iterate_samples)
+               for (unsigned s = 0; s < pattern.samples; s++)
+                  if (per_sample[s][0].coverage | per_sample[s][1].coverage | per_sample[s][2].coverage |
+                      per_sample[s][3].coverage)
+                     pending.insert(pending.end(), per_sample[s].begin(), per_sample[s].end());
          }
       }
       /* Pixels are shaded in primitive order; one primitive's pixels at a time keeps the
@@ -979,20 +1131,25 @@ private:
       /* The I/J pairs, in the SPI's order: perspective sample, center, centroid, then linear
        * sample, center, centroid; each enabled pair takes the next half GPR (Mesa r600g
        * evergreen_update_ps_state and sfn allocate_interpolators_or_inputs). Centroid pairs
-       * take the fragment's centroid; sample pairs the centre (per-sample shading, the only
-       * case where a sample location differs, is refused). */
+       * take the fragment's centroid; sample pairs the location of the sample the invocation
+       * shades under PS_ITER_SAMPLE, else the centre (*derived*: r600g enables them only for
+       * sample-qualified inputs, which force per-sample shading). */
       static constexpr unsigned fields[6] = {8, 0, 4, 24, 16, 20};
       unsigned pair = 0;
       for (unsigned k = 0; k < 6; k++) {
          if (!((barycentric >> fields[k]) & 3))
             continue;
-         const bool linear = k >= 3, centroid = k == 2 || k == 5;
+         const bool linear = k >= 3, centroid = k == 2 || k == 5, sample = k == 0 || k == 3;
          auto &j_values = wave.gprs[{pair / 2, 2 * (pair % 2)}];
          auto &i_values = wave.gprs[{pair / 2, 2 * (pair % 2) + 1}];
          for (unsigned lane = 0; lane < lanes; lane++) {
             const Fragment &f = fragments[lane];
-            const float i = centroid ? (linear ? f.centroid_linear_i : f.centroid_i) : (linear ? f.linear_i : f.i);
-            const float j = centroid ? (linear ? f.centroid_linear_j : f.centroid_j) : (linear ? f.linear_j : f.j);
+            float i = centroid ? (linear ? f.centroid_linear_i : f.centroid_i) : (linear ? f.linear_i : f.i);
+            float j = centroid ? (linear ? f.centroid_linear_j : f.centroid_j) : (linear ? f.linear_j : f.j);
+            if (sample) {
+               i = linear ? f.sample_linear_i : f.sample_i;
+               j = linear ? f.sample_linear_j : f.sample_j;
+            }
             i_values.push_back(as_bits(i));
             j_values.push_back(as_bits(j));
          }
@@ -1009,12 +1166,16 @@ private:
       if ((in_control >> 8) & 1) {
          const unsigned gpr = (in_control >> 10) & 0x1f;
          const float centre = pixel_centre_half ? 0.5f : 0.0f;
+         /* POSITION_SAMPLE [30]: x and y at the location of the sample the invocation shades
+          * (the centre when the shader is not iterated; *derived*: the field's name in
+          * evergreend.h, r600g never sets it on Evergreen). */
+         const bool at_sample = (in_control >> 30) & 1;
          for (unsigned c = 0; c < 4; c++)
             load(gpr, c);
          for (unsigned lane = 0; lane < lanes; lane++) {
             const Fragment &f = fragments[lane];
-            wave.gprs[{gpr, 0}].push_back(as_bits(float(f.x) + centre));
-            wave.gprs[{gpr, 1}].push_back(as_bits(float(f.y) + centre));
+            wave.gprs[{gpr, 0}].push_back(as_bits(at_sample ? f.sample_x : float(f.x) + centre));
+            wave.gprs[{gpr, 1}].push_back(as_bits(at_sample ? f.sample_y : float(f.y) + centre));
             wave.gprs[{gpr, 2}].push_back(as_bits(f.z));
             wave.gprs[{gpr, 3}].push_back(as_bits(f.inverse_w));
          }
@@ -1022,6 +1183,13 @@ private:
       if ((in_control_1 >> 8) & 1) {
          const unsigned gpr = (in_control_1 >> 12) & 0x1f, chan = (in_control_1 >> 9) & 3;
          const bool all_bits = (in_control_1 >> 11) & 1;
+         /* The same enable loads the pixel's coverage mask (every covered sample, also under
+          * per-sample shading) into the GPR's z: Mesa r600_shader.c ("lives in Front Face
+          * GPR.z", "The hw always gives us coverage mask for the pixel") and sfn. Written
+          * before the face, which wins if FRONT_FACE_CHAN is z too. */
+         load(gpr, 2);
+         for (unsigned lane = 0; lane < lanes; lane++)
+            wave.gprs[{gpr, 2}].push_back(fragments[lane].pixel_coverage);
          load(gpr, chan);
          /* FRONT_FACE_ALL_BITS: all ones for front faces, else +1.0 / -1.0 as a float
           * (derived from how r600g's shaders test the value: docs/sim-semantics.md). */
@@ -1031,8 +1199,17 @@ private:
                                                       : as_bits(front ? 1.0f : -1.0f));
          }
       }
-      if ((in_control_1 >> 24) & 1)
-         fault("SPI_PS_IN_CONTROL_1.FIXED_PT_POSITION_ENA is not simulated yet");
+      /* FIXED_PT_POSITION_ENA [24]: the sample the invocation shades, as an integer, in the w
+       * channel of FIXED_PT_POSITION_ADDR [29:25] (Mesa r600_shader.c: "SAMPLEID is in Fixed
+       * Point Position GPR.w"; sfn). 0 when the shader is not iterated (*derived*). The
+       * fixed-point position the name promises for x, y and z has no documented format: those
+       * channels are not written. */
+      if ((in_control_1 >> 24) & 1) {
+         const unsigned gpr = (in_control_1 >> 25) & 0x1f;
+         load(gpr, 3);
+         for (unsigned lane = 0; lane < lanes; lane++)
+            wave.gprs[{gpr, 3}].push_back(fragments[lane].sample);
+      }
 
       /* Parameters: PS input n takes the VS export whose SPI_VS_OUT_ID semantic matches its
        * SPI_PS_INPUT_CNTL_n.SEMANTIC, or its DEFAULT_VAL when none does. */
@@ -1112,6 +1289,17 @@ private:
             fault("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
          depth_export = &found->second;
       }
+      /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE: PIXEL 61's z masks each lane's coverage
+       * (multisampled draws only: r600g never sets it with one sample, where it is refused). */
+      const WaveExports::Target *mask_export = nullptr;
+      if (depth_stencil.mask_from_shader) {
+         auto found = exports.targets.find({0, pixel_export_depth});
+         if (found == exports.targets.end())
+            fault("DB_SHADER_CONTROL.MASK_EXPORT_ENABLE is set but the pixel shader exports no mask (PIXEL 61)");
+         if (sample_pattern.samples < 2)
+            fault("DB_SHADER_CONTROL.MASK_EXPORT_ENABLE on a single-sample draw is not simulated");
+         mask_export = &found->second;
+      }
       /* Each lane's samples that survive, as a coverage mask. */
       std::vector<uint16_t> survives(lanes, 0);
       if (depth_stencil.any_test() && depth_stencil.samples != 1 && depth_stencil.samples != sample_pattern.samples)
@@ -1124,8 +1312,13 @@ private:
          if (depth_stencil.alpha_test && colour0 && colour0->written[lane] &&
              !alpha_test_passes(depth_stencil, as_float(colour0->values[lane][3])))
             continue;
-         survives[lane] = f.coverage;
-         if (!depth_stencil.any_test())
+         uint16_t coverage = mask_export ? uint16_t(f.coverage & mask_export->values[lane][2]) : f.coverage;
+         /* Alpha to coverage (DB_ALPHA_TO_MASK, gfx/alpha_to_mask.cpp), before the tests. */
+         if (alpha_rule.enabled && colour0 && colour0->written[lane])
+            coverage &= alpha_to_mask(alpha_rule, as_float(colour0->values[lane][3]),
+                                      SamplePattern::quad_pixel(f.x, f.y));
+         survives[lane] = coverage;
+         if (!depth_stencil.any_test() || !coverage)
             continue;
          if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
             fault("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
@@ -1134,14 +1327,14 @@ private:
          const unsigned db_samples = depth_stencil.samples;
          uint16_t passed = 0;
          for (unsigned s = 0; s < db_samples; s++) {
-            if (!((f.coverage >> s) & 1) && db_samples > 1)
+            if (!((coverage >> s) & 1) && db_samples > 1)
                continue;
             const float interpolated = sample_pattern.per_sample_coverage && db_samples > 1 ? f.sample_z[s] : f.z;
             const float z = depth_export ? as_float(depth_export->values[lane][0]) : interpolated + f.depth_offset;
             if (depth_stencil_test(depth_stencil, f.x, f.y, s, z, f.front))
                passed |= uint16_t(1u << s);
          }
-         survives[lane] = db_samples > 1 ? passed : (passed ? f.coverage : uint16_t(0));
+         survives[lane] = db_samples > 1 ? passed : (passed ? coverage : uint16_t(0));
       }
       if (!(state.get(DB_COUNT_CONTROL) & 1))
          for (unsigned lane = 0; lane < lanes; lane++)
@@ -1157,6 +1350,14 @@ private:
                fault("CB resolve: pixel (%u, %u) outside the source or destination buffer", f.x, f.y);
             resolve_pixel(*resolve_source, *resolve_destination, f.x, f.y);
             statistics.pixels_written++;
+         }
+      }
+      if (fmask_decompress_target) {
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            const Fragment &f = fragments[lane];
+            if (!survives[lane] || f.x >= fmask_decompress_target->width || f.y >= fmask_decompress_target->height)
+               continue;
+            fmask_decompress_pixel(*fmask_decompress_target, f.x, f.y);
          }
       }
       for (ColourTarget &target : targets) {
@@ -1249,7 +1450,7 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
          } else if (type == hw::texture_resource_type_valid_texture && key < fetch_shader_resource_key) {
             TextureBinding binding;
             std::copy(words, words + 8, binding.words.begin());
-            binding.resource = hw::decode_texture_resource(binding.words);
+            binding.resource = hw::decode_texture_resource(binding.words, state.isa);
             out.textures[id] = binding;
          }
       }

@@ -86,6 +86,11 @@ struct DrawStatistics {
    /* Samples that passed the depth and stencil tests while DB_COUNT_CONTROL lets the ZPASS
     * counters count (what occlusion queries read through EVENT_WRITE ZPASS_DONE). */
    uint64_t samples_passed = 0;
+   /* For the pipeline statistics counters (SAMPLE_PIPELINESTAT): indices that were not restart
+    * indices, per instance; primitives that reached the clipper (not killed by
+    * DX_RASTERIZATION_KILL) and the primitives it sent on (a clipped polygon of n vertices
+    * counts n - 2 triangles). */
+   uint64_t input_vertices = 0, clipper_invocations = 0, clipper_primitives = 0;
 };
 
 /* Fills the program, GPR count, stack, constant buffers, fetch resources, textures and

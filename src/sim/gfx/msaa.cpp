@@ -55,20 +55,20 @@ bool tile_fast_cleared(const ColourMetadata &m, unsigned x, unsigned y)
 uint32_t load_fmask(const ColourMetadata &m, unsigned x, unsigned y)
 {
    uint32_t value = 0;
-   std::memcpy(&value, m.fmask + hw::surface_level_texel_offset(m.fmask_addressing, x, y, 0),
+   std::memcpy(&value, m.fmask + hw::surface_level_texel_offset(m.fmask_addressing, x, y, m.slice),
                m.fmask_addressing.bytes_per_element);
    return value;
 }
 
 void store_fmask(ColourMetadata &m, unsigned x, unsigned y, uint32_t value)
 {
-   std::memcpy(m.fmask + hw::surface_level_texel_offset(m.fmask_addressing, x, y, 0), &value,
+   std::memcpy(m.fmask + hw::surface_level_texel_offset(m.fmask_addressing, x, y, m.slice), &value,
                m.fmask_addressing.bytes_per_element);
 }
 
 uint8_t *fragment_at(const ColourTarget &t, unsigned x, unsigned y, unsigned fragment)
 {
-   return t.data + hw::surface_level_sample_offset(t.addressing, x, y, 0, fragment);
+   return t.data + hw::surface_level_sample_offset(t.addressing, x, y, t.msaa.slice, fragment);
 }
 
 using Element = std::array<uint8_t, 16>;
@@ -132,12 +132,19 @@ bool decode_sample_pattern(const PipelineState &state, SamplePattern &pattern, s
    pattern.per_sample_coverage = pattern.samples > 1 && (state.get(hw::gfx::PA_SC_MODE_CNTL_0) & 1);
    if (pattern.samples == 1)
       return true;
-   if (mode_cntl_1_ps_iter_sample(state.get(PA_SC_MODE_CNTL_1)))
-      return refuse(error, "per-sample shading (PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE, %u samples) is not simulated (0x%08x)",
-                    pattern.samples, state.get(PA_SC_MODE_CNTL_1));
-   if (state.get(DB_ALPHA_TO_MASK) & 1)
-      return refuse(error, "alpha to coverage (DB_ALPHA_TO_MASK, %u samples) is not simulated (0x%08x)",
-                    pattern.samples, state.get(DB_ALPHA_TO_MASK));
+   if (mode_cntl_1_ps_iter_sample(state.get(PA_SC_MODE_CNTL_1))) {
+      /* Per-sample shading (r600g: ARB_sample_shading). Spreading a pixel's samples over
+       * fewer invocations than samples (Cayman's DB_EQAA.PS_ITER_SAMPLES below the sample
+       * count) has no document saying which samples an invocation takes: refused. */
+      if (!pattern.per_sample_coverage)
+         return refuse(error, "PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE without PA_SC_MODE_CNTL_0.MSAA_ENABLE (%u samples) "
+                       "is not simulated (0x%08x)", pattern.samples, state.get(hw::gfx::PA_SC_MODE_CNTL_0));
+      if (cayman && (1u << db_eqaa_log_ps_iter_samples(state.get(CM_DB_EQAA))) != pattern.samples)
+         return refuse(error, "DB_EQAA.PS_ITER_SAMPLES below the %u samples (invocations that shade several "
+                       "samples each) is not simulated (0x%08x)", pattern.samples, state.get(CM_DB_EQAA));
+      pattern.iterate_samples = true;
+   }
+   /* DB_ALPHA_TO_MASK: gfx/alpha_to_mask.cpp. */
    for (unsigned pixel = 0; pixel < 4; pixel++) {
       for (unsigned s = 0; s < pattern.samples; s++) {
          uint32_t reg;
@@ -191,6 +198,8 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
    const unsigned height = unsigned((uint64_t(slice & 0x3fffff) + 1) * 64 / width);
    const unsigned array_mode = hw::gfx::cb_info_array_mode(info);
 
+   /* SLICE_START (r600g renders a layer so); CMASK slices are not modelled. */
+   m.slice = m.samples > 1 ? state.get(base_reg + hw::reg::View) & 0x7ff : 0;
    m.compressed = m.samples > 1 && cb_info_compression(info);
    if (m.compressed) {
       /* FMASK: r600g allocates it as a 2D-tiled surface of 1 (2, 4 samples) or 4 (8 samples)
@@ -204,7 +213,6 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
       hw::LevelAddressing &a = m.fmask_addressing;
       a.mode = hw::ArrayMode::Tiled2DThin1;
       a.pitch = width;
-      a.aligned_height = height;
       a.bytes_per_element = fmask_bytes_per_pixel(m.samples);
       a.non_displayable_order = true;
       a.tiling = state.tiling;
@@ -216,16 +224,22 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
       if (fmask_tiles * 64 < uint64_t(width) * height)
          return refuse(error, "CB_COLOR%u: FMASK_SLICE is smaller than the colour buffer (0x%08x)", n,
                        state.get(base_reg + FmaskSlice));
+      /* FMASK's own rows: its macro tile (FMASK_BANK_HEIGHT; r600g uses 4 for up to 4 samples)
+       * may be taller than the colour's, and FMASK_SLICE counts the surface's 8x8 tiles. */
+      a.aligned_height = unsigned(fmask_tiles * 64 / width);
       const uint64_t start = hw::macro_tiled_surface_start(uint64_t(state.get(base_reg + Fmask)) << 8, state.tiling,
                                                            a.macro.banks, a.swizzle);
       std::string memory_error;
-      m.fmask = memory.resolve(start, uint64_t(width) * height * a.bytes_per_element, memory_error);
+      m.fmask = memory.resolve(start, uint64_t(width) * a.aligned_height * a.bytes_per_element * (m.slice + 1),
+                               memory_error);
       if (!m.fmask)
          return refuse(error, ("CB_COLOR%u: FMASK memory: " + memory_error + " (0x%08x)").c_str(), n,
                        state.get(base_reg + Fmask));
    }
 
    m.fast_clear = cb_info_fast_clear(info);
+   if (m.fast_clear && m.slice)
+      return refuse(error, "CB_COLOR%u: FAST_CLEAR (CMASK) with SLICE_START %u above 0 is not simulated", n, m.slice);
    if (m.fast_clear) {
       const uint64_t bytes = (uint64_t(slice_tile_max(state.get(base_reg + CmaskSlice))) + 1) * 128;
       m.cmask_tiles_per_row = width / 8;
@@ -296,6 +310,12 @@ void write_colour_samples(ColourTarget &t, unsigned x, unsigned y, uint16_t cove
    if (tile_fast_cleared(m, x, y))
       expand_fast_cleared_tile(t, x, y);
    store_pixel(t, x, y, samples);
+}
+
+void fmask_decompress_pixel(ColourTarget &t, unsigned x, unsigned y)
+{
+   if (tile_fast_cleared(t.msaa, x, y))
+      expand_fast_cleared_tile(t, x, y);
 }
 
 void resolve_pixel(const ColourTarget &source, ColourTarget &destination, unsigned x, unsigned y)

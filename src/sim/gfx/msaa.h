@@ -23,6 +23,9 @@ struct ColourTarget; /* gfx/colour_buffer.h */
 struct SamplePattern {
    unsigned samples = 1;
    bool per_sample_coverage = false;
+   /* PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE with per-sample coverage: the pixel shader runs once per
+    * covered sample (on Cayman DB_EQAA.PS_ITER_SAMPLES must name every sample). */
+   bool iterate_samples = false;
    /* Offsets from the pixel centre in 1/16 pixel, y down the screen: [quad pixel][sample]. */
    std::array<std::array<std::array<int, 2>, 16>, 4> offsets{};
    std::array<uint16_t, 4> mask{};
@@ -31,8 +34,8 @@ struct SamplePattern {
    uint16_t all_samples() const { return uint16_t((1u << samples) - 1); }
 };
 
-/* Decodes the pattern; false with a message for state the simulator refuses (per-sample
- * shading, alpha to coverage, undefined counts). */
+/* Decodes the pattern; false with a message for state the simulator refuses (alpha to
+ * coverage, undefined counts, iterating over fewer samples than the pixel has). */
 bool decode_sample_pattern(const PipelineState &, SamplePattern &, std::string &error);
 
 /* The colour block's view of a multisampled or fast-clearable colour buffer. */
@@ -43,6 +46,9 @@ struct ColourMetadata {
    bool compressed = false;
    uint8_t *fmask = nullptr;
    hw::LevelAddressing fmask_addressing;
+   /* CB_COLORn_VIEW.SLICE_START: the slice drawn, of the colour surface and of FMASK alike
+    * (each a 2D-tiled array from its base, FMASK's slices FMASK_SLICE's tiles apart). */
+   unsigned slice = 0;
    /* FAST_CLEAR: a CMASK nibble per 8x8 tile; a fast-cleared tile reads as the clear colour. */
    bool fast_clear = false;
    uint8_t *cmask = nullptr;
@@ -70,6 +76,13 @@ std::array<uint8_t, 16> read_sample_element(const ColourTarget &, unsigned x, un
  * fast-cleared tile is expanded first). */
 void write_colour_samples(ColourTarget &, unsigned x, unsigned y, uint16_t coverage,
                           const std::array<uint32_t, 4> &exported, const std::array<uint32_t, 4> *second);
+
+/* CB_COLOR_CONTROL.MODE FMASK_DECOMPRESS (r600g's decompress blend on Evergreen and Cayman,
+ * drawn over a multisampled colour buffer before the texture unit reads it): pixel (x, y)
+ * left readable through FMASK alone. Only fast-cleared tiles (CMASK) are compressed beyond
+ * FMASK here; such a tile is expanded (*derived*: what the texture unit, which reads no
+ * CMASK, needs). */
+void fmask_decompress_pixel(ColourTarget &, unsigned x, unsigned y);
 
 /* CB_COLOR_CONTROL.MODE RESOLVE: the average of `source`'s samples at (x, y) written to the
  * single-sample `destination`. */

@@ -1,0 +1,8 @@
+#version 450
+// The triangle's flat colour into a float or normalized target.
+layout(location = 0) flat in vec4 v_colour;
+layout(location = 0) out vec4 out_colour;
+void main()
+{
+    out_colour = v_colour;
+}
