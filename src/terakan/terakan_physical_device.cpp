@@ -309,8 +309,7 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    pFeatures->features.independentBlend = VK_TRUE;
    pFeatures->features.logicOp = VK_TRUE;
    /* Occlusion queries count every sample that passes (DB_COUNT_CONTROL.PERFECT_ZPASS_COUNTS);
-    * no pipeline statistics (the simulator models no statistics counters), and no queries
-    * inherited by secondary command buffers. */
+    * no queries inherited by secondary command buffers. */
    pFeatures->features.occlusionQueryPrecise = VK_TRUE;
    /* Every BC format is sampled, filtered and a blit source (FMT_BC1-BC7; api-images
     * CompressedFormatsSampledAtEveryLevel, BlitsScaledMirroredFilteredAndFromCompressedImages). */
