@@ -49,6 +49,13 @@ VULKAN = [
      'view and keeps its grey); below, a second subpass reads each view\'s own layer as an input attachment '
      '(lavapipe 22.3 draws only view 0 there, a bug of its own: the test checks that row against the first)',
      'multiview-cayman/multiview-terakan.png', 'multiview-cayman/multiview-lavapipe.png'),
+    ('polygon-modes', 'VK_POLYGON_MODE_LINE over a triangle strip (every triangle outlined whole; right: lavapipe, '
+     'whose strict lines differ by a pixel where the rules allow)',
+     'polygon-modes-cayman/LineModeDrawsEveryTrianglesEdges-2-terakan.png',
+     'polygon-modes-cayman/LineModeDrawsEveryTrianglesEdges-2-lavapipe.png'),
+    ('multiview-2d-tiled', 'The multiview scene at 128x128, whose layers are 2D tiled (each layer rendered as its '
+     'slice, CB_COLORn_VIEW.SLICE_START)',
+     'multiview-cayman/multiview-terakan-128.png', 'multiview-cayman/multiview-lavapipe-128.png'),
     ('barycentrics', 'VK_KHR_fragment_shader_barycentric: BaryCoordKHR as red, green, blue (right: not lavapipe, '
      'which lacks the extension, but the weights computed on the CPU from the specification\'s formulas)',
      'barycentrics-cayman/terakan.png', 'barycentrics-cayman/reference.png'),
@@ -63,6 +70,10 @@ OPENGL = [(name, caption, 'gl/scenes-cayman/cayman/%s.png' % name, 'gl/scenes-ca
               ('point_sprite', 'Point sprites'),
               ('clip_cull_distances', 'Clip and cull distances'),
               ('format_r11g11b10f', 'An R11G11B10F target'),
+              ('msaa_texel_fetch', 'texelFetch of every sample of a 4x texture (sampler2DMS through FMASK)'),
+              ('sample_interpolation', 'Sample shading: interpolateAtSample, interpolateAtOffset and sample-qualified inputs'),
+              ('msaa_alpha_to_coverage', 'Alpha to coverage at 4x, resolved'),
+              ('polygon_mode', 'glPolygonMode: triangles drawn as lines and points'),
           ]]
 
 

@@ -9,6 +9,9 @@
 #include "terakan_private.h"
 
 #include "vk_format.h"
+#include "util/u_math.h"
+
+#include <algorithm>
 
 using terakan::hw::NumFormat;
 using terakan::hw::Select;
@@ -220,13 +223,19 @@ VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, Vk
       usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
    if (features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)
       usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-   /* Input attachments are colour attachments read by texelFetch (depth is not sampled yet). */
-   if ((features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+   /* Input attachments are attachments read by texelFetch (LD of the view's resource, the
+    * depth aspect's for depth formats, as sampled depth is read). */
+   if ((features & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+       (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
       usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
    if (features & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
       usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
    if (features & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)
       usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+   /* Transient attachments are ordinary memory here (no lazily allocated memory type): the
+    * usage is only a hint, allowed wherever an attachment usage is. */
+   if (usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT))
+      usage |= VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
    return usage;
 }
 
@@ -354,7 +363,10 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    default:
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    }
-   out.maxMipLevels = 13; /* log2(4096) + 1 */
+   /* The complete chain for the largest extent, as Vulkan requires (13 for 4096, 9 for 3D's
+    * 256). */
+   out.maxMipLevels =
+      1 + unsigned(util_logbase2(std::max({out.maxExtent.width, out.maxExtent.height, out.maxExtent.depth})));
    /* Sampled depth formats with stencil: one level. Their small depth levels take the stencil
     * plane's pitch, which the texture unit cannot follow (terakan_image.cpp,
     * depth_levels_found_by_the_texture_unit); which levels those are depends on the extent,

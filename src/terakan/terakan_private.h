@@ -39,11 +39,12 @@
 #include "winsys/radeon_cs.h"
 #include "winsys/radeon_device.h"
 
-/* The Vulkan version Terakan reports: 1.0. The formats and sample counts 1.0 requires are
+/* The Vulkan version Terakan reports (TERAKAN_API_MINOR from src/terakan/meson.build, which
+ * also writes it into the ICD manifest): 1.0. The formats and sample counts 1.0 requires are
  * offered, and subgroups (1.1's own requirement) are built, but dEQP's checks at 1.1 still fail
  * (docs/status.md lists them; some, such as full mip chains of sampled D24S8, are 1.0 rules
  * too), so 1.1 is not reported. */
-#define TERAKAN_API_VERSION VK_MAKE_API_VERSION(0, 1, 0, VK_HEADER_VERSION)
+#define TERAKAN_API_VERSION VK_MAKE_API_VERSION(0, 1, TERAKAN_API_MINOR, VK_HEADER_VERSION)
 
 /* See the driver properties in terakan_physical_device.cpp. */
 #define TERAKAN_UNREGISTERED_DRIVER_ID 0x7E7A0000

@@ -491,7 +491,7 @@ void save_picture(const Picture &picture, const char *who)
    const char *folder = std::getenv("TERAKAN_DRAW_PICTURES");
    if (!folder)
       return;
-   constexpr int scale = 4;
+   const int scale = size >= 128 ? 1 : 4; /* the 128x128 scene is large enough as it is */
    terakan::gl_scenes::RgbaPicture out;
    out.width = int(size * layers) * scale;
    out.height = 2 * int(size) * scale;
