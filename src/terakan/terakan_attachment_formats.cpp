@@ -166,7 +166,9 @@ bool terakan_colour_target_format(VkFormat format, terakan_colour_target &out)
       out.comp_swap = row.comp_swap;
       out.blendable = row.blendable;
       out.integer = row.number_type == NumberType::Uint || row.number_type == NumberType::Sint;
-      out.normalized = row.number_type == NumberType::Unorm || row.number_type == NumberType::Snorm;
+      /* Fixed point: sources clamped before blending (BLEND_CLAMP), sRGB included as r600g sets it. */
+      out.normalized = row.number_type == NumberType::Unorm || row.number_type == NumberType::Snorm ||
+                       row.number_type == NumberType::Srgb;
       return true;
    }
    return false;

@@ -189,7 +189,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
       const hw::SurfaceLevel &level = image->layout.levels[view->vk.base_mip_level];
       const uint32_t info = (uint32_t(target.format) << 2) | (uint32_t(level.mode) << 8) |
                             (target.number_type << 12) | (target.comp_swap << 15) |
-                            (uint32_t(target.normalized || target.number_type == hw::gfx::Srgb) << 19) /* BLEND_CLAMP */ |
+                            (uint32_t(target.normalized) << 19) /* BLEND_CLAMP */ |
                             (uint32_t(target.integer) << 20) /* BLEND_BYPASS */;
       uint32_t attrib = 0;
       if (level.mode == hw::ArrayMode::Tiled2DThin1) {

@@ -37,8 +37,8 @@ struct Frame {
    uint32_t iterations = 0;
 };
 
-/* A VFETCH of a packed dword: FMT_2_10_10_10 (x, y, z in 10-bit fields from bit 0, w in the
- * top 2 bits) through the number format as the byte formats are (NORM, INT or SCALED), and
+/* A VFETCH of a packed dword: FMT_2_10_10_10 (fields from bit 0 as hw::format_component_layout
+ * gives them) through the number format as the byte formats are (NORM, INT or SCALED), and
  * FMT_10_11_11_FLOAT (x, y 11-bit and z 10-bit unsigned floats). */
 void decode_packed_vertex(unsigned format, unsigned num_format, bool is_signed, const uint8_t *data,
                           uint32_t element[4])
@@ -52,9 +52,11 @@ void decode_packed_vertex(unsigned format, unsigned num_format, bool is_signed, 
          std::memcpy(&element[c], &rgb[c], 4);
       return;
    }
-   const unsigned widths[4] = {10, 10, 10, 2};
-   for (unsigned c = 0, bit = 0; c < 4; bit += widths[c++]) {
-      const unsigned width = widths[c];
+   /* The field widths from the one table the texture unit and the CB read too. */
+   hw::ComponentLayout layout;
+   hw::format_component_layout(hw::TextureFormat(format), layout);
+   for (unsigned c = 0, bit = 0; c < layout.count; bit += layout.widths[c++]) {
+      const unsigned width = layout.widths[c];
       int32_t v = int32_t((word >> bit) & ((1u << width) - 1));
       if (is_signed && (v >> (width - 1)) & 1)
          v -= 1 << width;
