@@ -760,6 +760,8 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
       }
    }
    flush();
+   if (to_image && !stencil)
+      terakan_cmd_refresh_sampling_copy(cmd, image, sub.mipLevel, 1, sub.baseArrayLayer, sub.layerCount);
 }
 
 /* Where texel (x, y) of `slice` of one level of one aspect of an image starts in its buffer
@@ -841,6 +843,9 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
             }
       }
       flush();
+      if (dst_aspect == VK_IMAGE_ASPECT_DEPTH_BIT && !dst_3d)
+         terakan_cmd_refresh_sampling_copy(cmd, dst, region.dstSubresource.mipLevel, 1,
+                                           region.dstSubresource.baseArrayLayer, region.dstSubresource.layerCount);
    }
 }
 

@@ -264,6 +264,9 @@ terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
     * see the pixels (the barrier the application records may not name the CB at all when the
     * next use is a copy in the same submission). */
    terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   if (terakan_image_view *depth = cmd->rendering.depth)
+      terakan_cmd_refresh_sampling_copy(cmd, depth->image, depth->vk.base_mip_level, 1, depth->vk.base_array_layer,
+                                        depth->vk.layer_count);
    cmd->rendering = {};
 }
 

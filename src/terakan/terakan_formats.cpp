@@ -367,12 +367,8 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
     * 256). */
    out.maxMipLevels =
       1 + unsigned(util_logbase2(std::max({out.maxExtent.width, out.maxExtent.height, out.maxExtent.depth})));
-   /* Sampled depth formats with stencil: one level. Their small depth levels take the stencil
-    * plane's pitch, which the texture unit cannot follow (terakan_image.cpp,
-    * depth_levels_found_by_the_texture_unit); which levels those are depends on the extent,
-    * which this query does not know. */
-   if (format->depth && format->stencil && (info->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
-      out.maxMipLevels = 1;
+   /* Sampled depth formats with stencil too: their levels 1.. are sampled from a copy
+    * (terakan_depth_sampling_copy.cpp). */
    out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
    /* 4 samples for 2D images of formats that are attachments (terakan_image.cpp): what the
     * simulator models and lavapipe, the reference, also offers; they may also be sampled (and

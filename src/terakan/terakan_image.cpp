@@ -165,6 +165,8 @@ static bool lay_out_stencil(const terakan_device *device, terakan_image *image, 
 
 uint64_t terakan_image_size(const terakan_image *image)
 {
+   if (image->sampling_mips_offset)
+      return image->sampling_mips_offset + image->sampling_layout.size - image->sampling_layout.mip_offset;
    return image->format->stencil ? image->stencil_offset + image->stencil_layout.size : image->layout.size;
 }
 
@@ -185,28 +187,8 @@ uint64_t terakan_image_stencil_offset(const terakan_image *image, uint32_t level
  * r600_translate_texformat for Z16, Z24X8 and the Z32F plane of Z32F_S8X24), the stencil plane
  * as FMT_8 with NUM_FORMAT_ALL INT (r600g's S8_UINT view of the separate stencil surface:
  * evergreen_fill_tex_resource_words). Both in the DB's non-displayable micro-tile order.
- *
- * The texture unit finds levels 1.. from MIP_ADDRESS by the natural layout of the format
- * (hw::compute_surface_layout). A format with stencil gives its small depth levels the stencil
- * plane's wider pitch (lay_out_stencil), which the texture unit cannot know: r600g calls such
- * a surface "depth_adjusted" and samples a flushed copy instead. There is no such copy here,
- * so a sampled D24S8/D32FS8 image whose levels would be adjusted is refused at creation
- * (single-level images never are: level 0 takes its pitch from the resource's PITCH). This
- * returns how many leading levels the texture unit finds where the DB put them. */
-static unsigned depth_levels_found_by_the_texture_unit(const terakan_image *image)
-{
-   const terakan_device *device = container_of(image->vk.base.device, const terakan_device, vk);
-   hw::SurfaceLayout natural;
-   std::string error;
-   if (!hw::compute_surface_layout(device->physical->pci->family, image->surface, natural, error))
-      return 1;
-   unsigned level = 0;
-   while (level < natural.levels.size() && natural.levels[level].pitch == image->layout.levels[level].pitch &&
-          natural.levels[level].offset - natural.mip_offset * (level > 0) ==
-             image->layout.levels[level].offset - image->layout.mip_offset * (level > 0))
-      level++;
-   return std::max(level, 1u);
-}
+ * Levels 1.. of a format with stencil are read from a copy where the texture unit finds them
+ * (terakan_depth_sampling_copy.cpp). */
 
 extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
@@ -274,17 +256,15 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return terakan_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "terakan: image layout: %s",
                        error.c_str());
    }
-   if (format->stencil && (pCreateInfo->usage & VK_IMAGE_USAGE_SAMPLED_BIT) &&
-       depth_levels_found_by_the_texture_unit(image) < image->surface.levels) {
-      const unsigned found = depth_levels_found_by_the_texture_unit(image);
+   /* Depth levels read by the texture unit (sampled, input attachments, blit sources). */
+   if (format->stencil && image->vk.samples == 1 && image->surface.levels > 1 &&
+       (pCreateInfo->usage & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) &&
+       !terakan_image_lay_out_sampling_copy(device, image, error)) {
       vk_image_finish(&image->vk);
       terakan_object_delete(pAllocator ? pAllocator : &device->vk.alloc, image);
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: this sampled depth/stencil image is not supported: from level %u on the depth "
-                            "plane takes the stencil plane's pitch (a multiple of 32 texels), which the texture unit "
-                            "cannot follow; use fewer levels, or X8_D24_UNORM_PACK32 / D32_SFLOAT, which have no such "
-                            "limit",
-                            found);
+                            "terakan: this sampled depth/stencil image is not supported: %s", error.c_str());
    }
    /* A read multisampled colour image needs FMASK. */
    if (image->vk.samples > 1 && (pCreateInfo->usage & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)) &&
@@ -437,6 +417,9 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
    const uint64_t base = image->offset + plane;
    resource.base_address = base;
    resource.mip_address = image->surface.levels > 1 ? base + layout.mip_offset : base;
+   /* Depth levels 1.. of a format with stencil, where the texture unit finds them. */
+   if (!stencil && image->sampling_mips_offset)
+      resource.mip_address = image->offset + image->sampling_mips_offset;
    resource.format = format->hw;
    resource.num_format = format->num_format;
    for (bool &s : resource.format_signed)

@@ -215,4 +215,10 @@ terakan_CmdBlitImage2(VkCommandBuffer commandBuffer, const VkBlitImageInfo2 *inf
             return;
    }
    terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   if (destination->format->depth)
+      for (uint32_t i = 0; i < info->regionCount; i++) {
+         const VkImageSubresourceLayers &to = info->pRegions[i].dstSubresource;
+         terakan_cmd_refresh_sampling_copy(cmd, destination, to.mipLevel, 1, to.baseArrayLayer,
+                                           vk_image_subresource_layer_count(&destination->vk, &to));
+      }
 }

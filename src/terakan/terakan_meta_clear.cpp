@@ -454,6 +454,12 @@ static void clear_image(terakan_cmd_buffer *cmd, terakan_image *image, bool dept
       }
    }
    terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   for (uint32_t i = 0; i < range_count && depth_stencil; i++)
+      if (ranges[i].aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT)
+         terakan_cmd_refresh_sampling_copy(cmd, image, ranges[i].baseMipLevel,
+                                           vk_image_subresource_level_count(&image->vk, &ranges[i]),
+                                           ranges[i].baseArrayLayer,
+                                           vk_image_subresource_layer_count(&image->vk, &ranges[i]));
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "vk_alloc.h"
@@ -215,6 +216,12 @@ struct terakan_image {
    uint64_t fmask_offset = 0;
    uint64_t fmask_slice_bytes = 0;
    unsigned fmask_aligned_height = 0; /* rows of one FMASK slice (its own macro-tile height) */
+   /* Sampled depth of a format with stencil whose mip levels the texture unit cannot find
+    * where the DB puts them (terakan_depth_sampling_copy.cpp): levels 1.. of the depth plane
+    * once more, in the natural layout `sampling_layout` the texture unit follows from
+    * MIP_ADDRESS, `sampling_mips_offset` bytes from the image's base (0: none). */
+   terakan::hw::SurfaceLayout sampling_layout;
+   uint64_t sampling_mips_offset = 0;
    struct terakan_device_memory *memory;
    VkDeviceSize offset; /* in the memory's buffer object */
 };
@@ -224,8 +231,19 @@ uint64_t terakan_image_subresource_offset(const struct terakan_image *image, uin
                                           uint32_t layer);
 /* Where the stencil plane's texel (0, 0) of `layer` of `level` starts, from the image's base. */
 uint64_t terakan_image_stencil_offset(const struct terakan_image *image, uint32_t level, uint32_t layer);
-/* Bytes the image needs: the depth or colour levels and any stencil plane. */
+/* Bytes the image needs: the depth or colour levels, any stencil plane and any sampling copy
+ * of the depth levels. */
 uint64_t terakan_image_size(const struct terakan_image *image);
+/* Gives a sampled depth/stencil image its sampling copy when the texture unit could not find its
+ * depth levels (terakan_depth_sampling_copy.cpp); false with `error` set if it cannot. */
+bool terakan_image_lay_out_sampling_copy(const struct terakan_device *device, struct terakan_image *image,
+                                         std::string &error);
+/* After the depth plane's `levels` and `layers` were written (rendering, clears, copies,
+ * blits), brings the sampling copy of those levels up to date; nothing for images without one
+ * or for level 0, which the texture unit reads in place. */
+void terakan_cmd_refresh_sampling_copy(struct terakan_cmd_buffer *cmd, struct terakan_image *image,
+                                       uint32_t base_level, uint32_t level_count, uint32_t base_layer,
+                                       uint32_t layer_count);
 
 struct terakan_image_view {
    struct vk_image_view vk;
