@@ -11,7 +11,11 @@
  *             (two bindings) before every draw, the values alternating;
  *   pipeline  vkCmdBindPipeline before every draw, alternating two pipelines (opaque, and
  *             alpha-blended with the other front face);
- *   all       both of the above.
+ *   all       both of the above;
+ *   conservative  nothing between the draws, the pipeline with VK_EXT_conservative_rasterization
+ *             OVERESTIMATE (Terakan with TERAKAN_DEBUG=conservative: each draw becomes a
+ *             capture draw, a compute dispatch and a draw of the enlarged fans); lavapipe does
+ *             not offer the extension, so this variant is compared with `none` on Terakan.
  *
  * For each: draws recorded per second and CPU microseconds per draw (vkBeginCommandBuffer to
  * vkEndCommandBuffer over N, median of --repeat recordings), and the time from vkQueueSubmit
@@ -46,7 +50,7 @@ namespace {
 constexpr uint32_t target_size = 64;
 constexpr VkFormat target_format = VK_FORMAT_R8G8B8A8_UNORM;
 
-enum class Variant { None, Dynamic, Pipeline, All };
+enum class Variant { None, Dynamic, Pipeline, All, Conservative };
 struct VariantInfo {
    Variant variant;
    const char *name, *description;
@@ -56,7 +60,9 @@ const VariantInfo variants[] = {
    {Variant::Dynamic, "dynamic", "viewport, scissor, push constants, vertex buffers per draw"},
    {Variant::Pipeline, "pipeline", "pipeline change per draw"},
    {Variant::All, "all", "pipeline and dynamic state per draw"},
+   {Variant::Conservative, "conservative", "conservative rasterization, no state change"},
 };
+constexpr size_t ordinary_variants = 4; /* the ones lavapipe can draw too */
 
 struct Figures {
    double record_us_per_draw = 0, draws_per_second = 0, submit_ms = 0;
@@ -79,7 +85,11 @@ public:
          error = std::string(properties.deviceName) + " has no graphics queue";
          return;
       }
-      if (create_device(physical, *family, nullptr, nullptr, {}, device) != VK_SUCCESS) {
+      conservative = has_device_extension(physical, VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME);
+      std::vector<const char *> extensions;
+      if (conservative)
+         extensions.push_back(VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME);
+      if (create_device(physical, *family, nullptr, nullptr, extensions, device) != VK_SUCCESS) {
          error = "vkCreateDevice failed";
          device = VK_NULL_HANDLE;
          return;
@@ -153,7 +163,8 @@ public:
       begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
       vkBeginCommandBuffer(commands, &begin);
       vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
-      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[0]);
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                        pipelines[variant == Variant::Conservative ? 2 : 0]);
       vkCmdSetViewport(commands, 0, 1, &viewports[0]);
       vkCmdSetScissor(commands, 0, 1, &scissors[0]);
       const float still[4] = {0, 0, 0, 0};
@@ -205,6 +216,7 @@ public:
 
    bool ready = false;
    bool terakan;
+   bool conservative = false; /* VK_EXT_conservative_rasterization offered (and enabled) */
    std::string error;
    VkPhysicalDeviceProperties properties{};
 
@@ -303,15 +315,21 @@ private:
       dynamic.pDynamicStates = dynamic_states;
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
       multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-      for (unsigned p = 0; p < 2; p++) {
+      /* Pipeline 2, where offered: pipeline 0 drawn conservatively. */
+      for (unsigned p = 0; p < (conservative ? 3u : 2u); p++) {
+         VkPipelineRasterizationConservativeStateCreateInfoEXT conservative_state{
+            VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_CONSERVATIVE_STATE_CREATE_INFO_EXT};
+         conservative_state.conservativeRasterizationMode = VK_CONSERVATIVE_RASTERIZATION_MODE_OVERESTIMATE_EXT;
          VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+         if (p == 2)
+            raster.pNext = &conservative_state;
          raster.polygonMode = VK_POLYGON_MODE_FILL;
          raster.cullMode = VK_CULL_MODE_NONE;
-         raster.frontFace = p ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+         raster.frontFace = p == 1 ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
          raster.lineWidth = 1.0f;
          VkPipelineColorBlendAttachmentState blend{};
          blend.colorWriteMask = 0xf;
-         if (p) {
+         if (p == 1) {
             blend.blendEnable = VK_TRUE;
             blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
             blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
@@ -379,7 +397,7 @@ private:
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
    VkShaderModule modules[2] = {};
    VkPipelineLayout layout = VK_NULL_HANDLE;
-   VkPipeline pipelines[2] = {};
+   VkPipeline pipelines[3] = {};
    VkBuffer vertex_buffers[2] = {};
    VkDeviceMemory vertex_memory[2] = {};
 };
@@ -456,6 +474,11 @@ int main(int argc, char **argv)
             continue;
          }
          for (size_t v = 0; v < std::size(variants); v++) {
+            if (variants[v].variant == Variant::Conservative && !gpu.conservative) {
+               std::printf("  %-8s not offered%s\n", variants[v].name,
+                           gpu.terakan ? " (run with TERAKAN_DEBUG=conservative)" : "");
+               continue;
+            }
             Figures &f = results[d][v] = measure(gpu, variants[v].variant, draws, repeat);
             if (!f.ok) {
                std::fprintf(stderr, "terakan-bench-draw: %s, %s: %s\n", names[d].c_str(), variants[v].name,
@@ -473,9 +496,13 @@ int main(int argc, char **argv)
    }
    if (!status) {
       std::printf("recording time per draw, Terakan / lavapipe:");
-      for (size_t v = 0; v < std::size(variants); v++)
+      for (size_t v = 0; v < ordinary_variants; v++)
          std::printf(" %s %.2fx%s", variants[v].name, results[0][v].record_us_per_draw / results[1][v].record_us_per_draw,
-                     v + 1 < std::size(variants) ? "," : "\n");
+                     v + 1 < ordinary_variants ? "," : "\n");
+      const Figures &conservative = results[0][ordinary_variants], &none = results[0][0];
+      if (conservative.ok)
+         std::printf("conservative draws on Terakan / ordinary ones: recording %.2fx, submit and wait %.2fx\n",
+                     conservative.record_us_per_draw / none.record_us_per_draw, conservative.submit_ms / none.submit_ms);
    }
    vkDestroyInstance(instance, nullptr);
    return status;

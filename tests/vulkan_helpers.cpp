@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <fstream>
 #include <iterator>
 
@@ -83,6 +85,23 @@ std::vector<uint32_t> read_api_spirv(const std::string &name)
    return words;
 }
 
+namespace {
+
+/* The messengers create_instance made, by instance. */
+std::mutex messengers_lock;
+std::map<VkInstance, VkDebugUtilsMessengerEXT> messengers;
+
+/* The messenger create info in a pNext chain, if any. */
+const VkDebugUtilsMessengerCreateInfoEXT *vk_find_struct_const_messenger(const void *next)
+{
+   for (auto *s = static_cast<const VkBaseInStructure *>(next); s; s = s->pNext)
+      if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)
+         return reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT *>(s);
+   return nullptr;
+}
+
+} // namespace
+
 VkResult create_instance(const char *application, uint32_t api_version, const std::vector<const char *> &layers,
                          const std::vector<const char *> &extensions, const void *next, VkInstance &instance)
 {
@@ -96,7 +115,44 @@ VkResult create_instance(const char *application, uint32_t api_version, const st
    info.ppEnabledLayerNames = layers.data();
    info.enabledExtensionCount = uint32_t(extensions.size());
    info.ppEnabledExtensionNames = extensions.data();
-   return vkCreateInstance(&info, nullptr, &instance);
+   const VkResult result = vkCreateInstance(&info, nullptr, &instance);
+   if (result != VK_SUCCESS)
+      return result;
+   const auto *messenger_info = vk_find_struct_const_messenger(next);
+   if (messenger_info) {
+      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+         vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+      VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+      VkDebugUtilsMessengerCreateInfoEXT copy = *messenger_info;
+      copy.pNext = nullptr;
+      if (create && create(instance, &copy, nullptr, &messenger) == VK_SUCCESS) {
+         std::lock_guard<std::mutex> guard(messengers_lock);
+         messengers[instance] = messenger;
+      }
+   }
+   return result;
+}
+
+void destroy_instance(VkInstance instance)
+{
+   if (!instance)
+      return;
+   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+   {
+      std::lock_guard<std::mutex> guard(messengers_lock);
+      auto found = messengers.find(instance);
+      if (found != messengers.end()) {
+         messenger = found->second;
+         messengers.erase(found);
+      }
+   }
+   if (messenger) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+         vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+      if (destroy)
+         destroy(instance, messenger, nullptr);
+   }
+   vkDestroyInstance(instance, nullptr);
 }
 
 VkPhysicalDevice find_physical_device(VkInstance instance, const char *name)

@@ -42,6 +42,11 @@ std::vector<uint32_t> read_api_spirv(const std::string &name);
  * creation and destruction). */
 VkResult create_instance(const char *application, uint32_t api_version, const std::vector<const char *> &layers,
                          const std::vector<const char *> &extensions, const void *next, VkInstance &instance);
+/* Destroys an instance made by create_instance, with the messenger it made: a messenger's
+ * create info in the instance's pNext chain only covers vkCreateInstance and
+ * vkDestroyInstance (VK_EXT_debug_utils), so create_instance also makes a messenger of its
+ * own from it that reports everything in between. */
+void destroy_instance(VkInstance instance);
 
 /* The first device whose name holds `name` (a part is enough: "llvmpipe"), or null. */
 VkPhysicalDevice find_physical_device(VkInstance instance, const char *name);

@@ -151,6 +151,9 @@ struct ExportOp {
    std::array<unsigned, 4> values{no_value, no_value, no_value, no_value};
    std::array<uint8_t, 4> select{7, 7, 7, 7};
    bool done = false;
+   /* MEM_STREAM0_BUF0 instead of EXPORT: all four values (no selects) to dwords base..base+3
+    * of the vertex's streamout record (CompileOptions::capture_outputs). */
+   bool stream = false;
 };
 
 /* Export types of the CF export word (docs/sim-semantics.md, "Drawing"). */
@@ -201,6 +204,11 @@ struct SelectedProgram {
    std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
    std::vector<unsigned> image_rats;  /* RATs written by typed stores (storage images) */
    bool rat_returns = false; /* returning RAT operations (ShaderBinary::rat_returns) */
+   /* Pixel shaders that write memory: RAT ids start at rat_base (the colour targets hold
+    * CB_COLOR0..rat_base-1) and every MEM_RAT sets VALID_PIXEL_MODE, so that helper and
+    * killed pixels write nothing (compiler.cpp, place_pixel_shader_rats). */
+   unsigned rat_base = 0;
+   bool valid_pixels_only = false;
    /* Uniform buffers read through the constant cache: constant buffer 2 + k is the buffer at
     * fetch slot kcache_slots[k]. */
    std::vector<unsigned> kcache_slots;

@@ -83,7 +83,10 @@ static std::string export_text(const ExportOp &e)
 {
    static const char *types[] = {"pixel", "pos", "param"};
    std::ostringstream text;
-   text << (e.done ? "export_done " : "export ") << types[e.type % 3] << e.base << " (";
+   if (e.stream)
+      text << "mem_stream0_buf0 dword" << e.base << " (";
+   else
+      text << (e.done ? "export_done " : "export ") << types[e.type % 3] << e.base << " (";
    for (unsigned c = 0; c < 4; c++) {
       if (c)
          text << ", ";

@@ -53,12 +53,53 @@ bool compile_stage(std::span<const uint32_t> spirv, ShaderStage stage, const cha
    return compile_nir(shader, start, selected, options, binary, error);
 }
 
+/* A pixel shader's early fragment tests and memory writes (fragmentStoresAndAtomics). Its RATs share CB_COLOR0-7 with
+ * the colour targets, so they are numbered from the first slot past the targets (r600g:
+ * rat_base = nr_cbufs, sfn_shader_fs.cpp, and evergreen_emit_image_state's CB index); each
+ * MEM_RAT sets VALID_PIXEL_MODE (r600g sets it on every pixel-shader RAT, sfn_assembler.cpp),
+ * which leaves out helper and killed pixels, as Vulkan wants. DB_SHADER_CONTROL as r600g's
+ * evergreen_update_ps_state: with early fragment tests DEPTH_BEFORE_SHADER [15] and
+ * EXEC_ON_NOOP [11], else EXEC_ON_HIER_FAIL [10] with Z_ORDER LATE_Z (0, the default), so the
+ * shader's stores happen whatever the later depth test decides (Vulkan's rule for shaders
+ * with side effects). Field positions: Mesa evergreend.h R_02880C_DB_SHADER_CONTROL. */
+bool place_pixel_shader_rats(const nir_shader *shader, const CompileOptions &options, SelectedProgram &selected,
+                             std::string &error)
+{
+   if (shader->info.stage != MESA_SHADER_FRAGMENT)
+      return true;
+   /* EarlyFragmentTests, with or without memory writes: the tests (and their depth and
+    * stencil writes, and the occlusion count) come before the shader, so a later discard does
+    * not undo them (r600g sets DEPTH_BEFORE_SHADER for FS_EARLY_DEPTH_STENCIL alone). */
+   const bool early = shader->info.fs.early_fragment_tests;
+   if (early)
+      selected.graphics.db_shader_control |= 1u << 15;
+   if (selected.rat_slots.empty() && selected.image_rats.empty())
+      return true;
+   unsigned highest = 0;
+   for (const std::vector<unsigned> *list : {&selected.rat_slots, &selected.image_rats})
+      for (unsigned slot : *list)
+         highest = std::max(highest, slot);
+   if (options.colour_targets + highest >= max_storage_buffer_slots) {
+      error = "the fragment shader writes memory through RAT slot " + std::to_string(highest) + ", which with " +
+              std::to_string(options.colour_targets) + " colour attachment(s) would be CB_COLOR" +
+              std::to_string(options.colour_targets + highest) + "; colour attachments and the storage buffers, " +
+              "storage images and storage texel buffers a pixel shader writes share CB_COLOR0-" +
+              std::to_string(max_storage_buffer_slots - 1);
+      return false;
+   }
+   selected.rat_base = options.colour_targets;
+   selected.valid_pixels_only = true;
+   selected.graphics.db_shader_control |= early ? 1u << 11 : 1u << 10;
+   return true;
+}
+
 bool compile_nir(nir_shader *shader, std::chrono::steady_clock::time_point start, SelectedProgram &selected,
                  const CompileOptions &options, ShaderBinary &binary, std::string &error)
 {
    const hw::IsaClass isa = hw::family_info(options.family).isa_class;
 
    bool ok = select_program(shader, isa, options, selected, error);
+   ok = ok && place_pixel_shader_rats(shader, options, selected, error);
    for (unsigned c = 0; c < 3; c++)
       binary.workgroup_size[c] = shader->info.workgroup_size[c];
    binary.push_constant_bytes = selected.uses_push_constants ? 256 : 0;

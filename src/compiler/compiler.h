@@ -129,11 +129,11 @@ inline constexpr unsigned sample_mask_keep_constant = 21;
 /* Pixel shaders: driver-constant dword 22 holds the mask of the draw's samples ((1 << samples)
  * - 1): a SampleMask output that keeps none of them discards the invocation. */
 inline constexpr unsigned sample_count_mask_constant = 22;
-/* Pixel shaders: driver-constant dwords 24-31 hold SamplePosition of samples 0-3 ((x, y) in
+/* Pixel shaders: driver-constant dwords 24-39 hold SamplePosition of samples 0-7 ((x, y) in
  * [0, 1), floats) for the draw's sample count, as the driver programs PA_SC_AA_SAMPLE_LOCS;
  * (0.5, 0.5) for sample 0 of a single-sample draw. */
 inline constexpr unsigned sample_positions_constant = 24;
-inline constexpr unsigned max_sample_positions = 4;
+inline constexpr unsigned max_sample_positions = 8;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
@@ -182,6 +182,17 @@ struct CompileOptions {
     * "Fragment-shader barycentrics"). The driver sets it when the fragment stage's
     * GraphicsInterface::uses_vertex_order is. */
    bool export_vertex_order = false;
+   /* Vertex shaders: also write the clip position and every varying parameter, in parameter
+    * order (GraphicsInterface::param_locations without the dummy), as vec4s to streamout
+    * buffer 0 (MEM_STREAM0_BUF0, dwords 4k..4k+3 of the vertex's record, the position first):
+    * the capture variant of the conservative-rasterization draws (docs/architecture.md). */
+   bool capture_outputs = false;
+   /* Fragment shaders: >= 0 adds the conservative-rasterization multisample discard on three
+    * flat edge inputs at varying locations conservative_edges..+2 (conservative_discard.h). */
+   int conservative_edges = -1;
+   /* Pixel shaders: the colour targets the pipeline renders to (CB_COLOR0..n-1), which the
+    * shader's RATs follow, since both share CB_COLOR0-7 (r600g's rat_base, nr_cbufs). */
+   unsigned colour_targets = 0;
 };
 
 /* One fetch instruction of the program, for the driver: where it sits and what it reads. */
@@ -253,6 +264,9 @@ struct GraphicsInterface {
    /* Reads SampleId or SamplePosition or has a Sample-decorated input: Vulkan then runs the
     * shader once per sample (the driver sets PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE). */
    bool sample_shading = false;
+   /* Pixel shaders: bit l: varying location l is interpolated without perspective
+    * (NoPerspective; conservative rasterization's construction extrapolates it screen-linearly). */
+   uint32_t noperspective_inputs = 0;
 };
 
 struct ShaderBinary {

@@ -820,7 +820,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             error = "internal: no RAT operation " + std::string(wanted);
             return false;
          }
-         cf.set(cf_export::rat_id, clause.store.binding);
+         cf.set(cf_export::rat_id, clause.store.binding + selected.rat_base);
+         if (selected.valid_pixels_only)
+            cf.set(cf_export::valid_pixel_mode, 1);
          cf.set(cf_export::rat_inst, store->opcode);
          cf.set(cf_export::type, 1);
          cf.set(cf_export::rw_gpr, data.gpr);
@@ -834,8 +836,30 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          break;
       }
       case ClauseKind::Export: {
-         /* EXPORT(_DONE) of one GPR: the channels its values sit in, or constant selects. */
          const ExportOp &e = clause.exported;
+         if (e.stream) {
+            /* MEM_STREAM0_BUF0, TYPE 0 (write), the four channels of one GPR (COMP_MASK 0xF,
+             * ELEM_SIZE 3: four dwords) at dword ARRAY_BASE of the vertex's record; ARRAY_SIZE
+             * 0xFFF as sfn's transform-feedback exports (Mesa sfn_instr_export.cpp, eg_asm.c). */
+            const Location at = allocation.location[e.values[0]];
+            for (unsigned k = 0; k < 4; k++) {
+               const Location l = allocation.location[e.values[k]];
+               if (l.gpr != at.gpr || l.chan != k) {
+                  error = "internal: a stream export's values are not the channels of one GPR";
+                  return false;
+               }
+            }
+            cf.set(cf_export::type, 0);
+            cf.set(cf_export::array_base, e.base);
+            cf.set(cf_export::rw_gpr, at.gpr);
+            cf.set(cf_export::elem_size, 3);
+            cf.set(cf_export::array_size, 0xfff);
+            cf.set(cf_export::comp_mask, 0xf);
+            cf.set(cf_export::inst, find_cf_op("MEM_STREAM0_BUF0")->opcode_for(isa));
+            cf.set(cf_export::barrier, 1);
+            break;
+         }
+         /* EXPORT(_DONE) of one GPR: the channels its values sit in, or constant selects. */
          unsigned gpr = 0;
          const Field selects[] = {cf_export::sel_x, cf_export::sel_y, cf_export::sel_z, cf_export::sel_w};
          for (unsigned k = 0; k < 4; k++) {

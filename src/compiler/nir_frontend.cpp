@@ -6,6 +6,7 @@
 #include "subgroups.h"
 #include "barycentric.h"
 #include "graphics_nir.h"
+#include "conservative_discard.h"
 #include "image_lowering.h"
 #include "texture_lowering.h"
 
@@ -264,6 +265,8 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    spirv_options.caps.subgroup_ballot = true;
    spirv_options.caps.subgroup_shuffle = true;
    spirv_options.caps.subgroup_arithmetic = true;
+   /* FragStencilRefEXT: PIXEL 61's y (select_graphics.cpp). */
+   spirv_options.caps.stencil_export = true;
 
    if (spirv.size() < 5 || spirv[0] != 0x07230203) {
       error = "not a SPIR-V module (bad magic number or too short)";
@@ -356,6 +359,8 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
       NIR_PASS_V(shader, lower_instance_index);
    if (stage == ShaderStage::Fragment)
       NIR_PASS_V(shader, lower_input_attachments);
+   if (stage == ShaderStage::Fragment && options.conservative_edges >= 0)
+      add_conservative_discard(shader, unsigned(options.conservative_edges));
    NIR_PASS_V(shader, nir_lower_system_values);
    /* After the system values become intrinsics, before the compute ones are lowered (it makes
     * local invocation indices). */

@@ -139,7 +139,8 @@ public:
       }
       /* The return index of RAT returns is computed once, at the top, as r600g does: it then
        * dominates every returning operation, in branches and loops alike. */
-      if (!graphics && has_returning_atomics(impl) && !compute_rat_return_index())
+      const bool returns_allowed = !graphics || shader->info.stage == MESA_SHADER_FRAGMENT;
+      if (returns_allowed && has_returning_atomics(impl) && !compute_rat_return_index())
          return false;
       if (!select_cf_list(&impl->body, false))
          return false;
@@ -569,6 +570,10 @@ private:
       case NodeKind::Store:
          for (unsigned v : node.store.sources())
             read(v);
+         /* A pixel shader's memory write comes after every KILL before it: killed lanes must
+          * not write (VALID_PIXEL_MODE drops them only once the KILL has run). */
+         if (graphics)
+            node.after.insert(node.after.end(), graphics->kill_nodes().begin(), graphics->kill_nodes().end());
          break;
       case NodeKind::If: read(node.condition); break;
       default: break;
@@ -2155,8 +2160,8 @@ private:
 
    bool rat_return_index(unsigned &index)
    {
-      if (shader->info.stage != MESA_SHADER_COMPUTE)
-         return fail("storage-buffer atomics whose result is used are supported in compute shaders only");
+      if (shader->info.stage != MESA_SHADER_COMPUTE && shader->info.stage != MESA_SHADER_FRAGMENT)
+         return fail("storage-buffer atomics whose result is used are supported in compute and fragment shaders only");
       if (return_index_value == no_value)
          return fail("internal: a returning atomic the first scan did not see");
       index = return_index_value;
@@ -2166,9 +2171,39 @@ private:
    /* The return buffer dword of this lane: (SE_ID * 256 + HW_WAVE_ID) * 64 + lane, lane being
     * the flat local invocation index modulo 64 (a wave holds consecutive invocations, at most
     * 64; r600g counts the lane with MBCNT instead). The products stay below 2^24. */
+   /* A pixel shader's lane in its wave, as r600g counts it: MBCNT_32LO_ACCUM_PREV_INT in x and
+    * MBCNT_32HI_INT in y of one group, both of all ones; the low half's count takes in the high
+    * half's (sfn_shader.cpp; the simulator's rule: docs/sim-semantics.md). */
+   unsigned emit_lane_index()
+   {
+      const int bundle = next_bundle++;
+      unsigned low = no_value;
+      for (unsigned slot = 0; slot < 2; slot++) {
+         Node node;
+         node.kind = NodeKind::Alu;
+         node.alu.op = &op_named(slot == 0 ? "MBCNT_32LO_ACCUM_PREV_INT" : "MBCNT_32HI_INT");
+         node.alu.src[0] = Operand::literal(0xffffffffu);
+         node.alu.dst = out.new_value(int(slot));
+         node.bundle = bundle;
+         out.nodes.push_back(node);
+         note_accesses(unsigned(out.nodes.size() - 1));
+         if (slot == 0)
+            low = node.alu.dst;
+      }
+      return low;
+   }
+
    bool compute_rat_return_index()
    {
       unsigned &index = return_index_value;
+      if (shader->info.stage == MESA_SHADER_FRAGMENT) {
+         const unsigned wave = emit("MULADD_UINT24", {Operand{OperandKind::Inline, isa::src_sel::se_id},
+                                                      Operand::literal(256),
+                                                      Operand{OperandKind::Inline, isa::src_sel::hw_wave_id}});
+         index = emit("MULADD_UINT24", {Operand::of_value(wave), Operand::literal(64),
+                                        Operand::of_value(emit_lane_index())});
+         return true;
+      }
       if (shader->info.workgroup_size_variable)
          return fail("a variable workgroup size is not supported");
       const auto &size = shader->info.workgroup_size;

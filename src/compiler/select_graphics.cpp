@@ -173,6 +173,11 @@ bool GraphicsSelector::scan_pixel_inputs()
                return fail("pixel-shader input location " + std::to_string(location) +
                            " is read both flat and PerVertexKHR");
             input_flat[location] = flat;
+            if (!flat) {
+               const nir_intrinsic_instr *pair = nir_src_as_intrinsic(intrinsic->src[0]);
+               if (pair && nir_intrinsic_interp_mode(pair) == INTERP_MODE_NOPERSPECTIVE)
+                  out.graphics.noperspective_inputs |= 1u << location;
+            }
             break;
          }
          case nir_intrinsic_load_input_vertex: {
@@ -628,6 +633,11 @@ void GraphicsSelector::add_kill(const char *name, Operand a, Operand b)
    node.alu.op = &alu_op(name);
    node.alu.src[0] = a;
    node.alu.src[1] = b;
+   /* A KILL leaves its lanes out of every later memory write (VALID_PIXEL_MODE), so the writes
+    * the program made before it stay before it (select.cpp orders later writes after it). */
+   for (unsigned i = 0; i < out.nodes.size(); i++)
+      if (out.nodes[i].kind == NodeKind::Store || (out.nodes[i].kind == NodeKind::Fetch && out.nodes[i].fetch.wait_ack))
+         node.after.push_back(i);
    kills.push_back(context.context_add_node(node));
    out.graphics.uses_kill = true;
 }
@@ -665,14 +675,14 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
                      gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
                      " is not supported by the compiler yet (layer and viewport index come later)");
       }
-   } else if (slot == FRAG_RESULT_DEPTH || slot == FRAG_RESULT_SAMPLE_MASK) {
-      /* exported to PIXEL 61 .x and .z (finish); SampleMask is an array of one word */
+   } else if (slot == FRAG_RESULT_DEPTH || slot == FRAG_RESULT_SAMPLE_MASK || slot == FRAG_RESULT_STENCIL) {
+      /* exported to PIXEL 61 .x, .z and .y (finish); SampleMask is an array of one word */
       if (slot == FRAG_RESULT_SAMPLE_MASK && (!nir_src_is_const(intrinsic->src[1]) || nir_src_as_uint(intrinsic->src[1])))
          return fail("SampleMask beyond its first word (the device has 4 samples)");
    } else {
       if (slot < FRAG_RESULT_DATA0)
          return fail(std::string("the fragment-shader output ") + gl_frag_result_name(gl_frag_result(slot)) +
-                     " is not supported by the compiler yet (FragStencilRef comes later)");
+                     " is not supported by the compiler yet");
       unsigned location;
       if (!constant_location(intrinsic, location))
          return false;
@@ -735,8 +745,43 @@ void GraphicsSelector::add_export(unsigned type, unsigned base, const std::array
    context.context_add_node(node);
 }
 
+/* One vec4 of the streamout record (capture_outputs): MEM_STREAM writes whole GPR channels
+ * under COMP_MASK and has no constant selects, so every component is moved into the group,
+ * 0 where the shader wrote nothing. */
+void GraphicsSelector::add_stream_export(unsigned dword, const std::array<Operand, 4> &components,
+                                         const std::array<bool, 4> &written)
+{
+   Node node;
+   node.kind = NodeKind::Export;
+   node.exported.stream = true;
+   node.exported.base = dword;
+   const unsigned group = out.gpr_groups++;
+   for (unsigned c = 0; c < 4; c++) {
+      const Operand value = written[c] ? components[c] : Operand::literal(0);
+      const unsigned v = context.context_emit("MOV", {value}, int(c));
+      out.values[v].gpr_group = int(group);
+      node.exported.values[c] = v;
+   }
+   node.after = kills;
+   context.context_add_node(node);
+}
+
 bool GraphicsSelector::finish()
 {
+   if (vertex() && options.capture_outputs) {
+      /* The capture record: the clip position, then each varying in parameter order (the
+       * order the loop below exports them in). */
+      const auto position = outputs.find(VARYING_SLOT_POS);
+      if (position != outputs.end())
+         add_stream_export(0, position->second.components, position->second.written);
+      else
+         add_stream_export(0, {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0x3f800000)},
+                           {true, true, true, true});
+      unsigned next = 1;
+      for (const auto &[slot, output] : outputs)
+         if (slot >= VARYING_SLOT_VAR0)
+            add_stream_export(4 * next++, output.components, output.written);
+   }
    if (vertex()) {
       /* POS 60 (then the misc vector's point size), then the parameters in location order;
        * EXPORT_DONE on the last of each type. Without a position the vertex gets (0, 0, 0, 1)
@@ -833,9 +878,20 @@ bool GraphicsSelector::finish()
     * FRAG_RESULT_SAMPLE_MASK, and r600g sets EXPORT_Z for it as for depth). */
    const auto depth = outputs.find(FRAG_RESULT_DEPTH);
    const auto mask = outputs.find(FRAG_RESULT_SAMPLE_MASK);
-   const bool writes_depth = depth != outputs.end() && depth->second.written[0];
+   /* With early fragment tests the tests have used the interpolated depth before the shader
+    * ran, so a FragDepth it writes is ignored (GL's rule in ARB_shader_image_load_store;
+    * Vulkan runs the tests before the shader too), and DEPTH_BEFORE_SHADER is not combined
+    * with a depth export. */
+   const bool writes_depth =
+      depth != outputs.end() && depth->second.written[0] && !shader->info.fs.early_fragment_tests;
    const bool writes_mask = mask != outputs.end() && mask->second.written[0];
-   const bool exports_depth = writes_depth || writes_mask;
+   /* FragStencilRefEXT: PIXEL 61 .y as an integer (STENCIL_REF_EXPORT_ENABLE [1]; Mesa
+    * r600_shader.c's table of the Z export's channels, sfn exports FRAG_RESULT_STENCIL there). As
+    * for depth, early fragment tests have used the state's reference already. */
+   const auto stencil = outputs.find(FRAG_RESULT_STENCIL);
+   const bool writes_stencil =
+      stencil != outputs.end() && stencil->second.written[0] && !shader->info.fs.early_fragment_tests;
+   const bool exports_depth = writes_depth || writes_mask || writes_stencil;
    if (writes_mask) {
       /* The DB applies the mask only to multisampled draws (the driver leaves
        * MASK_EXPORT_ENABLE off otherwise, as r600g does): the invocation is discarded when the
@@ -859,8 +915,11 @@ bool GraphicsSelector::finish()
          components[0] = depth->second.components[0];
       if (writes_mask)
          components[2] = mask->second.components[0];
-      add_export(export_pixel, 61, components, {writes_depth, false, writes_mask, false}, true);
-      out.graphics.db_shader_control |= (writes_depth ? 1u << 0 : 0) | (writes_mask ? 1u << 8 : 0);
+      if (writes_stencil)
+         components[1] = stencil->second.components[0];
+      add_export(export_pixel, 61, components, {writes_depth, writes_stencil, writes_mask, false}, true);
+      out.graphics.db_shader_control |=
+         (writes_depth ? 1u << 0 : 0) | (writes_stencil ? 1u << 1 : 0) | (writes_mask ? 1u << 8 : 0);
       out.graphics.sq_pgm_exports_ps |= 1u << 0; /* EXPORT_Z */
    }
    fill_pixel_interface();

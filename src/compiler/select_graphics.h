@@ -48,6 +48,8 @@ public:
    /* Pixel shaders: the derivative `op` (nir_op_fddx/fddy and their coarse and fine forms) of
     * `value`, as a TEX GET_GRADIENTS_H/V; the result in `result`. */
    bool select_derivative(nir_op op, const Operand &value, unsigned &result);
+   /* The KILL nodes so far (a pixel shader's memory writes are ordered after them). */
+   const std::vector<unsigned> &kill_nodes() const { return kills; }
 
 private:
    bool vertex() const { return shader->info.stage == MESA_SHADER_VERTEX; }
@@ -67,6 +69,7 @@ private:
    void add_kill(const char *name, Operand a, Operand b);
    void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
                    const std::array<bool, 4> &written, bool done);
+   void add_stream_export(unsigned dword, const std::array<Operand, 4> &components, const std::array<bool, 4> &written);
    void fill_vertex_interface();
    void fill_pixel_interface();
 

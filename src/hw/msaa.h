@@ -26,6 +26,53 @@ constexpr unsigned aa_config_log_samples(uint32_t v, bool cayman) { return v & (
  * Cayman: PA_SC_AA_SAMPLE_LOCS_PIXEL_<quad pixel>_<samples / 4>, four registers per pixel of
  * the 2x2 quad: X0Y0 at 0x28BF8, X1Y0 0x28C08, X0Y1 0x28C18, X1Y1 0x28C28. */
 constexpr uint32_t PA_SC_AA_SAMPLE_LOCS_0 = 0x28C1C;
+/* The register holding sample `sample`'s location for quad pixel `pixel` (0 X0Y0, 1 X1Y0,
+ * 2 X0Y1, 3 X1Y1) at `samples` samples, in the byte (sample % 4). Cayman: the pixel's four
+ * registers, samples 0-3 in the first, 4-7 in the second (cayman_emit_msaa_sample_locs writes
+ * cm_sample_locs_8x[0] and [4] into X0Y0_0 and X0Y0_1). Evergreen: one register per quad pixel
+ * for 2 and 4 samples; for 8, two per pixel, samples 0-3 then 4-7 (*derived*: r600g's
+ * evergreen_emit_msaa_state writes the same pair into 0/1, 2/3, 4/5 and 6/7, so no GL program
+ * can tell which pixel reads which register). */
+constexpr uint32_t sample_locs_register(bool cayman, unsigned samples, unsigned pixel, unsigned sample)
+{
+   if (cayman)
+      return 0x28BF8 + 0x10 * pixel + 4 * (sample / 4);
+   return samples <= 4 ? PA_SC_AA_SAMPLE_LOCS_0 + 4 * pixel : PA_SC_AA_SAMPLE_LOCS_0 + 4 * (2 * pixel + sample / 4);
+}
+
+/* A sample location as PA_SC_AA_SAMPLE_LOCS holds it: 1/16 pixel from the centre, y down. */
+struct SampleOffset {
+   int8_t x, y;
+};
+/* Vulkan's standard sample locations (the specification's table "Standard sample locations",
+ * (x, y) in [0, 1) of the pixel) as offsets: coordinate x 16 - 8. r600g programs exactly these
+ * for 2 and 4 samples on both families (cayman_msaa.c eg_sample_locs_2x: (4, 4), (-4, -4);
+ * eg_sample_locs_4x: (-2, -6), (6, -2), (-6, 2), (2, 6)) and for 8 samples on Cayman
+ * (cm_sample_locs_8x, the same eight in the same order). Its Evergreen 8x pattern
+ * (evergreen_state.c sample_locs_8x: (-1, 1), (1, 5), (3, -5), (5, 3), (-7, -1), (-3, -7),
+ * (7, -3), (-5, 7)) is another one; the locations are registers, so Terakan programs Vulkan's
+ * on every chip and reports standardSampleLocations. */
+constexpr SampleOffset standard_locations_2x[2] = {{4, 4}, {-4, -4}};
+constexpr SampleOffset standard_locations_4x[4] = {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}};
+constexpr SampleOffset standard_locations_8x[8] = {{1, -3}, {-1, 3}, {5, 1}, {-3, -5},
+                                                   {-5, 5}, {-7, -1}, {3, 7}, {7, -7}};
+/* The standard location of `sample` at `samples` (1, 2, 4 or 8); the centre for one sample. */
+constexpr SampleOffset standard_location(unsigned samples, unsigned sample)
+{
+   switch (samples) {
+   case 2: return standard_locations_2x[sample % 2];
+   case 4: return standard_locations_4x[sample % 4];
+   case 8: return standard_locations_8x[sample % 8];
+   default: return {0, 0};
+   }
+}
+/* PA_SC_AA_CONFIG.MAX_SAMPLE_DIST r600g programs with its patterns: 4 (2x), 6 (4x), 7
+ * (Evergreen 8x), 8 (Cayman 8x, whose farthest coordinate is 7): the largest coordinate, and
+ * one more for Cayman's 8x. */
+constexpr unsigned r600g_max_sample_dist(bool cayman, unsigned samples)
+{
+   return samples == 2 ? 4 : samples == 4 ? 6 : samples == 8 ? (cayman ? 8 : 7) : 0;
+}
 constexpr uint32_t CM_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 = 0x28BF8;
 constexpr uint32_t cm_sample_locs_pixel_stride = 0x10;
 
@@ -66,6 +113,13 @@ constexpr uint32_t slice_tile_max(uint32_t v) { return v & 0x3fffff; }
 /* CB_COLOR_CONTROL.MODE [6:4]. */
 enum class CbMode : uint32_t { Disable = 0, Normal = 1, EliminateFastClear = 2, Resolve = 3, Decompress = 4,
                                FmaskDecompress = 5 };
+
+/* FMASK's bank height: 4 for 2 and 4 samples, the colour surface's for 8 (r600_texture.c
+ * r600_texture_get_fmask_info; evergreen_cs.c takes CB_COLORn_FMASK with a relocation only). */
+constexpr unsigned fmask_bank_height(unsigned samples, unsigned colour_bank_height)
+{
+   return samples <= 4 ? 4 : colour_bank_height;
+}
 
 /* FMASK: each sample's fragment index, sample 0 in the lowest bits. */
 constexpr unsigned fmask_bits_per_sample(unsigned samples) { return samples <= 2 ? 1 : samples <= 4 ? 2 : 4; }

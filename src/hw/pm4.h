@@ -144,6 +144,35 @@ constexpr uint32_t FUNCTION_EQUAL = 3, MEM_SPACE = 1u << 4;
 constexpr uint32_t function_of(uint32_t word0) { return word0 & 7; }
 } // namespace wait_reg_mem
 
+/* COND_WRITE (8 body dwords): word 0 FUNCTION (bits 0-2, WAIT_REG_MEM's comparisons of
+ * (polled value & mask) with the reference: 0 always, 1 <, 2 <=, 3 ==, 4 !=, 5 >=, 6 >),
+ * POLL_SPACE (bit 4: memory) and WRITE_SPACE (bit 8: memory); words 1-2 the polled address (or
+ * register), 3 the reference, 4 the mask, 5-6 the written address (or register), 7 the data
+ * written when the comparison holds. Layout and space bits: Linux evergreen_cs.c
+ * (evergreen_packet3_check, PACKET3_COND_WRITE); field names and the function values: AMD's
+ * public PM4 headers (PM4_ME_COND_WRITE, ME_COND_WRITE_function_enum), whose packet keeps the
+ * opcode and layout the Evergreen kernel checks. */
+namespace cond_write {
+constexpr uint32_t POLL_MEMORY = 1u << 4, WRITE_MEMORY = 1u << 8;
+constexpr uint32_t FUNCTION_EQUAL = 3, FUNCTION_NOT_EQUAL = 4, FUNCTION_GREATER = 6;
+constexpr uint32_t function_of(uint32_t word0) { return word0 & 7; }
+} // namespace cond_write
+
+/* The comparison WAIT_REG_MEM and COND_WRITE share. */
+constexpr bool compare_function_passes(uint32_t function, uint32_t value, uint32_t reference)
+{
+   switch (function) {
+   case 0: return true;
+   case 1: return value < reference;
+   case 2: return value <= reference;
+   case 3: return value == reference;
+   case 4: return value != reference;
+   case 5: return value >= reference;
+   case 6: return value > reference;
+   default: return false;
+   }
+}
+
 struct RegisterWindow {
    uint32_t start, end; /* byte register offsets, end exclusive */
 };

@@ -284,7 +284,8 @@ static void emit_fetch_resource(CommandStream &cs, unsigned id, RadeonBo &bo, ui
    cs.relocation(bo);
 }
 
-static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
+static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range,
+                     bool compute = true)
 {
    /* A linear-aligned surface must be at least 64 elements wide (the kernel's
     * evergreen_surface_check_linear_aligned: pitch aligned to max(64, group bytes / element
@@ -296,7 +297,8 @@ static void emit_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offs
    cs.context_registers(reg::CB_COLOR0_BASE + id * reg::CB_COLOR_STRIDE,
                         {uint32_t(offset >> 8), pitch_64_elements, 0, 0, reg::rat_buffer_color_info,
                          reg::rat_buffer_color_attrib,
-                         uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))});
+                         uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))},
+                        compute);
    cs.relocation(bo); /* BASE */
    cs.relocation(bo); /* ATTRIB */
 }
@@ -310,6 +312,11 @@ void terakan_emit_compute_fetch_resource(CommandStream &cs, unsigned id, RadeonB
 void terakan_emit_compute_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
 {
    emit_rat(cs, id, bo, offset, range);
+}
+
+void terakan_emit_draw_buffer_rat(CommandStream &cs, unsigned id, RadeonBo &bo, uint64_t offset, uint64_t range)
+{
+   emit_rat(cs, id, bo, offset, range, false);
 }
 
 /* The return buffer of returning RAT operations: every RAT's CB_IMMEDn_BASE, and the fetch

@@ -9,12 +9,13 @@
  * Mesa's evergreend.h (cited in src/hw/graphics_registers.h where they are named); the values
  * each Vulkan state maps to are written next to the code.
  *
- * Multisampling (4 samples; docs/sim-semantics.md "Multisampling" for what the simulator
+ * Multisampling (2, 4 or 8 samples; docs/sim-semantics.md "Multisampling" for what the simulator
  * models, Mesa's evergreend.h and hw/msaa.h for the fields): the sample count comes from the
  * attachments (PA_SC_AA_CONFIG, Cayman's CB_COLORn_ATTRIB and DB_Z_INFO counts), the
  * locations are Vulkan's standard ones, PA_SC_AA_MASK is the pipeline's or dynamic sample
  * mask, and colour attachments with an FMASK run with CB_COLORn_INFO.COMPRESSION. */
 #include "terakan_private.h"
+#include "terakan_conservative_draw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -208,7 +209,7 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
          attrib |= (log_samples << 24) | (log_samples << 27);
       const bool fmask = samples > 1 && image->fmask_offset && level.mode == hw::ArrayMode::Tiled2DThin1;
       if (fmask)
-         attrib |= terakan_fmask_bank_height_code << 22;
+         attrib |= uint32_t(__builtin_ctz(image->fmask_bank_height)) << 22;
       /* The layer: CB_COLORn_VIEW.SLICE_START [10:0] and SLICE_MAX [23:13] over BASE at the
        * level's first slice, as r600g renders to a layer, so that the CB rotates a 2D-tiled
        * slice's banks as the texture unit reads them; multisampled ones with FMASK too (FMASK's
@@ -361,6 +362,20 @@ static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs
       x1 = std::min<int64_t>(x1, int64_t(s.offset.x) + s.extent.width);
       y1 = std::min<int64_t>(y1, int64_t(s.offset.y) + s.extent.height);
    }
+   /* Vulkan rasterizes inside the viewport only (primitives are clipped to the clip volume);
+    * the hardware clips against its guard band instead, so the viewport's rectangle, widened
+    * to whole pixels, bounds the scissor too (r600g does the same: evergreen_get_scissor_from_
+    * viewport). A negative height (maintenance1) puts y + height above y. */
+   if (dyn.vp.viewport_count) {
+      const double vx0 = std::min(double(vp.x), double(vp.x) + vp.width);
+      const double vx1 = std::max(double(vp.x), double(vp.x) + vp.width);
+      const double vy0 = std::min(double(vp.y), double(vp.y) + vp.height);
+      const double vy1 = std::max(double(vp.y), double(vp.y) + vp.height);
+      x0 = int32_t(std::max<double>(x0, std::floor(vx0)));
+      y0 = int32_t(std::max<double>(y0, std::floor(vy0)));
+      x1 = int32_t(std::max<double>(std::min<double>(x1, std::ceil(vx1)), 0));
+      y1 = int32_t(std::max<double>(std::min<double>(y1, std::ceil(vy1)), 0));
+   }
    x1 = std::max(x1, x0);
    y1 = std::max(y1, y0);
    const uint32_t window_offset_disable = 1u << 31;
@@ -386,30 +401,29 @@ uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd)
    return 1;
 }
 
-/* Vulkan's standard 4x sample locations, (0.375, 0.125), (0.875, 0.375), (0.125, 0.625),
- * (0.625, 0.875), as offsets from the pixel centre in 1/16 pixel (y down, as both APIs' window
- * space is here). r600g's 4x pattern is the same (Mesa cayman_msaa.c). */
-static constexpr int8_t standard_4x[4][2] = {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}};
+/* Each sample's offset from the pixel centre in 1/16 pixel, as the scan converter takes them
+ * (y down, as both APIs' window space is here); samples past the draw's count are unused. */
+using SampleOffsets = std::array<std::array<int8_t, 2>, 8>;
 
-/* Each sample's offset from the pixel centre in 1/16 pixel, as the scan converter takes them. */
-using SampleOffsets = std::array<std::array<int8_t, 2>, 4>;
-
-/* The draw's sample offsets: the standard ones, or the application's (VK_EXT_sample_locations,
- * one pixel grid, 4 samples) when it enabled them: each coordinate in [0, 1) truncated to the
- * 1/16 grid (sampleLocationSubPixelBits 4) and clamped to [0, 15/16], the range a signed
- * 4-bit offset reaches (sampleLocationCoordinateRange). The driver's own draws keep the
- * standard ones. */
+/* The draw's sample offsets: Vulkan's standard ones for its count (hw::msaa::standard_location,
+ * where the specification's table and r600g's patterns are compared), or the application's
+ * (VK_EXT_sample_locations, one pixel grid) when it enabled them for that count: each
+ * coordinate in [0, 1) truncated to the 1/16 grid (sampleLocationSubPixelBits 4) and clamped
+ * to [0, 15/16], the range a signed 4-bit offset reaches (sampleLocationCoordinateRange). The
+ * driver's own draws keep the standard ones. */
 static SampleOffsets draw_sample_offsets(const struct vk_dynamic_graphics_state &dyn, uint32_t samples,
                                          bool application_draw)
 {
-   SampleOffsets offsets;
-   for (unsigned s = 0; s < 4; s++)
-      offsets[s] = {standard_4x[s][0], standard_4x[s][1]};
+   SampleOffsets offsets{};
+   for (unsigned s = 0; s < samples && s < 8; s++) {
+      const hw::msaa::SampleOffset standard = hw::msaa::standard_location(samples, s);
+      offsets[s] = {standard.x, standard.y};
+   }
    const struct vk_sample_locations_state *custom = dyn.ms.sample_locations;
-   if (!application_draw || samples != 4 || !dyn.ms.sample_locations_enable || !custom ||
-       custom->per_pixel != VK_SAMPLE_COUNT_4_BIT)
+   if (!application_draw || samples < 2 || !dyn.ms.sample_locations_enable || !custom ||
+       custom->per_pixel != samples)
       return offsets;
-   for (unsigned s = 0; s < 4; s++) {
+   for (unsigned s = 0; s < samples; s++) {
       const float coordinates[2] = {custom->locations[s].x, custom->locations[s].y};
       for (unsigned c = 0; c < 2; c++) {
          const int sixteenths = std::clamp(int(std::floor(coordinates[c] * 16.0f)), 0, 15);
@@ -444,8 +458,9 @@ static void write_sample_constants(uint8_t *driver_constants, uint32_t samples, 
    const uint32_t all_samples = (1u << samples) - 1;
    std::memcpy(driver_constants + 4 * compiler::sample_count_mask_constant, &all_samples, 4);
    float positions[2 * compiler::max_sample_positions] = {0.5f, 0.5f};
-   if (samples == 4)
-      for (unsigned s = 0; s < 4; s++) {
+   static_assert(compiler::max_sample_positions >= std::tuple_size_v<SampleOffsets>);
+   if (samples > 1)
+      for (unsigned s = 0; s < samples; s++) {
          positions[2 * s] = 0.5f + float(offsets[s][0]) / 16.0f;
          positions[2 * s + 1] = 0.5f + float(offsets[s][1]) / 16.0f;
       }
@@ -453,7 +468,7 @@ static void write_sample_constants(uint8_t *driver_constants, uint32_t samples, 
 }
 
 /* PA_SC_AA_CONFIG, the sample locations, PA_SC_AA_MASK and PA_SC_MODE_CNTL_0 for `samples`
- * (1 or 4). */
+ * (1, 2, 4 or 8). */
 static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
                              uint32_t samples, bool application_draw, bool per_sample, const SampleOffsets &offsets)
 {
@@ -461,11 +476,12 @@ static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const s
    const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
    const uint32_t log_samples = uint32_t(__builtin_ctz(samples));
    /* MSAA_NUM_SAMPLES [2:0], MAX_SAMPLE_DIST [16:13] (the farthest location from the centre
-    * in 1/16 pixel along either axis: 6 for the standard ones), Cayman's MSAA_EXPOSED_SAMPLES
-    * [22:20]. */
-   uint32_t config = 0, farthest = 0;
-   for (const auto &offset : offsets)
-      farthest = std::max({farthest, uint32_t(std::abs(offset[0])), uint32_t(std::abs(offset[1]))});
+    * in 1/16 pixel along either axis, at least what r600g programs for the standard pattern of
+    * the count: 4, 6, and for 8 samples 7 on Evergreen, 8 on Cayman), Cayman's
+    * MSAA_EXPOSED_SAMPLES [22:20]. */
+   uint32_t config = 0, farthest = hw::msaa::r600g_max_sample_dist(cayman, samples);
+   for (unsigned s = 0; s < samples && s < offsets.size(); s++)
+      farthest = std::max({farthest, uint32_t(std::abs(offsets[s][0])), uint32_t(std::abs(offsets[s][1]))});
    if (samples > 1)
       config = log_samples | (farthest << 13) | (cayman ? log_samples << 20 : 0);
    set_context(cs, cayman ? msaa::PA_SC_AA_CONFIG_CAYMAN : msaa::PA_SC_AA_CONFIG_EVERGREEN, config);
@@ -487,19 +503,15 @@ static void emit_multisample(terakan_cmd_buffer *cmd, CommandStream &cs, const s
    set_context(cs, msaa::DB_ALPHA_TO_MASK, alpha_to_coverage ? 1u | (2u << 8) | (2u << 10) | (2u << 12) | (2u << 14) : 0u);
    uint16_t mask = 0xffff;
    if (samples > 1) {
-      /* Sample s in byte s: x offset in the low nibble, y in the high one; the same for the
-       * four pixels of a quad (Evergreen: PA_SC_AA_SAMPLE_LOCS_0-3, one per quad pixel;
-       * Cayman: PA_SC_AA_SAMPLE_LOCS_PIXEL_<pixel>_0). */
-      uint32_t locations = 0;
-      for (unsigned s = 0; s < 4; s++)
-         locations |= (uint32_t(offsets[s][0] & 0xf) | (uint32_t(offsets[s][1] & 0xf) << 4)) << (8 * s);
-      if (cayman) {
-         for (unsigned pixel = 0; pixel < 4; pixel++)
-            set_context(cs, msaa::CM_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + msaa::cm_sample_locs_pixel_stride * pixel,
-                        locations);
-      } else {
-         set_context(cs, msaa::PA_SC_AA_SAMPLE_LOCS_0, {locations, locations, locations, locations});
-      }
+      /* Sample s in byte s % 4 of its register (hw::msaa::sample_locs_register: per quad
+       * pixel, samples 4-7 in a second one): x offset in the low nibble, y in the high one; the
+       * same for the four pixels of a quad. Bytes past the count stay zero. */
+      std::array<uint32_t, 2> locations{};
+      for (unsigned s = 0; s < samples; s++)
+         locations[s / 4] |= (uint32_t(offsets[s][0] & 0xf) | (uint32_t(offsets[s][1] & 0xf) << 4)) << (8 * (s % 4));
+      for (unsigned pixel = 0; pixel < 4; pixel++)
+         for (unsigned half = 0; half < (samples > 4 ? 2u : 1u); half++)
+            set_context(cs, msaa::sample_locs_register(cayman, samples, pixel, 4 * half), locations[half]);
       /* The pipeline's (or dynamic) sample mask; the driver's own draws cover every sample. */
       mask = application_draw ? uint16_t(dyn.ms.sample_mask & ((1u << samples) - 1)) : uint16_t((1u << samples) - 1);
    }
@@ -651,10 +663,26 @@ static void emit_stage_descriptors(terakan_cmd_buffer *cmd, CommandStream &cs, c
  * vertex_input_first_resource + location): the binding's buffer from the attribute's offset,
  * the binding's stride, the attribute's format. */
 static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_graphics_pipeline &g,
+                               const terakan_graphics_stage &vertex, const terakan_draw_setup &setup,
                                const struct vk_dynamic_graphics_state &dyn)
 {
+   if (setup.fan_bo) {
+      /* A conservative draw's fans: input l is the vertex's vec4 l, as floats. */
+      terakan_vertex_fetch_format format;
+      terakan_vertex_format(VK_FORMAT_R32G32B32A32_SFLOAT, format);
+      const uint32_t stride = 16 * setup.fan_vec4s;
+      for (unsigned location : vertex.binary.graphics.vertex_inputs) {
+         const uint64_t start = setup.fan_offset + 16 * location;
+         emit_buffer_resource(cs, gfx::vs_resource_base + terakan::compiler::vertex_input_first_resource + location,
+                              *setup.fan_bo,
+                              reg::texel_buffer_fetch_resource(start, uint32_t(setup.fan_bo->size() - start), stride,
+                                                               format.data_format, format.num_format, format.is_signed,
+                                                               format.dst_sel));
+      }
+      return true;
+   }
    const struct vk_vertex_input_state *vi = g.state.vi;
-   for (unsigned location : g.vertex.binary.graphics.vertex_inputs) {
+   for (unsigned location : vertex.binary.graphics.vertex_inputs) {
       if (!vi || !(vi->attributes_valid & (1u << location))) {
          terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "the vertex shader reads an input the pipeline's vertex input state lacks");
          return false;
@@ -728,7 +756,8 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    }
    const terakan_graphics_pipeline &g = *setup.pipeline;
    const struct vk_dynamic_graphics_state &dyn = *setup.dynamic;
-   const GraphicsInterface &vs = g.vertex.binary.graphics, &ps = g.fragment.binary.graphics;
+   const terakan_graphics_stage &vertex = setup.vertex_stage ? *setup.vertex_stage : g.vertex;
+   const GraphicsInterface &vs = vertex.binary.graphics, &ps = g.fragment.binary.graphics;
 
    const uint32_t topology =
       setup.primitive_type ? setup.primitive_type : primitive_type(VkPrimitiveTopology(dyn.ia.primitive_topology));
@@ -761,15 +790,15 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    uint32_t samples = terakan_rendering_samples(cmd);
    if (!cmd->rendering.colour_count && !cmd->rendering.depth && !cmd->rendering.stencil && g.state.ms)
       samples = dyn.ms.rasterization_samples ? dyn.ms.rasterization_samples : g.state.ms->rasterization_samples;
-   if (samples != 1 && samples != 4) {
-      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1 and 4 are not supported");
+   if (!(samples & terakan_supported_sample_counts) || __builtin_popcount(samples) != 1) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1, 2, 4 and 8 are not supported");
       return false;
    }
    const bool per_sample = application && shades_per_sample(g, samples);
 
    /* Each stage's program: the pipeline's, or its variant for the bound samplers. */
    StageCode vs_code, ps_code;
-   if (!select_stage_code(cmd, g.vertex, vs_code) || !select_stage_code(cmd, g.fragment, ps_code))
+   if (!select_stage_code(cmd, vertex, vs_code) || !select_stage_code(cmd, g.fragment, ps_code))
       return false;
 
    /* Constants: push constants (constant buffer 0, both stages) and each stage's driver
@@ -792,7 +821,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    std::memcpy(constants + 512 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
    const SampleOffsets sample_offsets = draw_sample_offsets(dyn, samples, application);
    write_sample_constants(constants + 512, samples, per_sample, sample_offsets);
-   if (setup.indirect_bo && g.vertex.binary.uses_driver_constants) {
+   if (setup.indirect_bo && vertex.binary.uses_driver_constants) {
       /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
        * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the
        * base vertex and base instance constants, before the draw reads them (CP_SYNC). */
@@ -813,7 +842,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    /* Programs. */
    set_context(cs, gfx::SQ_PGM_START_VS, 0);
    cs.relocation(*vs_code.bo);
-   set_context(cs, gfx::SQ_PGM_RESOURCES_VS, g.vertex.binary.gprs | (g.vertex.binary.stack_entries << 8));
+   set_context(cs, gfx::SQ_PGM_RESOURCES_VS, vertex.binary.gprs | (vertex.binary.stack_entries << 8));
    set_context(cs, gfx::SQ_PGM_START_PS, 0);
    cs.relocation(*ps_code.bo);
    set_context(cs, gfx::SQ_PGM_RESOURCES_PS, g.fragment.binary.gprs | (g.fragment.binary.stack_entries << 8));
@@ -839,7 +868,7 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
     * a single-sample fragment whose SampleMask clears bit 0). */
    set_context(cs, gfx::DB_SHADER_CONTROL, ps.db_shader_control & ~(samples > 1 ? 0u : 1u << 8));
 
-   emit_stage_descriptors(cmd, cs, g.vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset,
+   emit_stage_descriptors(cmd, cs, vertex, gfx::vs_resource_base, hw::vs_sampler_base, *bo, offset,
                           gfx::SQ_ALU_CONST_CACHE_VS_0, gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0);
    emit_stage_descriptors(cmd, cs, g.fragment, gfx::ps_resource_base, hw::ps_sampler_base, *bo, offset,
                           gfx::SQ_ALU_CONST_CACHE_PS_0, gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0);
@@ -850,13 +879,14 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
       for (uint32_t word : setup.meta_texture->resource_words)
          cs.emit(word);
       cs.relocation(texture_bo); /* BASE_ADDRESS */
-      cs.relocation(texture_bo); /* MIP_ADDRESS */
+      if (terakan_resource_words_need_mip_relocation(setup.meta_texture->resource_words))
+         cs.relocation(texture_bo); /* MIP_ADDRESS */
       cs.packet(pm4::SET_SAMPLER, 4);
       cs.emit(hw::ps_sampler_base * 3);
       for (uint32_t word : *setup.meta_sampler)
          cs.emit(word);
    }
-   if (!emit_vertex_inputs(cmd, cs, g, dyn))
+   if (!emit_vertex_inputs(cmd, cs, g, vertex, setup, dyn))
       return false;
 
    emit_viewport_and_scissor(cmd, cs, dyn);
@@ -865,7 +895,11 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    emit_depth(cmd, cs, dyn);
    /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
    set_context(cs, gfx::DB_COUNT_CONTROL, terakan_db_count_control(cmd, application, samples));
-   set_context(cs, reg::CB_TARGET_MASK, emit_colour_targets(cmd, cs, dyn, ps, setup.resolve));
+   /* The pixel shader's RATs after the colour targets, whose loop clears the unused slots. */
+   uint32_t target_mask = emit_colour_targets(cmd, cs, dyn, ps, setup.resolve);
+   if (application && !terakan_emit_pixel_shader_rats(cmd, cs, g.fragment, constants + 512, target_mask))
+      return false;
+   set_context(cs, reg::CB_TARGET_MASK, target_mask);
 
    /* VGT: the topology, restart, the index offset (firstVertex or vertexOffset) and the first
     * instance, which the vertex shader's VertexIndex and InstanceIndex include. */
@@ -901,17 +935,25 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
       return;
-   terakan_for_each_layer(cmd, false, [&] {
-      CommandStream &cs = terakan_cmd_stream(cmd);
-      terakan_draw_setup setup;
-      if (!application_draw(cmd, setup) || !terakan_emit_draw_state(cmd, cs, setup, firstVertex, firstInstance, false))
-         return false;
+   auto packets = [&](CommandStream &cs) {
       cs.packet(pm4::NUM_INSTANCES, 1);
       cs.emit(instanceCount);
       /* VGT_DRAW_INITIATOR: SOURCE_SELECT 2 (auto index). */
       terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_AUTO, 2, false);
       cs.emit(vertexCount);
       cs.emit(2);
+   };
+   terakan_for_each_layer(cmd, false, [&] {
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup))
+         return false;
+      if (setup.pipeline->conservative)
+         return terakan_conservative_draw(cmd, setup, firstVertex, firstInstance, false, vertexCount, instanceCount,
+                                          packets);
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      if (!terakan_emit_draw_state(cmd, cs, setup, firstVertex, firstInstance, false))
+         return false;
+      packets(cs);
       return true;
    });
 }
@@ -927,12 +969,7 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexed without an index buffer");
    if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
       return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
-   terakan_for_each_layer(cmd, false, [&] {
-      CommandStream &cs = terakan_cmd_stream(cmd);
-      terakan_draw_setup setup;
-      if (!application_draw(cmd, setup) ||
-          !terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
-         return false;
+   auto packets = [&](CommandStream &cs) {
       const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
       const uint64_t address = cmd->index_buffer->offset + cmd->index_offset + uint64_t(firstIndex) * (wide ? 4 : 2);
       cs.packet(pm4::INDEX_TYPE, 1);
@@ -947,6 +984,18 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       cs.emit(indexCount);
       cs.emit(0);
       cs.relocation(*cmd->index_buffer->memory->bo);
+   };
+   terakan_for_each_layer(cmd, false, [&] {
+      terakan_draw_setup setup;
+      if (!application_draw(cmd, setup))
+         return false;
+      if (setup.pipeline->conservative)
+         return terakan_conservative_draw(cmd, setup, uint32_t(vertexOffset), firstInstance, true, indexCount,
+                                          instanceCount, packets);
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      if (!terakan_emit_draw_state(cmd, cs, setup, uint32_t(vertexOffset), firstInstance, true))
+         return false;
+      packets(cs);
       return true;
    });
 }
@@ -968,10 +1017,134 @@ static bool indirect_draw(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDev
 {
    if (!application_draw(cmd, setup))
       return false;
+   if (setup.pipeline->conservative) {
+      /* The construction's triangle count would have to come from the GPU. */
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "indirect draws with conservative rasterization are not supported yet");
+      return false;
+   }
    setup.indirect_bo = buffer->memory->bo;
    setup.indirect_offset = buffer->offset + offset;
    setup.draw_index = draw_index;
    return true;
+}
+
+/* vkCmdDraw(Indexed)IndirectCount (VK_KHR_draw_indirect_count): the draw count comes from
+ * a buffer, which the command processor cannot loop on. Each of the maxDrawCount records gets
+ * its own predicate: a ZPASS block as VK_EXT_conditional_rendering makes one (terakan_
+ * conditional_rendering.cpp), all zero, on which a COND_WRITE writes backend 0's end count 1
+ * when the count (copied next to it: COND_WRITE wants 8 bytes inside its buffer) is greater
+ * than the record's index; with conditional rendering active a second COND_WRITE puts 0 back
+ * when the application's condition says no. The draw is then predicated on that block. */
+struct IndirectCount {
+   terakan_buffer *buffer;
+   VkDeviceSize offset;
+};
+
+static bool predicate_on_count(terakan_cmd_buffer *cmd, CommandStream &cs, RadeonBo &count_bo, uint64_t count_offset,
+                               uint32_t index)
+{
+   RadeonBo *block_bo;
+   uint64_t block_offset;
+   uint8_t *block = terakan_cmd_upload(cmd, terakan_predicate_block_bytes, 16, block_bo, block_offset);
+   if (!block)
+      return false;
+   terakan_fill_predicate_block(block);
+   auto cond_write = [&](RadeonBo &poll_bo, uint64_t poll, uint32_t function, uint32_t reference, uint32_t data) {
+      cs.packet(pm4::COND_WRITE, 8);
+      cs.emit(function | pm4::cond_write::POLL_MEMORY | pm4::cond_write::WRITE_MEMORY);
+      cs.emit(uint32_t(poll));
+      cs.emit(uint32_t(poll >> 32) & 0xff);
+      cs.emit(reference);
+      cs.emit(0xffffffffu); /* mask */
+      cs.emit(uint32_t(block_offset + 8));
+      cs.emit(uint32_t((block_offset + 8) >> 32) & 0xff);
+      cs.emit(data);
+      cs.relocation(poll_bo);
+      cs.relocation(*block_bo);
+   };
+   cond_write(count_bo, count_offset, pm4::cond_write::FUNCTION_GREATER, index, 1);
+   if (cmd->condition.active)
+      cond_write(*cmd->condition.bo, cmd->condition.offset + 8,
+                 cmd->condition.inverted ? pm4::cond_write::FUNCTION_NOT_EQUAL : pm4::cond_write::FUNCTION_EQUAL, 0,
+                 0);
+   /* The writes land before the predicate is read. */
+   cs.packet(pm4::PFP_SYNC_ME, 1);
+   cs.emit(0);
+   cmd->draw_predicate.bo = block_bo;
+   cmd->draw_predicate.offset = block_offset;
+   return true;
+}
+
+/* Indirect draws of `draw_count` records `stride` bytes apart from `offset` in `buffer`, all of
+ * them, or as many as `count` says (up to draw_count). */
+static void indirect_draws(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDeviceSize offset, uint32_t draw_count,
+                           uint32_t stride, bool indexed, const IndirectCount *count)
+{
+   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
+      return;
+   if (count && !count->buffer->memory)
+      return;
+   bool wide = false;
+   uint64_t index_start = 0, index_count = 0;
+   if (indexed) {
+      if (!cmd->index_buffer || !cmd->index_buffer->memory)
+         return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
+      if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
+         return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
+      wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
+      index_start = cmd->index_buffer->offset + cmd->index_offset;
+      index_count = (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset
+                                                                     : 0) /
+                    (wide ? 4 : 2);
+   }
+   RadeonBo *count_bo = nullptr;
+   uint64_t count_offset = 0;
+   if (count) {
+      if (!terakan_cmd_upload(cmd, 8, 8, count_bo, count_offset))
+         return;
+      terakan_emit_cp_dma_copy(terakan_cmd_stream(cmd), *count->buffer->memory->bo,
+                               count->buffer->offset + count->offset, *count_bo, count_offset, 4, true);
+   }
+   for (uint32_t i = 0; i < draw_count; i++) {
+      const bool ok = terakan_for_each_layer(cmd, false, [&] {
+         CommandStream &cs = terakan_cmd_stream(cmd);
+         terakan_draw_setup setup;
+         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
+             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, indexed))
+            return false;
+         if (count && !predicate_on_count(cmd, cs, *count_bo, count_offset, i))
+            return false;
+         emit_indirect_base(cs, *buffer->memory->bo);
+         if (!indexed) {
+            /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP
+             * sets the first vertex and instance registers from the arguments. */
+            terakan_draw_packet(cmd, cs, pm4::DRAW_INDIRECT, 2, false);
+            cs.emit(uint32_t(setup.indirect_offset));
+            cs.emit(2);
+         } else {
+            cs.packet(pm4::INDEX_TYPE, 1);
+            cs.emit(wide ? 1 : 0);
+            /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
+             * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
+            cs.packet(pm4::INDEX_BASE, 2);
+            cs.emit(uint32_t(index_start));
+            cs.emit(uint32_t(index_start >> 32) & 0xff);
+            cs.relocation(*cmd->index_buffer->memory->bo);
+            cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
+            cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
+            terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_INDIRECT, 2, false);
+            cs.emit(uint32_t(setup.indirect_offset));
+            cs.emit(0); /* SOURCE_SELECT: memory */
+         }
+         cmd->draw_predicate = {};
+         return true;
+      });
+      if (!ok) {
+         cmd->draw_predicate = {};
+         return;
+      }
+   }
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -980,26 +1153,7 @@ terakan_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDevic
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
-   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
-      return;
-   for (uint32_t i = 0; i < drawCount; i++) {
-      const bool ok = terakan_for_each_layer(cmd, false, [&] {
-         CommandStream &cs = terakan_cmd_stream(cmd);
-         terakan_draw_setup setup;
-         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
-             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, false))
-            return false;
-         emit_indirect_base(cs, *buffer->memory->bo);
-         /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP sets
-          * the first vertex and instance registers from the arguments. */
-         terakan_draw_packet(cmd, cs, pm4::DRAW_INDIRECT, 2, false);
-         cs.emit(uint32_t(setup.indirect_offset));
-         cs.emit(2);
-         return true;
-      });
-      if (!ok)
-         return;
-   }
+   indirect_draws(cmd, buffer, offset, drawCount, stride, false, nullptr);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -1008,41 +1162,27 @@ terakan_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer _buffer, 
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
-   if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !buffer->memory)
-      return;
-   if (!cmd->index_buffer || !cmd->index_buffer->memory)
-      return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
-   if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
-      return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
-   const bool wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
-   const uint64_t index_start = cmd->index_buffer->offset + cmd->index_offset;
-   const uint64_t index_count =
-      (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset : 0) /
-      (wide ? 4 : 2);
-   for (uint32_t i = 0; i < drawCount; i++) {
-      const bool ok = terakan_for_each_layer(cmd, false, [&] {
-         CommandStream &cs = terakan_cmd_stream(cmd);
-         terakan_draw_setup setup;
-         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
-             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, true))
-            return false;
-         emit_indirect_base(cs, *buffer->memory->bo);
-         cs.packet(pm4::INDEX_TYPE, 1);
-         cs.emit(wide ? 1 : 0);
-         /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
-          * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
-         cs.packet(pm4::INDEX_BASE, 2);
-         cs.emit(uint32_t(index_start));
-         cs.emit(uint32_t(index_start >> 32) & 0xff);
-         cs.relocation(*cmd->index_buffer->memory->bo);
-         cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
-         cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
-         terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_INDIRECT, 2, false);
-         cs.emit(uint32_t(setup.indirect_offset));
-         cs.emit(0); /* SOURCE_SELECT: memory */
-         return true;
-      });
-      if (!ok)
-         return;
-   }
+   indirect_draws(cmd, buffer, offset, drawCount, stride, true, nullptr);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndirectCount(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset,
+                             VkBuffer countBuffer, VkDeviceSize countBufferOffset, uint32_t maxDrawCount,
+                             uint32_t stride)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   const IndirectCount count{terakan_buffer_from_handle(countBuffer), countBufferOffset};
+   indirect_draws(cmd, buffer, offset, maxDrawCount, stride, false, &count);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndexedIndirectCount(VkCommandBuffer commandBuffer, VkBuffer _buffer, VkDeviceSize offset,
+                                    VkBuffer countBuffer, VkDeviceSize countBufferOffset, uint32_t maxDrawCount,
+                                    uint32_t stride)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   VK_FROM_HANDLE(terakan_buffer, buffer, _buffer);
+   const IndirectCount count{terakan_buffer_from_handle(countBuffer), countBufferOffset};
+   indirect_draws(cmd, buffer, offset, maxDrawCount, stride, true, &count);
 }

@@ -7,6 +7,8 @@
  * resolve attachments with draws in the CB's RESOLVE mode and flushes the CB and DB. */
 #include "terakan_private.h"
 
+#include <string>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -186,8 +188,20 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
       VK_FROM_HANDLE(terakan_image_view, view, depth->imageView);
       r.depth = view;
       shrink(view);
-      if (depth->resolveMode != VK_RESOLVE_MODE_NONE)
-         return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "depth resolve is not supported yet");
+      if (depth->resolveMode != VK_RESOLVE_MODE_NONE && depth->resolveImageView) {
+         VK_FROM_HANDLE(terakan_image_view, resolve, depth->resolveImageView);
+         if (!terakan_depth_resolve_mode_supported(false, depth->resolveMode))
+            return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                    ("depth resolve mode " + std::to_string(unsigned(depth->resolveMode)) +
+                                     " is not supported").c_str());
+         if (view->image->vk.samples == 1 || resolve->image->vk.samples != 1 ||
+             resolve->image->vk.format != view->image->vk.format)
+            return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                    "a depth resolve needs a multisampled source and a single-sample destination of "
+                                    "its format");
+         r.depth_resolve = resolve;
+         r.depth_resolve_mode = depth->resolveMode;
+      }
    }
    /* Vulkan makes a depth and a stencil attachment given together one image view; a stencil
     * attachment of a depth-only format has no stencil to act on (not kept). */
@@ -198,8 +212,20 @@ terakan_CmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo *
          r.stencil = view;
          shrink(view);
       }
-      if (stencil->resolveMode != VK_RESOLVE_MODE_NONE)
-         return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "stencil resolve is not supported yet");
+      if (stencil->resolveMode != VK_RESOLVE_MODE_NONE && stencil->resolveImageView && view->image->format->stencil) {
+         VK_FROM_HANDLE(terakan_image_view, resolve, stencil->resolveImageView);
+         if (!terakan_depth_resolve_mode_supported(true, stencil->resolveMode))
+            return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                    ("stencil resolve mode " + std::to_string(unsigned(stencil->resolveMode)) +
+                                     " is not supported").c_str());
+         if (view->image->vk.samples == 1 || resolve->image->vk.samples != 1 ||
+             resolve->image->vk.format != view->image->vk.format)
+            return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                                    "a stencil resolve needs a multisampled source and a single-sample destination "
+                                    "of its format");
+         r.stencil_resolve = resolve;
+         r.stencil_resolve_mode = stencil->resolveMode;
+      }
    }
 
    /* Load-op clears: whole attachments by fills, the rest by a clear draw over the render area
@@ -260,10 +286,30 @@ terakan_CmdEndRendering(VkCommandBuffer commandBuffer)
             return terakan_meta_resolve(cmd, cmd->rendering.colour[i], cmd->rendering.resolve[i],
                                         cmd->rendering.area, cmd->rendering.layer);
          });
+   /* Depth and stencil resolves: the DB's writes reach memory first, then one draw per aspect
+    * and layer reads them as a texture. */
+   terakan_rendering &r = cmd->rendering;
+   if (r.depth_resolve || r.stencil_resolve) {
+      terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+      for (const bool stencil : {false, true}) {
+         terakan_image_view *destination = stencil ? r.stencil_resolve : r.depth_resolve;
+         terakan_image_view *source = stencil ? r.stencil : r.depth;
+         if (!destination || !source || vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS)
+            continue;
+         const VkResolveModeFlagBits mode = stencil ? r.stencil_resolve_mode : r.depth_resolve_mode;
+         const VkRect2D area = r.area;
+         terakan_for_each_layer(cmd, true, [&] {
+            return terakan_meta_depth_stencil_resolve(cmd, source, destination, stencil, mode, area, cmd->rendering.layer);
+         });
+      }
+   }
    /* Store ops: the CB and DB caches are flushed to memory, so later transfers and sampling
     * see the pixels (the barrier the application records may not name the CB at all when the
     * next use is a copy in the same submission). */
    terakan_emit_full_barrier(terakan_cmd_stream(cmd));
+   if (terakan_image_view *resolved = cmd->rendering.depth_resolve)
+      terakan_cmd_refresh_sampling_copy(cmd, resolved->image, resolved->vk.base_mip_level, 1,
+                                        resolved->vk.base_array_layer, resolved->vk.layer_count);
    if (terakan_image_view *depth = cmd->rendering.depth)
       terakan_cmd_refresh_sampling_copy(cmd, depth->image, depth->vk.base_mip_level, 1, depth->vk.base_array_layer,
                                         depth->vk.layer_count);

@@ -38,17 +38,27 @@ static constexpr uint64_t written_flag = uint64_t(1) << 63;
  * [12] (0: wait for the result), the operation [18:16] (1: ZPASS), CONTINUE [31]. */
 static constexpr uint32_t predication_draw_visible = 1u << 8, predication_op_zpass = 1u << 16;
 
+static_assert(terakan_predicate_block_bytes == 16 * block_pairs);
+
+void terakan_fill_predicate_block(uint8_t *block)
+{
+   for (unsigned pair = 0; pair < 2 * block_pairs; pair++)
+      std::memcpy(block + 8 * pair, &written_flag, 8);
+}
+
 void terakan_draw_packet(terakan_cmd_buffer *cmd, CommandStream &cs, uint32_t opcode, uint32_t body_dwords,
                          bool compute, bool conditional)
 {
-   const bool predicated = conditional && cmd->condition.active;
+   /* A counted indirect draw's own block (terakan_cmd_draw.cpp), else the condition's. */
+   const bool counted = cmd->draw_predicate.bo != nullptr;
+   const bool predicated = counted || (conditional && cmd->condition.active);
    if (predicated) {
-      const uint64_t address = cmd->condition.offset;
+      const uint64_t address = counted ? cmd->draw_predicate.offset : cmd->condition.offset;
+      const bool visible = counted || !cmd->condition.inverted;
       cs.packet(pm4::SET_PREDICATION, 2);
       cs.emit(uint32_t(address));
-      cs.emit((uint32_t(address >> 32) & 0xff) | (cmd->condition.inverted ? 0u : predication_draw_visible) |
-              predication_op_zpass);
-      cs.relocation(*cmd->condition.bo);
+      cs.emit((uint32_t(address >> 32) & 0xff) | (visible ? predication_draw_visible : 0u) | predication_op_zpass);
+      cs.relocation(counted ? *cmd->draw_predicate.bo : *cmd->condition.bo);
    }
    cs.packet(opcode, body_dwords, compute);
    if (predicated)
@@ -68,8 +78,7 @@ terakan_CmdBeginConditionalRenderingEXT(VkCommandBuffer commandBuffer,
    uint8_t *block = terakan_cmd_upload(cmd, 16 * block_pairs, 16, block_bo, block_offset);
    if (!block)
       return;
-   for (unsigned pair = 0; pair < 2 * block_pairs; pair++)
-      std::memcpy(block + 8 * pair, &written_flag, 8);
+   terakan_fill_predicate_block(block);
    CommandStream &cs = terakan_cmd_stream(cmd);
    /* Backend 0's end count: the application's dword as its low half. */
    terakan_emit_cp_dma_copy(cs, *buffer->memory->bo, buffer->offset + pConditionalRenderingBegin->offset, *block_bo,

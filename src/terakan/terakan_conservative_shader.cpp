@@ -250,6 +250,7 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs)
    auto input_attribute = [&](unsigned v, unsigned k) {
       return load_vec4(b, input, nir_iadd_imm(b, in_base, v * stride + 16 * (k + 1)));
    };
+   auto is_flat = [&](unsigned k) { return nir_ine_imm(b, nir_iand_imm(b, flat, 1u << k), 0); };
 
    /* One polygon vertex's data: its weights, position and attributes. */
    auto vertex_data = [&](Point q) {
@@ -292,9 +293,8 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs)
             perspective = nir_ffma(b, a[v], beta[v], perspective);
             screen_linear = nir_ffma(b, a[v], l[v], screen_linear);
          }
-         nir_ssa_def *is_flat = nir_ine_imm(b, nir_iand_imm(b, flat, 1u << k), 0);
          nir_ssa_def *is_linear = nir_ine_imm(b, nir_iand_imm(b, linear, 1u << k), 0);
-         data.push_back(nir_bcsel(b, is_flat, a[0], nir_bcsel(b, is_linear, screen_linear, perspective)));
+         data.push_back(nir_bcsel(b, is_flat(k), a[0], nir_bcsel(b, is_linear, screen_linear, perspective)));
       }
       return data;
    };
@@ -348,6 +348,33 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs)
             chosen[k] = nir_bcsel(b, in_use, made[k], first[k]);
          store_vertex(f, c, chosen);
       }
+   }
+   nir_pop_if(b, nullptr);
+   return b->shader;
+}
+
+nir_shader *build_provoking_shader(unsigned attribute_count)
+{
+   nir_builder builder = terakan::compiler::begin_compute_nir("terakan conservative provoking vertex", group_size, 1, 1);
+   nir_builder *b = &builder;
+   const unsigned stride = vertex_stride(attribute_count);
+   nir_ssa_def *group = nir_channel(b, nir_load_workgroup_id(b, 32), 0);
+   nir_ssa_def *local = nir_channel(b, nir_load_local_invocation_id(b), 0);
+   nir_ssa_def *triangle = nir_iadd(b, nir_imul_imm(b, group, group_size), local);
+   /* Fans: every triangle; strips: the odd ones (counted over the draw: the driver passes a
+    * strip only when every instance has an even number of triangles, or there is one). */
+   nir_ssa_def *odd_in_strip =
+      nir_iand(b, nir_ine_imm(b, constant(b, strip_triangles), 0), nir_ine_imm(b, nir_iand_imm(b, triangle, 1), 0));
+   nir_ssa_def *second = nir_ior(b, nir_ine_imm(b, constant(b, provoking_second), 0), odd_in_strip);
+   nir_push_if(b, nir_iand(b, nir_ult(b, triangle, constant(b, triangle_count)), second));
+   nir_ssa_def *base = nir_imul_imm(b, triangle, 3 * stride);
+   nir_ssa_def *input = storage_buffer(b, input_slot), *output = storage_buffer(b, output_slot);
+   nir_ssa_def *flat = constant(b, flat_mask);
+   for (unsigned k = 0; k < attribute_count; k++) {
+      nir_push_if(b, nir_ine_imm(b, nir_iand_imm(b, flat, 1u << k), 0));
+      store_vec4(b, output, nir_iadd_imm(b, base, 16 * (k + 1)),
+                 load_vec4(b, input, nir_iadd_imm(b, base, stride + 16 * (k + 1))));
+      nir_pop_if(b, nullptr);
    }
    nir_pop_if(b, nullptr);
    return b->shader;

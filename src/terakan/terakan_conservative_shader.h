@@ -65,6 +65,13 @@ enum PolygonConstant : unsigned {
    clamp_x1,
    clamp_y1,
    push_out,         /* push_out_single_sample (floats) */
+   /* build_provoking_shader only: the captured triangles whose provoking vertex is their
+    * second, all of them when provoking_second is not zero (fans: the VGT writes fan triangle
+    * i as (0, i + 1, i + 2), Vulkan's provoking vertex i + 1 second), the odd ones when
+    * strip_triangles is not zero (strips: the VGT writes odd triangles with their first two
+    * vertices swapped to keep the winding). */
+   provoking_second,
+   strip_triangles,
    polygon_constant_count
 };
 
@@ -82,5 +89,13 @@ inline constexpr unsigned edge_output_count = 3;
  * 1/w and screen-linear attributes: its coverage stays right, its attributes do not follow
  * the perspective plane. */
 nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs = false);
+
+/* The polygon takes its flat attributes from the captured triangle's first vertex, and a
+ * triangle written unchanged is drawn as a list's, whose provoking vertex is its first. Where
+ * the provoking vertex was captured second (fans, odd strip triangles), this shader runs
+ * first, in place (slot 0 read, slot 1 written: the same buffer), and copies the second
+ * vertex's flat attributes over the first's (PolygonConstant triangle_count, flat_mask,
+ * provoking_second, strip_triangles). */
+nir_shader *build_provoking_shader(unsigned attribute_count);
 
 } // namespace terakan::conservative

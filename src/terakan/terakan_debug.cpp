@@ -14,6 +14,7 @@ uint64_t terakan_debug_flags()
       {"startup", TERAKAN_DEBUG_STARTUP},
       {"variants", TERAKAN_DEBUG_VARIANTS},
       {"errors", TERAKAN_DEBUG_ERRORS},
+      {"conservative", TERAKAN_DEBUG_CONSERVATIVE},
       {nullptr, 0},
    };
    /* Function-local statics are initialized once, thread-safely. */

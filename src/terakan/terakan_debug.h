@@ -13,6 +13,9 @@ enum terakan_debug_flag : uint64_t {
    /* Print every error the driver reports (the message of terakan_errorf) on stderr too: the
     * messages otherwise reach only debug messengers (Mesa's vk_errorf logs in debug builds). */
    TERAKAN_DEBUG_ERRORS = 1ull << 2,
+   /* Offer VK_EXT_conservative_rasterization, whose path is not complete yet (docs/status.md):
+    * for its tests and for trying it. */
+   TERAKAN_DEBUG_CONSERVATIVE = 1ull << 3,
 };
 
 uint64_t terakan_debug_flags();

@@ -370,15 +370,15 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    /* Sampled depth formats with stencil too: their levels 1.. are sampled from a copy
     * (terakan_depth_sampling_copy.cpp). */
    out.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
-   /* 4 samples for 2D images of formats that are attachments (terakan_image.cpp): what the
-    * simulator models and lavapipe, the reference, also offers; they may also be sampled (and
-    * colour ones read as input attachments), none stored to. Vulkan asks for the limits'
+   /* 2, 4 and 8 samples for 2D images of formats that are attachments (terakan_image.cpp:
+    * terakan_supported_sample_counts); they may also be sampled (and colour ones read as input
+    * attachments), none stored to. Vulkan asks for the limits'
     * counts whatever the usage once the format is an attachment format ("sampleCounts"). */
    if (info->type == VK_IMAGE_TYPE_2D && info->tiling == VK_IMAGE_TILING_OPTIMAL &&
        !(info->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
        (supported_usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
        !(info->usage & ~terakan_multisampled_usage(format)))
-      out.sampleCounts |= VK_SAMPLE_COUNT_4_BIT;
+      out.sampleCounts = terakan_supported_sample_counts;
    out.maxResourceSize = 1ull << 31;
    return VK_SUCCESS;
 }

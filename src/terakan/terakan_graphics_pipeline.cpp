@@ -10,9 +10,11 @@
  * What is refused, each with a message: stages other than vertex and fragment, polygon modes
  * other than fill, line and point, sample counts other than 1 and 4,
  * sample shading, alpha to one, storage buffers and
- * storage images in graphics stages (their RATs would share CB_COLOR0-7 with the colour
- * targets), vertex attribute formats the fetch unit cannot read. */
+ * storage images written by the vertex stage, dual-source blending beside a fragment stage
+ * that writes memory (the fragment stage's RATs follow the colour targets in CB_COLOR0-7:
+ * terakan_storage_images.cpp), vertex attribute formats the fetch unit cannot read. */
 #include "terakan_private.h"
+#include "terakan_conservative_draw.h"
 #include "terakan_meta.h"
 
 #include <cstring>
@@ -38,6 +40,7 @@ void terakan_graphics_pipeline_destroy(terakan_graphics_pipeline *graphics)
       terakan_destroy_code_store(stage->code_store);
       delete stage->code_bo;
    }
+   terakan_conservative_destroy(graphics->conservative);
    delete graphics;
 }
 
@@ -46,7 +49,8 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
                             const VkGraphicsPipelineCreateInfo *info,
                             const VkPipelineShaderStageCreateInfo *stage_info, ShaderStage stage,
                             const struct vk_vertex_input_state *vertex_input, bool export_vertex_order,
-                            terakan_graphics_stage &out)
+                            unsigned colour_targets, terakan_graphics_stage &out, bool capture_outputs = false,
+                            int conservative_edges = -1)
 {
    VK_FROM_HANDLE(vk_shader_module, module, stage_info->module);
    VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
@@ -64,6 +68,9 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
       terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
    options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
    options.export_vertex_order = export_vertex_order;
+   options.capture_outputs = capture_outputs;
+   options.conservative_edges = conservative_edges;
+   options.colour_targets = colour_targets;
    if (stage == ShaderStage::Vertex && vertex_input) {
       u_foreach_bit(location, vertex_input->attributes_valid) {
          const uint32_t binding = vertex_input->attributes[location].binding;
@@ -83,16 +90,14 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
    if (result != VK_SUCCESS)
       return result;
 
-   if (!out.binary.rat_slots.empty())
+   /* Pixel shaders write memory through RATs placed after the colour targets (the compiler
+    * numbers them; terakan_cmd_draw.cpp binds them). The vertex stage has no such place:
+    * its RATs would share CB_COLOR0-7 with the same draw's colour targets and pixel-shader
+    * RATs, and r600g never binds vertex-stage images or buffers to find out how. */
+   if (stage == ShaderStage::Vertex && (!out.binary.rat_slots.empty() || !out.binary.image_rats.empty()))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: the %s stage writes storage buffers, which graphics stages cannot do yet "
-                            "(vertexPipelineStoresAndAtomics and fragmentStoresAndAtomics are off)",
-                            name);
-   if (!out.binary.image_rats.empty())
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: the %s stage stores to storage images or storage texel buffers, which "
-                            "graphics stages cannot do yet (compute shaders can)",
-                            name);
+                            "terakan: the vertex stage writes storage buffers, storage images or storage texel "
+                            "buffers, which it cannot do (vertexPipelineStoresAndAtomics is off)");
    if (!terakan_resolve_slots(out.binary, options.buffer_bindings, layout, out.slots) ||
        !terakan_resolve_textures(out.binary, options.texture_bindings, layout, out.textures, out.unnormalized))
       return terakan_errorf(device, VK_ERROR_INITIALIZATION_FAILED,
@@ -119,9 +124,9 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: polygon mode %d is not supported (fill, line and point are)", s.rs->polygon_mode);
    if (s.ms && !BITSET_TEST(s.dynamic, MESA_VK_DYNAMIC_MS_RASTERIZATION_SAMPLES) &&
-       s.ms->rasterization_samples != VK_SAMPLE_COUNT_1_BIT && s.ms->rasterization_samples != VK_SAMPLE_COUNT_4_BIT)
-      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                            "terakan: %u samples are not supported (1 and 4 are)", unsigned(s.ms->rasterization_samples));
+       !(s.ms->rasterization_samples & terakan_supported_sample_counts))
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "terakan: %u samples are not supported (1, 2, 4 and 8 are)",
+                            unsigned(s.ms->rasterization_samples));
    if (s.ms && s.ms->alpha_to_one_enable)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: alpha to one is not supported (alphaToOne is off)");
@@ -154,6 +159,28 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
    return VK_SUCCESS;
 }
 
+/* Dual-source blending beside a fragment stage that writes memory: r600g moves its RATs one
+ * slot further then (its second colour aliases CB_COLOR1, evergreen_emit_image_state); the
+ * RATs here start right after the attachments, which that would overlap. Refused, untested. */
+static VkResult check_dual_source_with_memory_writes(terakan_device *device, const terakan_graphics_pipeline &g)
+{
+   const terakan::compiler::ShaderBinary &binary = g.fragment.binary;
+   if ((binary.rat_slots.empty() && binary.image_rats.empty()) || !g.state.cb)
+      return VK_SUCCESS;
+   auto second_source = [](uint8_t factor) {
+      return factor >= VK_BLEND_FACTOR_SRC1_COLOR && factor <= VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA;
+   };
+   for (uint32_t i = 0; i < g.state.cb->attachment_count; i++) {
+      const vk_color_blend_attachment_state &a = g.state.cb->attachments[i];
+      if (a.blend_enable && (second_source(a.src_color_blend_factor) || second_source(a.dst_color_blend_factor) ||
+                             second_source(a.src_alpha_blend_factor) || second_source(a.dst_alpha_blend_factor)))
+         return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                               "terakan: dual-source blending with a fragment stage that writes storage buffers or "
+                               "images is not supported");
+   }
+   return VK_SUCCESS;
+}
+
 static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipeline_cache *cache,
                                          const VkGraphicsPipelineCreateInfo *info,
                                          const VkAllocationCallbacks *allocator, VkPipeline *out)
@@ -181,6 +208,8 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    if (result != VK_SUCCESS)
       return fail(result);
    result = check_state(device, *graphics);
+   if (result == VK_SUCCESS)
+      result = terakan_conservative_check_state(device, *graphics);
    if (result != VK_SUCCESS)
       return fail(result);
    vk_dynamic_graphics_state_init(&graphics->dynamic);
@@ -192,16 +221,50 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
     * drawing), the hardware still runs a pixel shader: an empty one, built like the driver's
     * own shaders, which exports nothing, so only depth and stencil are written (colour
     * attachments' contents are undefined then in Vulkan). */
+   const unsigned colour_targets = graphics->state.rp ? graphics->state.rp->color_attachment_count : 0;
    result = fragment ? build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, false,
-                                   graphics->fragment)
+                                   colour_targets, graphics->fragment)
                      : terakan_meta_build_stage(device,
                                                 terakan::compiler::begin_graphics_nir(ShaderStage::Fragment,
                                                                                       "terakan empty pixel shader")
                                                    .shader,
                                                 ShaderStage::Fragment, graphics->fragment);
    if (result == VK_SUCCESS)
+      result = check_dual_source_with_memory_writes(device, *graphics);
+   if (result == VK_SUCCESS)
       result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi,
-                           graphics->fragment.binary.graphics.uses_vertex_order, graphics->vertex);
+                           graphics->fragment.binary.graphics.uses_vertex_order, 0, graphics->vertex);
+   /* Conservative rasterization (terakan_conservative_draw.cpp): the vertex stage once more as
+    * its capture variant, then the construction and the pass-through shader. */
+   if (result == VK_SUCCESS && graphics->state.rs &&
+       graphics->state.rs->conservative_mode == VK_CONSERVATIVE_RASTERIZATION_MODE_OVERESTIMATE_EXT) {
+      graphics->conservative = new (std::nothrow) terakan_conservative();
+      if (!graphics->conservative)
+         return fail(vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY));
+      result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi, false, 0,
+                           graphics->conservative->capture, true);
+      /* Multisampled: the fragment stage again, with the discard of the pixels the whole-pixel
+       * push-out adds (its edges at varying locations the vertex stage leaves free). The
+       * pipeline only ever rasterizes the fans, so this program replaces the first. */
+      if (result == VK_SUCCESS && fragment && graphics->state.ms &&
+          graphics->state.ms->rasterization_samples != VK_SAMPLE_COUNT_1_BIT) {
+         const int edges = terakan_conservative_edge_location(*graphics);
+         if (edges < 0)
+            return fail(terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                                       "terakan: multisampled conservative rasterization needs three varying "
+                                       "locations the vertex shader leaves free"));
+         graphics->conservative->edges = edges;
+         terakan_graphics_stage &old = graphics->fragment;
+         delete old.variants;
+         terakan_destroy_code_store(old.code_store);
+         delete old.code_bo;
+         old = terakan_graphics_stage();
+         result = build_stage(device, cache, info, fragment, ShaderStage::Fragment, nullptr, false, colour_targets,
+                              graphics->fragment, false, edges);
+      }
+      if (result == VK_SUCCESS)
+         result = terakan_conservative_finish(device, *graphics);
+   }
    if (result != VK_SUCCESS)
       return fail(result);
 

@@ -16,15 +16,16 @@
  * (evergreen_cs_track_validate_stencil; group size / (8 x bpe)) and which keeps every stencil
  * level and layer on a 256-byte boundary for DB_STENCIL_*_BASE.
  *
- * Multisampled images (4 samples; one level, 2D, optimal tiling; attachment, transfer and
+ * Multisampled images (2, 4 or 8 samples; one level, 2D, optimal tiling; attachment, transfer and
  * sampled usage, input attachments for colour: terakan_multisampled_usage). Their samples are stored as
  * the simulator's model says the CB and DB address them (docs/sim-semantics.md
  * "Multisampling", hw::LevelAddressing): a micro tile grows to 64 x bytes x samples, so a
  * layer takes pitch x aligned height x bytes x samples. Colour images are always 2D tiled, as
  * r600g makes every multisampled texture (Mesa r600_texture.c: "MSAA resources must be 2D
  * tiled"), padded up to one macro tile when smaller, and carry an FMASK after the colour
- * layers: 1 byte a pixel for 4 samples, 2D tiled with the colour pitch and tiling codes but
- * bank height 4 and its own height (r600g's r600_texture_get_fmask_info), so that
+ * layers: 1 byte a pixel for 2 and 4 samples, 4 for 8, 2D tiled with the colour pitch and
+ * tiling codes but bank height 4 (2, 4 samples) and its own height (r600g's
+ * r600_texture_get_fmask_info), so that
  * CB_COLORn_INFO.COMPRESSION can be on and the texture unit finds each sample's fragment.
  * No CMASK: a fast clear would leave the clear colour in CB_COLORn_CLEAR_WORD0/1, which every
  * later draw into the image would have to program, and a draw recorded in another command
@@ -113,12 +114,14 @@ static bool lay_out_multisampled_colour(const terakan_device *device, terakan_im
    layout.levels.push_back(level);
    layout.mip_offset = 0;
    /* FMASK as r600g allocates it (r600_texture_get_fmask_info): an ordinary 2D-tiled surface of
-    * 1 byte a pixel (up to 4 samples) with the colour's bank width, macro-tile aspect and tile
-    * split, bank height terakan_fmask_bank_height: the colour's macro-tile width (so its
-    * pitch), its own macro-tile height and base alignment. */
+    * 1 byte a pixel (2 and 4 samples) or 4 (8 samples) with the colour's bank width, macro-tile
+    * aspect and tile split, bank height hw::msaa::fmask_bank_height (4 up to 4 samples, the
+    * colour's at 8): the colour's macro-tile width (so its pitch), its own macro-tile height and
+    * base alignment. */
    hw::MacroTiling fmask_macro = layout.macro;
-   fmask_macro.bank_height = terakan_fmask_bank_height;
-   const unsigned fmask_bytes = samples <= 4 ? 1 : 4;
+   fmask_macro.bank_height = hw::msaa::fmask_bank_height(samples, layout.macro.bank_height);
+   image->fmask_bank_height = fmask_macro.bank_height;
+   const unsigned fmask_bytes = hw::msaa::fmask_bytes_per_pixel(samples);
    const hw::SurfaceAlignment fmask_align = hw::surface_alignment_2d(s.tiling, fmask_macro, fmask_bytes);
    image->fmask_aligned_height = unsigned(align64(s.height, fmask_align.height));
    layout.alignment = std::max<uint64_t>(layout.alignment, fmask_align.base); /* the image's, so FMASK's too */
@@ -215,9 +218,10 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
                        "terakan: image flags 0x%x are not supported (sparse, 2D array views of 3D images, ...)",
                        pCreateInfo->flags);
    if (pCreateInfo->samples != VK_SAMPLE_COUNT_1_BIT) {
-      if (pCreateInfo->samples != VK_SAMPLE_COUNT_4_BIT)
+      if (!(terakan_supported_sample_counts & pCreateInfo->samples))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                               "terakan: %u samples are not supported (1 and 4 are)", unsigned(pCreateInfo->samples));
+                               "terakan: %u samples are not supported (1, 2, 4 and 8 are)",
+                               unsigned(pCreateInfo->samples));
       if (pCreateInfo->imageType != VK_IMAGE_TYPE_2D || pCreateInfo->tiling != VK_IMAGE_TILING_OPTIMAL ||
           pCreateInfo->mipLevels != 1 || (pCreateInfo->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
@@ -441,7 +445,7 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
       /* A multisampled view (Mesa evergreen_fill_tex_resource_words): DIM 2D_MSAA or
        * 2D_ARRAY_MSAA, LAST_LEVEL log2 of the sample count, and on Cayman LOG2_NUM_FRAGMENTS
        * equal to it (no EQAA). Colour: MIP_ADDRESS the FMASK, WORD6's low bits
-       * FMASK_BANK_HEIGHT (terakan_fmask_bank_height, as lay_out_multisampled_colour lays FMASK
+       * FMASK_BANK_HEIGHT (image->fmask_bank_height, as lay_out_multisampled_colour lays FMASK
        * out). Depth and stencil are read where the DB wrote them, as r600g samples its
        * multisampled depth on Evergreen and Cayman: MIP_ADDRESS 0 ("disable FMASK", and no mip
        * relocation), DEPTH_SAMPLE_ORDER (a pixel's samples side by side). */
@@ -457,7 +461,7 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
          resource.depth_sample_order = true;
       } else {
          resource.mip_address = base + image->fmask_offset;
-         resource.max_aniso_ratio = terakan_fmask_bank_height_code;
+         resource.max_aniso_ratio = unsigned(__builtin_ctz(image->fmask_bank_height));
       }
    }
    return hw::encode_texture_resource(resource, isa);

@@ -13,6 +13,8 @@ struct terakan_meta {
    std::mutex lock;
    std::map<uint32_t, terakan_graphics_pipeline *> clears; /* by the 2-bit kinds of targets 0-7 */
    std::map<uint32_t, terakan_graphics_pipeline *> blits;  /* by terakan_meta_blit.cpp's key */
+   /* by terakan_meta_depth_resolve.cpp's key (aspect, mode, samples) */
+   std::map<uint32_t, terakan_graphics_pipeline *> depth_resolves;
 };
 
 /* Where the meta vertex shader finds its three RECTLIST corners in the push constants. */

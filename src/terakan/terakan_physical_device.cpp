@@ -6,6 +6,7 @@
  * issue that adds a capability raises its limits to the documented hardware values.
  */
 #include "terakan_private.h"
+#include "terakan_conservative_draw.h"
 
 #include <cstdio>
 #include <cstring>
@@ -26,13 +27,24 @@ using terakan::hw::FamilyInfo;
 static const struct vk_device_extension_table terakan_device_extensions = {
    /* Bind several objects at once: terakan_Bind*Memory2 are the only bind commands. */
    .KHR_bind_memory2 = true,
+   /* Render passes are the runtime's over dynamic rendering (vk_render_pass.c), which also
+    * implements the "2" commands, imageless framebuffers (the views arrive at
+    * vkCmdBeginRenderPass2) and separate depth and stencil layouts (layouts do not change a
+    * TeraScale surface's contents, so the driver ignores them); api-renderpass2. */
+   .KHR_create_renderpass2 = true,
    /* Every allocation is its own buffer object already, so a dedicated one is never needed
     * nor preferred (VkMemoryDedicatedRequirements says so); the allocate info is accepted. */
    .KHR_dedicated_allocation = true,
+   /* Depth (SAMPLE_ZERO, AVERAGE, MIN, MAX) and stencil (SAMPLE_ZERO, MIN, MAX) resolves as
+    * draws exporting FragDepth or the stencil reference (terakan_meta_depth_resolve.cpp). */
+   .KHR_depth_stencil_resolve = true,
    /* vkUpdateDescriptorSetWithTemplate: each template element is a descriptor write
     * (terakan_descriptor.cpp); the runtime keeps the templates. */
    .KHR_descriptor_update_template = true,
    .KHR_device_group = true, /* one device per group; vkCmdDispatchBase is the reason */
+   /* vkCmdDraw(Indexed)IndirectCount: every record up to maxDrawCount, each predicated on
+    * a block a COND_WRITE fills from the count (terakan_cmd_draw.cpp, indirect_draws). */
+   .KHR_draw_indirect_count = true,
    .KHR_driver_properties = true,
    .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
    /* BaryCoordKHR from the SPI's I/J pairs, PerVertexKHR from INTERP_LOAD_P0/P10/P20
@@ -40,6 +52,10 @@ static const struct vk_device_extension_table terakan_device_extensions = {
     * fans; lines and points are refused at the draw (terakan_cmd_draw.cpp). */
    .KHR_fragment_shader_barycentric = true,
    .KHR_get_memory_requirements2 = true,
+   /* The list of view formats of a MUTABLE_FORMAT image: accepted; every view of a format of
+    * the same texel size reads the same layout here. */
+   .KHR_image_format_list = true,
+   .KHR_imageless_framebuffer = true,
    /* maintenance1: negative viewport heights (the viewport transform takes the sign:
     * `ScissorAndViewport`), vkTrimCommandPool (the runtime's), VK_ERROR_OUT_OF_POOL_MEMORY
     * from descriptor pools; 2D-array-compatible 3D images are not offered (image format
@@ -60,6 +76,7 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* MIRROR_CLAMP_TO_EDGE is the texture unit's MIRROR_ONCE_LAST_TEXEL (terakan_sampler.cpp;
     * `UnnormalizedSamplerBoundAndReboundBetweenDispatches` compares it with lavapipe). */
    .KHR_sampler_mirror_clamp_to_edge = true,
+   .KHR_separate_depth_stencil_layouts = true,
    /* BaseVertex, BaseInstance and DrawIndex: the vertex shader's driver constants. */
    .KHR_shader_draw_parameters = true,
    /* Integer dot products: NIR lowers them to multiplies and adds (none is accelerated). */
@@ -85,12 +102,16 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* Private data slots: the runtime keeps them on every object (vk_object.c). */
    .EXT_private_data = true,
    /* Programmable sample locations: the scan converter takes each sample's offset from
-    * PA_SC_AA_SAMPLE_LOCS (1/16 pixel, -8..7), per quad pixel; offered for 4 samples on a grid
-    * of one pixel (terakan_cmd_draw.cpp draw_sample_offsets; api-sample-shading). */
+    * PA_SC_AA_SAMPLE_LOCS (1/16 pixel, -8..7), per quad pixel; offered for 2, 4 and 8 samples
+    * on a grid of one pixel (terakan_cmd_draw.cpp draw_sample_offsets; api-sample-shading,
+    * api-msaa-2x8x). */
    .EXT_sample_locations = true,
    /* C-like buffer layouts: every buffer access is per dword at any 4-byte offset, and the
     * compiler's SPIR-V validation allows the scalar rules. */
    .EXT_scalar_block_layout = true,
+   /* FragStencilRefEXT: PIXEL 61's y with DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE
+    * (compiler select_graphics.cpp; r600g's stencil_export GL scene on the simulator). */
+   .EXT_shader_stencil_export = true,
 };
 
 static void log_startup(const char *format, const char *path, const char *detail)
@@ -230,8 +251,11 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    vk_physical_device_dispatch_table_from_entrypoints(
       &dispatch_table, &terakan_unimplemented_physical_device_entrypoints, false);
 
-   VkResult result = vk_physical_device_init(&pdev->vk, vk_instance, &terakan_device_extensions,
-                                             &dispatch_table);
+   /* VK_EXT_conservative_rasterization is offered only with TERAKAN_DEBUG=conservative until
+    * its whole path works (multisampled and indirect draws are refused; docs/status.md). */
+   struct vk_device_extension_table extensions = terakan_device_extensions;
+   extensions.EXT_conservative_rasterization = terakan_debug(TERAKAN_DEBUG_CONSERVATIVE);
+   VkResult result = vk_physical_device_init(&pdev->vk, vk_instance, &extensions, &dispatch_table);
    if (result != VK_SUCCESS) {
       vk_free(&vk_instance->alloc, pdev);
       return result;
@@ -299,6 +323,11 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * (terakan_storage_images.cpp, api-storage-images-*). */
    pFeatures->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
    pFeatures->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+   /* Pixel shaders write storage buffers, images and texel buffers through RATs placed after
+    * the colour targets, helper and killed pixels left out (terakan_storage_images.cpp,
+    * api-fragment-stores-*); atomics whose result is used stay compute-only (refused). The
+    * vertex stage has no RATs of its own: vertexPipelineStoresAndAtomics stays off. */
+   pFeatures->features.fragmentStoresAndAtomics = VK_TRUE;
    /* Clip and cull distances: POS exports 61-62 and PA_CL_VS_OUT_CNTL (8 in all); point sizes
     * from the vertex shader up to PA_SU_POINT_MINMAX's limit. */
    pFeatures->features.shaderClipDistance = VK_TRUE;
@@ -367,6 +396,13 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceImagelessFramebufferFeatures *>(ext)->imagelessFramebuffer = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
+         reinterpret_cast<VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures *>(ext)
+            ->separateDepthStencilLayouts = VK_TRUE;
          break;
       /* Vulkan 1.1's optional features Terakan does not have. */
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
@@ -506,19 +542,19 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.maxFramebufferWidth = 4096;
    limits.maxFramebufferHeight = 4096;
    limits.maxFramebufferLayers = 256;
-   limits.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   limits.framebufferColorSampleCounts = terakan_supported_sample_counts;
+   limits.framebufferDepthSampleCounts = terakan_supported_sample_counts;
+   limits.framebufferStencilSampleCounts = terakan_supported_sample_counts;
+   limits.framebufferNoAttachmentsSampleCounts = terakan_supported_sample_counts;
    limits.maxColorAttachments = 4;
-   /* Multisampled rendering has 4 samples (terakan_image.cpp, terakan_cmd_draw.cpp: the
-    * count the simulator models and lavapipe, the reference, offers). 4-sample colour images,
-    * float and integer, are read by texelFetch through FMASK, depth and stencil ones in place
-    * in the DB's sample order (terakan_multisampled_usage, terakan_image_view_words). */
-   limits.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-   limits.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   /* Multisampled rendering has 2, 4 or 8 samples (terakan_image.cpp, terakan_cmd_draw.cpp).
+    * Such colour images, float and integer, are read by texelFetch through FMASK, depth and
+    * stencil ones in place in the DB's sample order (terakan_multisampled_usage,
+    * terakan_image_view_words). */
+   limits.sampledImageColorSampleCounts = terakan_supported_sample_counts;
+   limits.sampledImageIntegerSampleCounts = terakan_supported_sample_counts;
+   limits.sampledImageDepthSampleCounts = terakan_supported_sample_counts;
+   limits.sampledImageStencilSampleCounts = terakan_supported_sample_counts;
    limits.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
    limits.maxSampleMaskWords = 1;
    limits.timestampComputeAndGraphics = VK_FALSE;
@@ -539,7 +575,9 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.lineWidthRange[1] = 8191.875f;
    limits.lineWidthGranularity = 0.125f;
    limits.strictLines = VK_FALSE;
-   /* The standard 4x locations are what PA_SC_AA_SAMPLE_LOCS holds (terakan_cmd_draw.cpp). */
+   /* Vulkan's standard 2x, 4x and 8x locations are what PA_SC_AA_SAMPLE_LOCS holds
+    * (hw::msaa::standard_location, terakan_cmd_draw.cpp); on Evergreen-class chips that is not
+    * r600g's 8x pattern, but the locations are registers. */
    limits.standardSampleLocations = VK_TRUE;
    limits.optimalBufferCopyOffsetAlignment = 256;
    limits.optimalBufferCopyRowPitchAlignment = 256;
@@ -619,6 +657,17 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          dot->pNext = next;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES: {
+         auto *resolve = reinterpret_cast<VkPhysicalDeviceDepthStencilResolveProperties *>(ext);
+         resolve->supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
+                                               VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+         resolve->supportedStencilResolveModes =
+            VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+         /* One draw per aspect, each with its own mode, or none. */
+         resolve->independentResolveNone = VK_TRUE;
+         resolve->independentResolve = VK_TRUE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
          /* A point is drawn only when its vertex is inside the clip volume and every enabled
           * clip distance keeps it, as the simulator's clipper does (src/sim/gfx/draw.cpp). */
@@ -648,12 +697,28 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          multiview->maxMultiviewInstanceIndex = UINT32_MAX;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONSERVATIVE_RASTERIZATION_PROPERTIES_EXT: {
+         /* The bigger polygon (terakan_conservative_draw.h): every pixel the triangle touches
+          * (grown by the extra size), and pixels at most 1/64 pixel beyond. No underestimation,
+          * points or lines; zero-area triangles are not drawn. */
+         auto *p = reinterpret_cast<VkPhysicalDeviceConservativeRasterizationPropertiesEXT *>(ext);
+         p->primitiveOverestimationSize = terakan_conservative_overestimation;
+         p->maxExtraPrimitiveOverestimationSize = terakan_conservative_max_extra_size;
+         p->extraPrimitiveOverestimationSizeGranularity = terakan_conservative_extra_granularity;
+         p->primitiveUnderestimation = VK_FALSE;
+         p->conservativePointAndLineRasterization = VK_FALSE;
+         p->degenerateTrianglesRasterized = VK_FALSE;
+         p->degenerateLinesRasterized = VK_FALSE;
+         p->fullyCoveredFragmentShaderInputVariable = VK_FALSE;
+         p->conservativeRasterizationPostDepthCoverage = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT: {
          /* Offsets are signed 4-bit sixteenths of a pixel from its centre: coordinates 0 to
-          * 15/16 on a 1/16 grid. One pixel grid (the same locations in every pixel), 4 samples:
-          * the count the driver renders besides 1. */
+          * 15/16 on a 1/16 grid. One pixel grid (the same locations in every pixel), for every
+          * count the driver renders besides 1. */
          auto *p = reinterpret_cast<VkPhysicalDeviceSampleLocationsPropertiesEXT *>(ext);
-         p->sampleLocationSampleCounts = VK_SAMPLE_COUNT_4_BIT;
+         p->sampleLocationSampleCounts = terakan_supported_sample_counts & ~VK_SAMPLE_COUNT_1_BIT;
          p->maxSampleLocationGridSize = {1, 1};
          p->sampleLocationCoordinateRange[0] = 0.0f;
          p->sampleLocationCoordinateRange[1] = 0.9375f;
@@ -743,13 +808,14 @@ terakan_GetPhysicalDeviceSparseImageFormatProperties2(
    *pPropertyCount = 0;
 }
 
-/* VK_EXT_sample_locations: a grid of one pixel for the 4-sample count it offers, none for the
- * others. */
+/* VK_EXT_sample_locations: a grid of one pixel for the 2, 4 and 8 sample counts it offers,
+ * none for the others. */
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceMultisamplePropertiesEXT(VkPhysicalDevice physicalDevice, VkSampleCountFlagBits samples,
                                                   VkMultisamplePropertiesEXT *pMultisampleProperties)
 {
    (void)physicalDevice;
    pMultisampleProperties->maxSampleLocationGridSize =
-      samples == VK_SAMPLE_COUNT_4_BIT ? VkExtent2D{1, 1} : VkExtent2D{0, 0};
+      samples != VK_SAMPLE_COUNT_1_BIT && (samples & terakan_supported_sample_counts) ? VkExtent2D{1, 1}
+                                                                                      : VkExtent2D{0, 0};
 }

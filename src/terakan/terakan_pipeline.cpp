@@ -320,6 +320,11 @@ static void compute_key(const struct terakan_physical_device *pdev,
    _mesa_sha1_update(&context, &robust, 1);
    const uint8_t vertex_order = options.export_vertex_order;
    _mesa_sha1_update(&context, &vertex_order, 1);
+   const uint8_t capture = options.capture_outputs;
+   _mesa_sha1_update(&context, &capture, 1);
+   _mesa_sha1_update(&context, &options.conservative_edges, sizeof(options.conservative_edges));
+   const uint32_t colour_targets = options.colour_targets; /* where a pixel shader's RATs start */
+   _mesa_sha1_update(&context, &colour_targets, sizeof(colour_targets));
    _mesa_sha1_final(&context, key);
 }
 

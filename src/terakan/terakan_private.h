@@ -34,6 +34,7 @@
 #include "hw/chips.h"
 #include "hw/surface.h"
 #include "hw/texture.h"
+#include "hw/msaa.h"
 #include "compiler/compiler.h"
 #include "terakan_shader_variants.h"
 #include "winsys/radeon_bo.h"
@@ -216,6 +217,7 @@ struct terakan_image {
    uint64_t fmask_offset = 0;
    uint64_t fmask_slice_bytes = 0;
    unsigned fmask_aligned_height = 0; /* rows of one FMASK slice (its own macro-tile height) */
+   unsigned fmask_bank_height = 0;    /* hw::msaa::fmask_bank_height: 4, or the colour's at 8 samples */
    /* Sampled depth of a format with stencil whose mip levels the texture unit cannot find
     * where the DB puts them (terakan_depth_sampling_copy.cpp): levels 1.. of the depth plane
     * once more, in the natural layout `sampling_layout` the texture unit follows from
@@ -297,15 +299,19 @@ VkImageUsageFlags terakan_supported_image_usage(const terakan_format *format, Vk
 constexpr VkImageUsageFlags terakan_multisampled_image_usage =
    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-/* The usage a 4-sample optimal 2D image of `format` may have: the attachment usage, and for
+/* The usage a 2-, 4- or 8-sample optimal 2D image of `format` may have: the attachment usage, and for
  * colour formats that are sampled and rendered also SAMPLED and INPUT_ATTACHMENT (texelFetch
  * through FMASK: terakan_image.cpp terakan_image_view_words); depth formats are SAMPLED too
  * (read in place in the DB's sample order, as r600g reads multisampled depth). */
 VkImageUsageFlags terakan_multisampled_usage(const terakan_format *format);
-/* FMASK's bank height for 2 and 4 samples (r600g r600_texture_get_fmask_info: 4, whatever the
- * colour's), so that a bank's micro tiles of 1-byte FMASK elements fill a pipe interleave;
- * CB_COLORn_ATTRIB and the texture words carry its code, log2 4 = 2. */
-constexpr unsigned terakan_fmask_bank_height = 4, terakan_fmask_bank_height_code = 2;
+/* The sample counts of images, attachments and rasterization: the CB and DB store 2, 4 and 8
+ * samples (Cayman's 16 needs EQAA: 8 fragments, which the simulator refuses). */
+constexpr VkSampleCountFlags terakan_supported_sample_counts =
+   VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
+/* FMASK's bank height (hw::msaa::fmask_bank_height: 4 for 2 and 4 samples, so that a bank's
+ * micro tiles of 1-byte FMASK elements fill a pipe interleave; the colour's for 8) is
+ * terakan_image::fmask_bank_height; CB_COLORn_ATTRIB.FMASK_BANK_HEIGHT and the texture words
+ * carry its log2. */
 
 /* ---- attachment and vertex formats (terakan_attachment_formats.cpp) ---- */
 
@@ -427,8 +433,13 @@ struct terakan_graphics_stage {
  * pipeline's state, in the runtime's structures. `dynamic` holds the pipeline's static values
  * of every state it does not leave dynamic; binding the pipeline copies them into the command
  * buffer's dynamic state, so that a draw reads one place. */
+struct terakan_conservative;
 struct terakan_graphics_pipeline {
    terakan_graphics_stage vertex, fragment;
+   /* VK_EXT_conservative_rasterization OVERESTIMATE: the capture variant of the vertex stage,
+    * the construction and the pass-through vertex shader (terakan_conservative_draw.cpp);
+    * nullptr for ordinary pipelines. */
+   terakan_conservative *conservative = nullptr;
    struct vk_graphics_pipeline_all_state all;
    struct vk_graphics_pipeline_state state;
    struct vk_dynamic_graphics_state dynamic;
@@ -525,6 +536,10 @@ struct terakan_rendering {
    /* Colour attachment i's resolve attachment (VK_RESOLVE_MODE_AVERAGE), resolved over the
     * render area at vkCmdEndRendering; nullptr if none. */
    std::array<struct terakan_image_view *, 8> resolve;
+   /* VK_KHR_depth_stencil_resolve: the depth and stencil aspects' resolve attachments and modes
+    * (terakan_meta_depth_resolve.cpp), resolved at vkCmdEndRendering; nullptr if none. */
+   struct terakan_image_view *depth_resolve, *stencil_resolve;
+   VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
    VkExtent2D extent; /* the smallest attachment: what the scissors keep drawing inside */
    /* Multiview (VK_KHR_multiview): the views, one layer of the attachments each. The
     * hardware has no layered rendering that a shader could steer, so every draw, clear and
@@ -587,6 +602,12 @@ struct terakan_cmd_buffer {
    } condition;
    /* Set while vkCmdClearAttachments draws: its clear draws obey the condition. */
    bool meta_draws_conditional;
+   /* Set for one draw of vkCmdDraw(Indexed)IndirectCount (terakan_cmd_draw.cpp): the draw is
+    * predicated on this block instead, which already folds in any active condition. */
+   struct {
+      terakan::winsys::RadeonBo *bo;
+      uint64_t offset;
+   } draw_predicate;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -598,6 +619,13 @@ terakan::winsys::CommandStream &terakan_cmd_stream(terakan_cmd_buffer *cmd);
 /* The RATs of the storage images and texel buffers the compute pipeline stores to
  * (terakan_storage_images.cpp); returns their CB_TARGET_MASK bits. */
 uint32_t terakan_emit_storage_image_rats(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs);
+/* A draw's pixel-shader RATs (fragmentStoresAndAtomics): its storage buffers, storage images
+ * and storage texel buffers as CB_COLOR(colour targets + slot), their sizes in the pixel
+ * shader's driver constants; returns their CB_TARGET_MASK bits, or false (the command buffer
+ * failed) when they cannot be bound (terakan_storage_images.cpp). */
+bool terakan_emit_pixel_shader_rats(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
+                                    const terakan_graphics_stage &stage, uint8_t *driver_constants,
+                                    uint32_t &target_mask);
 /* The texture resource words a storage image view is read through: the view's, with a cube
  * view's as the 2D array of its faces. */
 std::array<uint32_t, 8> terakan_storage_image_resource_words(const struct terakan_image_view *view);
@@ -640,12 +668,27 @@ struct terakan_draw_setup {
    /* A meta draw's texture: pixel shader texture resource 0 and sampler 0 (blits). */
    const struct terakan_image_view *meta_texture = nullptr;
    const std::array<uint32_t, 3> *meta_sampler = nullptr;
+   /* Conservative draws (terakan_conservative_draw.cpp): a vertex stage in place of the
+    * pipeline's (the capture variant or the pass-through shader), and for the pass-through
+    * shader the fan buffer its vertex inputs 0..fan_vec4s-1 read (vec4s of floats, one vertex
+    * every 16 x fan_vec4s bytes). */
+   const terakan_graphics_stage *vertex_stage = nullptr;
+   terakan::winsys::RadeonBo *fan_bo = nullptr;
+   uint64_t fan_offset = 0;
+   uint32_t fan_vec4s = 0;
 };
 /* The sample count the rendering's attachments have (1 without any). */
 uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd);
 /* Resolves `rect` of `source` (a multisampled colour view) into `destination` (a
  * single-sample view of the same format) by a RESOLVE draw (terakan_meta_clear.cpp); the
  * rendering the command buffer records, if any, is kept. */
+/* Whether a depth (or stencil) resolve mode is drawn (terakan_meta_depth_resolve.cpp). */
+bool terakan_depth_resolve_mode_supported(bool stencil, VkResolveModeFlagBits mode);
+/* Resolves `layer` (after each view's base layer) of the depth or stencil aspect of `source`
+ * into `destination` over `area` with `mode`, by a draw. */
+bool terakan_meta_depth_stencil_resolve(terakan_cmd_buffer *cmd, struct terakan_image_view *source,
+                                        struct terakan_image_view *destination, bool stencil,
+                                        VkResolveModeFlagBits mode, const VkRect2D &area, uint32_t layer);
 bool terakan_meta_resolve(terakan_cmd_buffer *cmd, struct terakan_image_view *source,
                           struct terakan_image_view *destination, const VkRect2D &rect, uint32_t layer = 0);
 /* Runs `emit` (which returns false to stop) once per layer the render pass instance's work
@@ -688,6 +731,10 @@ void terakan_emit_full_barrier(terakan::winsys::CommandStream &cs);
 /* A draw or dispatch packet header, predicated on the active condition of
  * VK_EXT_conditional_rendering (a SET_PREDICATION before it) when `conditional` and one is
  * active (terakan_conditional_rendering.cpp). */
+/* The bytes of an occlusion-shaped predicate block (eight render backends' begin and end
+ * counts) and its contents for "not visible": every count zero, marked written. */
+constexpr uint64_t terakan_predicate_block_bytes = 128;
+void terakan_fill_predicate_block(uint8_t *block);
 void terakan_draw_packet(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs, uint32_t opcode,
                          uint32_t body_dwords, bool compute, bool conditional = true);
 /* A CP DMA copy of `bytes` (sync: later packets wait for it). */
@@ -701,6 +748,9 @@ void terakan_emit_compute_fetch_resource(terakan::winsys::CommandStream &cs, uns
                                          terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t range);
 void terakan_emit_compute_rat(terakan::winsys::CommandStream &cs, unsigned id, terakan::winsys::RadeonBo &bo,
                               uint64_t offset, uint64_t range);
+/* The same RAT (a storage buffer as COLOR_32) for a draw's pixel shader. */
+void terakan_emit_draw_buffer_rat(terakan::winsys::CommandStream &cs, unsigned id, terakan::winsys::RadeonBo &bo,
+                                  uint64_t offset, uint64_t range);
 
 /* ---- queries (terakan_query.cpp) ---- */
 

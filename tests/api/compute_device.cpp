@@ -34,7 +34,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
    return VK_FALSE;
 }
 
-ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access)
+ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access, uint32_t api_version)
    : device_name(name)
 {
    std::vector<const char *> layers;
@@ -48,7 +48,7 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
       extensions.push_back(VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
    const VkDebugUtilsMessengerCreateInfoEXT messenger = validation_messenger_info(on_message, this);
    /* The messenger in the chain also covers instance creation and destruction. */
-   if (create_instance("terakan-api-tests", VK_API_VERSION_1_0, layers, extensions, &messenger, instance) !=
+   if (create_instance("terakan-api-tests", api_version, layers, extensions, &messenger, instance) !=
        VK_SUCCESS) {
       error = "vkCreateInstance failed (is the validation layer installed?)";
       return;
@@ -121,7 +121,7 @@ ComputeDevice::~ComputeDevice()
       vkDestroyDevice(device, nullptr);
    }
    if (instance)
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
 }
 
 VkImageAspectFlags image_aspect(VkFormat format)

@@ -16,9 +16,10 @@ std::vector<uint32_t> read_spirv(const std::string &name); /* from TERAKAN_API_S
 
 class ComputeDevice {
 public:
-   /* robust_buffer_access: the device is made with that feature enabled. */
+   /* robust_buffer_access: the device is made with that feature enabled. api_version: the
+    * instance's (Vulkan 1.1 for SPIR-V 1.3 modules and 1.1's core commands). */
    explicit ComputeDevice(const char *device_name, bool validation = true,
-                          bool robust_buffer_access = false);
+                          bool robust_buffer_access = false, uint32_t api_version = VK_API_VERSION_1_1);
    ~ComputeDevice();
    ComputeDevice(const ComputeDevice &) = delete;
    ComputeDevice &operator=(const ComputeDevice &) = delete;

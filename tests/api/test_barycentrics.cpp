@@ -332,7 +332,7 @@ TEST_F(Barycentrics, DeviceOffersTheExtensionAndFeature)
    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &property};
    properties2(physical, &properties);
    EXPECT_FALSE(property.triStripVertexOrderIndependentOfProvokingVertex);
-   vkDestroyInstance(instance, nullptr);
+   terakan::test::destroy_instance(instance);
 }
 
 TEST_F(Barycentrics, TriangleListWeightsAndPerVertexInputs)

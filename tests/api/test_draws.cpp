@@ -669,6 +669,44 @@ TEST_F(Draws, SeveralIndirectDrawsInOneCall)
    }
 }
 
+TEST_F(Draws, IndirectDrawsWithACountFromABuffer)
+{
+   /* vkCmdDrawIndirectCount and vkCmdDrawIndexedIndirectCount (VK_KHR_draw_indirect_count):
+    * twelve triangles as six records of two, maxDrawCount 6, the count read from the last
+    * dword of its buffer: 0 (nothing drawn), 1, 4 (records 4 and 5 must not draw), 6, and 9
+    * (more than maxDrawCount: six draw). Against lavapipe, and against the count: the first
+    * triangle of each record is drawn exactly when the record is below the count. */
+   std::vector<Vertex> vertices;
+   for (unsigned t = 0; t < 12; t++) {
+      const float x = 1.0f + 2.5f * float(t % 6), y = t < 6 ? 2.0f : 12.0f;
+      const std::array<float, 4> colour = {float(t) / 12, 1 - float(t) / 12, float(t % 3) / 2, 1};
+      const std::vector<Vertex> tri = triangle(x, y, x + 4, y + 1, x + 1, y + 7, 0.5f, colour);
+      vertices.insert(vertices.end(), tri.begin(), tri.end());
+   }
+   for (bool indexed : {false, true})
+      for (uint32_t count : {0u, 1u, 4u, 6u, 9u}) {
+         SCOPED_TRACE(std::string(indexed ? "indexed" : "not indexed") + ", count " + std::to_string(count));
+         DrawJob job = coloured(vertices);
+         job.indirect = true;
+         job.indirect_offset = 8;
+         job.indirect_draw_count = 6;
+         job.use_indirect_count = true;
+         job.indirect_count = count;
+         job.indirect_count_offset = 12;
+         if (indexed)
+            for (uint32_t i = 0; i < uint32_t(vertices.size()); i++)
+               job.indices.push_back(i);
+         const DrawImages images = expect_same(job);
+         /* Record r holds triangles 2r and 2r + 1; triangle t's inside point. */
+         for (uint32_t r = 0; r < 6; r++) {
+            const unsigned t = 2 * r;
+            const unsigned x = unsigned(2.0f + 2.5f * float(t % 6)), y = t < 6 ? 4 : 14;
+            const bool drawn = r < std::min(count, 6u);
+            EXPECT_EQ(texel(images, x, y) != texel(images, 31, 0), drawn) << "record " << r;
+         }
+      }
+}
+
 TEST_F(Draws, IndirectDrawParameters)
 {
    /* gl_BaseVertex and gl_BaseInstance (the vertex shader's driver constants) copied on the

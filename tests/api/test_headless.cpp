@@ -65,7 +65,7 @@ protected:
       if (surface)
          vkDestroySurfaceKHR(instance, surface, nullptr);
       if (instance)
-         vkDestroyInstance(instance, nullptr);
+         destroy_instance(instance);
       EXPECT_EQ(messages, 0u) << "validation layer messages";
    }
 

@@ -52,7 +52,7 @@ std::vector<uint8_t> draw(const char *name, unsigned &messages, std::string &err
    VkDevice device = VK_NULL_HANDLE;
    if (!family || create_device(physical, *family, nullptr, nullptr, {}, device) != VK_SUCCESS) {
       error = std::string("no device ") + name;
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
       return {};
    }
    VkQueue queue;
@@ -317,7 +317,7 @@ std::vector<uint8_t> draw(const char *name, unsigned &messages, std::string &err
    destroy_image_2d(device, a);
    destroy_image_2d(device, b);
    vkDestroyDevice(device, nullptr);
-   vkDestroyInstance(instance, nullptr);
+   destroy_instance(instance);
    return result;
 }
 

@@ -116,7 +116,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
    const auto family = physical ? find_queue_family(physical, VK_QUEUE_GRAPHICS_BIT) : std::nullopt;
    if (!family || !has_device_extension(physical, VK_KHR_MULTIVIEW_EXTENSION_NAME)) {
       error = std::string("no device ") + name + " with VK_KHR_multiview";
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
       return picture;
    }
    VkPhysicalDeviceMultiviewFeatures multiview_features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES};
@@ -127,7 +127,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
    if (create_device(physical, *family, &multiview_features, &features, {VK_KHR_MULTIVIEW_EXTENSION_NAME}, device) !=
        VK_SUCCESS) {
       error = std::string("device creation failed on ") + name;
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
       return picture;
    }
    VkQueue queue;
@@ -480,7 +480,7 @@ Picture draw(const char *name, unsigned &messages, std::string &error)
    destroy_layered(device, depth);
    destroy_layered(device, second);
    vkDestroyDevice(device, nullptr);
-   vkDestroyInstance(instance, nullptr);
+   destroy_instance(instance);
    return picture;
 }
 

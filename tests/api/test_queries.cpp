@@ -76,6 +76,10 @@ public:
          next = &conditional;
          has_conditional_rendering = true;
       }
+      if (has_device_extension(physical, VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME)) {
+         device_extensions.push_back(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
+         has_draw_indirect_count = true;
+      }
       if (create_device(physical, *family, next, &features, device_extensions, device) != VK_SUCCESS)
          return;
       vkGetDeviceQueue(device, *family, 0, &queue);
@@ -85,7 +89,8 @@ public:
       vkCreateCommandPool(device, &pool_info, nullptr, &command_pool);
       ok = make_targets() && make_pipeline() &&
            create_host_buffer(physical, device, 4096,
-                              VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                               conditions.buffer, conditions.memory, conditions.map) &&
            create_host_buffer(physical, device, 64 * 1024, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertices.buffer,
                               vertices.memory, vertices.map) &&
@@ -116,7 +121,7 @@ public:
          destroy(instance, messenger, nullptr);
       }
       if (instance)
-         vkDestroyInstance(instance, nullptr);
+         terakan::test::destroy_instance(instance);
    }
 
    /* Rectangles (x0, y0, x1, y1 in pixels, depth z) as two triangles each; a rectangle with
@@ -202,6 +207,7 @@ public:
    bool ok = false;
    bool has_host_reset = false;
    bool has_conditional_rendering = false;
+   bool has_draw_indirect_count = false;
    unsigned messages = 0;
    VkInstance instance = VK_NULL_HANDLE;
    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -902,6 +908,107 @@ TEST(Queries, ConditionalRenderingSkipsWhatTheBufferSays)
    EXPECT_EQ(terakan_gpu().messages, our_messages) << "validation messages on Terakan";
    EXPECT_EQ(lavapipe().messages, their_messages) << "validation messages on lavapipe";
    const std::vector<uint64_t> expected = {0, 16, 16, 0, 0, 64, 16};
+   EXPECT_EQ(ours, expected);
+   EXPECT_EQ(theirs, expected);
+}
+
+/* vkCmdDrawIndirectCount (VK_KHR_draw_indirect_count) under VK_EXT_conditional_rendering:
+ * each call may draw three rectangles of 16, 32 and 64 pixels from three records in a buffer
+ * (every subset has its own sum), inside one occlusion query; the count and the condition both
+ * decide. Each call's rectangles lie nearer than the last's, so LESS passes wherever they
+ * draw. Counts by construction and equal to lavapipe's. */
+bool run_counted_conditional(Scene &scene, std::vector<uint64_t> &counts, std::string &error)
+{
+   auto begin_condition = reinterpret_cast<PFN_vkCmdBeginConditionalRenderingEXT>(
+      vkGetDeviceProcAddr(scene.device, "vkCmdBeginConditionalRenderingEXT"));
+   auto end_condition = reinterpret_cast<PFN_vkCmdEndConditionalRenderingEXT>(
+      vkGetDeviceProcAddr(scene.device, "vkCmdEndConditionalRenderingEXT"));
+   auto draw_count = reinterpret_cast<PFN_vkCmdDrawIndirectCountKHR>(
+      vkGetDeviceProcAddr(scene.device, "vkCmdDrawIndirectCountKHR"));
+   if (!scene.has_conditional_rendering || !scene.has_draw_indirect_count || !begin_condition || !end_condition ||
+       !draw_count) {
+      error = "no VK_EXT_conditional_rendering or VK_KHR_draw_indirect_count";
+      return false;
+   }
+   /* Calls: the condition value's offset (or none), inverted, the count's offset. */
+   struct Call {
+      int condition;
+      bool inverted;
+      uint32_t count_offset;
+   };
+   const Call calls[] = {
+      {-1, false, 8},  /* no condition, count 2: records 0 and 1 */
+      {0, false, 8},   /* condition 0: nothing */
+      {4, false, 8},   /* condition 7, count 2 */
+      {0, true, 12},   /* inverted 0 (draws), count 5 > maxDrawCount 3: all three */
+      {4, true, 12},   /* inverted 7: nothing */
+      {-1, false, 16}, /* count 0: nothing */
+      {4, false, 20},  /* condition 7, count 1: record 0 */
+   };
+   constexpr uint32_t call_count = sizeof(calls) / sizeof(calls[0]);
+   std::vector<Scene::Shape> shapes;
+   for (uint32_t c = 0; c < call_count; c++) {
+      const float z = 0.9f - 0.1f * float(c);
+      shapes.push_back({0, 0, 4, 4, z});
+      shapes.push_back({4, 0, 12, 4, z});
+      shapes.push_back({0, 8, 8, 16, z});
+   }
+   const std::vector<uint32_t> first = scene.upload(shapes);
+   /* Conditions at 0 (value 0) and 4 (value 7); counts at 8, 12, 16, 20; records from 256,
+    * three of 16 bytes per call. */
+   const uint32_t words[6] = {0, 7, 2, 5, 0, 1};
+   std::memcpy(scene.conditions.map, words, sizeof(words));
+   for (uint32_t k = 0; k < 3 * call_count; k++) {
+      const VkDrawIndirectCommand record{first[k + 1] - first[k], 1, first[k], 0};
+      std::memcpy(static_cast<uint8_t *>(scene.conditions.map) + 256 + 16 * k, &record, sizeof(record));
+   }
+   VkQueryPool pool = scene.make_pool(VK_QUERY_TYPE_OCCLUSION, call_count);
+   if (!pool) {
+      error = "vkCreateQueryPool failed";
+      return false;
+   }
+   VkCommandBuffer commands = scene.begin();
+   vkCmdResetQueryPool(commands, pool, 0, call_count);
+   scene.begin_pass(commands);
+   for (uint32_t c = 0; c < call_count; c++) {
+      if (calls[c].condition >= 0) {
+         VkConditionalRenderingBeginInfoEXT info{VK_STRUCTURE_TYPE_CONDITIONAL_RENDERING_BEGIN_INFO_EXT};
+         info.buffer = scene.conditions.buffer;
+         info.offset = uint32_t(calls[c].condition);
+         info.flags = calls[c].inverted ? VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT : 0;
+         begin_condition(commands, &info);
+      }
+      vkCmdBeginQuery(commands, pool, c, VK_QUERY_CONTROL_PRECISE_BIT);
+      draw_count(commands, scene.conditions.buffer, 256 + 48 * c, scene.conditions.buffer, calls[c].count_offset, 3,
+                 16);
+      vkCmdEndQuery(commands, pool, c);
+      if (calls[c].condition >= 0)
+         end_condition(commands);
+   }
+   vkCmdEndRenderPass(commands);
+   const VkResult submitted = scene.submit(commands);
+   if (submitted != VK_SUCCESS)
+      error = "submission failed: " + std::to_string(submitted);
+   counts.assign(call_count, sentinel);
+   if (error.empty() && vkGetQueryPoolResults(scene.device, pool, 0, call_count, call_count * 8, counts.data(), 8,
+                                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+      error = "vkGetQueryPoolResults failed";
+   vkDestroyQueryPool(scene.device, pool, nullptr);
+   return error.empty();
+}
+
+TEST(Queries, CountedIndirectDrawsUnderAConditionDrawWhatBothSay)
+{
+   REQUIRE_SCENES();
+   std::vector<uint64_t> ours, theirs;
+   std::string error;
+   const unsigned our_messages = terakan_gpu().messages, their_messages = lavapipe().messages;
+   ASSERT_TRUE(run_counted_conditional(terakan_gpu(), ours, error)) << "Terakan: " << error;
+   ASSERT_TRUE(run_counted_conditional(lavapipe(), theirs, error)) << "lavapipe: " << error;
+   EXPECT_EQ(terakan_gpu().messages, our_messages) << "validation messages on Terakan";
+   EXPECT_EQ(lavapipe().messages, their_messages) << "validation messages on lavapipe";
+   /* Records 0, 1, 2 cover 16, 32 and 64 pixels. */
+   const std::vector<uint64_t> expected = {16 + 32, 0, 16 + 32, 16 + 32 + 64, 0, 0, 16};
    EXPECT_EQ(ours, expected);
    EXPECT_EQ(theirs, expected);
 }

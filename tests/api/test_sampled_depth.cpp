@@ -106,7 +106,7 @@ Result draw(const char *name, VkFormat format, bool stencil, unsigned &messages,
    VkDevice device = VK_NULL_HANDLE;
    if (!family || create_device(physical, *family, nullptr, nullptr, {}, device) != VK_SUCCESS) {
       error = std::string("no device ") + name;
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
       return result;
    }
    VkQueue queue;
@@ -475,7 +475,7 @@ Result draw(const char *name, VkFormat format, bool stencil, unsigned &messages,
    destroy_image_2d(device, depth);
    destroy_image_2d(device, target);
    vkDestroyDevice(device, nullptr);
-   vkDestroyInstance(instance, nullptr);
+   destroy_instance(instance);
    return result;
 }
 
@@ -675,7 +675,7 @@ TEST(SampledDepthStencil, CompleteMipChainsAreOffered)
       }
    }
    vkDestroyDevice(device, nullptr);
-   vkDestroyInstance(instance, nullptr);
+   destroy_instance(instance);
    EXPECT_EQ(messages, 0u);
 }
 

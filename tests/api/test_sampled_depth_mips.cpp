@@ -115,7 +115,7 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
    VkDevice device = VK_NULL_HANDLE;
    if (!family || create_device(physical, *family, nullptr, nullptr, {}, device) != VK_SUCCESS) {
       error = std::string("no device ") + name;
-      vkDestroyInstance(instance, nullptr);
+      destroy_instance(instance);
       return values;
    }
    VkQueue queue;
@@ -451,7 +451,7 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
    vkDestroyImage(device, image, nullptr);
    vkFreeMemory(device, image_memory, nullptr);
    vkDestroyDevice(device, nullptr);
-   vkDestroyInstance(instance, nullptr);
+   destroy_instance(instance);
    return values;
 }
 

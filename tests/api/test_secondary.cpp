@@ -185,7 +185,7 @@ public:
          destroy(instance, messenger, nullptr);
       }
       if (instance)
-         vkDestroyInstance(instance, nullptr);
+         terakan::test::destroy_instance(instance);
    }
 
    /* Writes the shapes' vertices (a position and a colour each, 32 bytes) from the start of the

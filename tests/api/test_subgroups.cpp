@@ -3,10 +3,7 @@
  * workgroups of 16 invocations, and each answer is checked against the one the specification
  * gives for the subgroup size the device reports, computed here on the CPU (lavapipe's
  * subgroups are wider, so its answers differ and are no reference). Validation layer on.
- *
- * The device still reports Vulkan 1.0 (docs/status.md says what stands in the way of 1.1), so
- * no valid application reaches subgroups yet: these tests run the SPIR-V 1.3 module through the
- * compiler and the simulator ahead of that, and read the 1.1 properties structure directly. */
+ * The instance asks for Vulkan 1.1, whose SPIR-V 1.3 the module is. */
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,7 +15,13 @@
 namespace {
 
 using terakan::test::ComputeDevice;
-using terakan::test::terakan_gpu;
+
+/* Terakan through a Vulkan 1.1 instance. */
+ComputeDevice &terakan_gpu()
+{
+   static ComputeDevice device("Terakan", true, false, VK_API_VERSION_1_1);
+   return device;
+}
 
 uint32_t float_bits(float f)
 {

@@ -914,6 +914,16 @@ TEST_P(Graphics, FragDepthExport)
          EXPECT_EQ(draw->depth_at(x, y), float((x + 0.5) / 32 + (y + 0.5) / 64)) << x << "," << y;
 }
 
+/* FragStencilRefEXT (the file kept its name from when it was refused): PIXEL 61's y with
+ * STENCIL_REF_EXPORT_ENABLE [1] and no Z_EXPORT_ENABLE; the simulator's DB takes the reference
+ * from there (r600g's stencil_export GL scene; api-depth-resolve draws with it). */
+TEST_P(Graphics, StencilReferenceExport)
+{
+   const ShaderBinary ps = compile("refused_stencil_export.frag", ShaderStage::Fragment);
+   EXPECT_EQ(ps.graphics.db_shader_control & 3u, 2u);
+   EXPECT_EQ(ps.graphics.sq_pgm_exports_ps, 3u); /* EXPORT_Z, one colour */
+}
+
 TEST_P(Graphics, IntegerOutputsAndStructAndArrayVaryings)
 {
    Scene scene;
@@ -1024,7 +1034,6 @@ TEST_P(Graphics, Refusals)
    const Refusal refusals[] = {
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
       {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
-      {"refused_stencil_export.frag", ShaderStage::Fragment, "FRAG_RESULT_STENCIL"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
       {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
       {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},

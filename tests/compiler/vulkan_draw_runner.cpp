@@ -175,11 +175,26 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
       device_extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
       sample_locations_ = true;
    }
+   /* Conservative rasterization where offered (Terakan with TERAKAN_DEBUG=conservative). */
+   if (offers(VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME);
+      conservative_ = true;
+   }
+   /* Draw counts from a buffer where offered (both devices). */
+   const bool indirect_count = offers(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
+   if (indirect_count)
+      device_extensions.push_back(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
    if (create_device(physical_, *family, next, vulkan_1_1 ? nullptr : &enabled.features, device_extensions,
                      device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
+   }
+   if (indirect_count) {
+      draw_indirect_count_ = reinterpret_cast<PFN_vkCmdDrawIndirectCountKHR>(
+         vkGetDeviceProcAddr(device_, "vkCmdDrawIndirectCountKHR"));
+      draw_indexed_indirect_count_ = reinterpret_cast<PFN_vkCmdDrawIndexedIndirectCountKHR>(
+         vkGetDeviceProcAddr(device_, "vkCmdDrawIndexedIndirectCountKHR"));
    }
    vkGetDeviceQueue(device_, *family, 0, &queue_);
    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -201,7 +216,7 @@ VulkanDrawRunner::~VulkanDrawRunner()
          destroy(instance_, messenger_, nullptr);
    }
    if (instance_)
-      vkDestroyInstance(instance_, nullptr);
+      destroy_instance(instance_);
 }
 
 bool VulkanDrawRunner::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer &buffer)
@@ -234,7 +249,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    std::vector<Buffer> vertex_buffers(job.attributes.size()), readbacks(job.targets.size() + 1);
    Buffer stencil_readback;
    const bool stencil_aspect = job.depth && has_stencil(job.depth_format);
-   Buffer index_buffer, indirect_buffer, uniform_buffer, staging;
+   Buffer index_buffer, indirect_buffer, count_buffer, uniform_buffer, staging;
    Image texture;
    VkSampler sampler = VK_NULL_HANDLE;
    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
@@ -281,6 +296,17 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
                           indirect_buffer)) {
             error = "indirect buffer creation failed";
             return false;
+         }
+         if (job.use_indirect_count) {
+            if (!draw_indirect_count_ || !draw_indexed_indirect_count_) {
+               error = "VK_KHR_draw_indirect_count is not offered";
+               return false;
+            }
+            if (!make_buffer(job.indirect_count_offset + 4, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, count_buffer)) {
+               error = "count buffer creation failed";
+               return false;
+            }
+            std::memcpy(static_cast<uint8_t *>(count_buffer.map) + job.indirect_count_offset, &job.indirect_count, 4);
          }
          const uint32_t draws = std::max(job.indirect_draw_count, 1u);
          const uint32_t total = job.indices.empty() ? job.vertex_count : uint32_t(job.indices.size());
@@ -577,6 +603,17 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       raster.depthBiasConstantFactor = job.depth_bias_constant;
       raster.depthBiasSlopeFactor = job.depth_bias_slope;
       raster.depthBiasClamp = job.depth_bias_clamp;
+      VkPipelineRasterizationConservativeStateCreateInfoEXT conservative{
+         VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_CONSERVATIVE_STATE_CREATE_INFO_EXT};
+      if (job.conservative != VK_CONSERVATIVE_RASTERIZATION_MODE_DISABLED_EXT) {
+         if (!conservative_) {
+            error = "VK_EXT_conservative_rasterization is not offered";
+            return false;
+         }
+         conservative.conservativeRasterizationMode = job.conservative;
+         conservative.extraPrimitiveOverestimationSize = job.extra_overestimation;
+         raster.pNext = &conservative;
+      }
       VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
       multisample.rasterizationSamples = job.samples;
       multisample.pSampleMask = &job.sample_mask;
@@ -796,7 +833,13 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       if (!job.indices.empty())
          vkCmdBindIndexBuffer(commands, index_buffer.buffer, 0,
                               job.index_32bit ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
-      if (job.indirect && job.indices.empty())
+      if (job.indirect && job.use_indirect_count && job.indices.empty())
+         draw_indirect_count_(commands, indirect_buffer.buffer, job.indirect_offset, count_buffer.buffer,
+                              job.indirect_count_offset, job.indirect_draw_count, 32);
+      else if (job.indirect && job.use_indirect_count)
+         draw_indexed_indirect_count_(commands, indirect_buffer.buffer, job.indirect_offset, count_buffer.buffer,
+                                      job.indirect_count_offset, job.indirect_draw_count, 32);
+      else if (job.indirect && job.indices.empty())
          vkCmdDrawIndirect(commands, indirect_buffer.buffer, job.indirect_offset, std::max(job.indirect_draw_count, 1u), 32);
       else if (job.indirect)
          vkCmdDrawIndexedIndirect(commands, indirect_buffer.buffer, job.indirect_offset,
@@ -931,6 +974,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       destroy(buffer);
    destroy(index_buffer);
    destroy(indirect_buffer);
+   destroy(count_buffer);
    destroy(uniform_buffer);
    destroy(staging);
    destroy(texture);

@@ -96,6 +96,13 @@ struct DrawJob {
     * into this many consecutive runs of whole triangles, one argument record each, 32 bytes
     * apart. */
    uint32_t indirect_draw_count = 1;
+   /* With a count (vkCmdDraw(Indexed)IndirectCount, VK_KHR_draw_indirect_count): this value is
+    * put in a buffer and read as the draw count, indirect_draw_count being maxDrawCount; the
+    * count is stored at indirect_count_offset in its own buffer of indirect_count_offset + 4
+    * bytes (the last dword, as an application may place it). */
+   bool use_indirect_count = false;
+   uint32_t indirect_count = 0;
+   uint32_t indirect_count_offset = 0;
    /* After the draws: vkCmdClearAttachments of these rectangles, colour attachment 0 (when
     * clear_rect_colour) and depth (when clear_rect_depth). */
    std::vector<VkRect2D> clear_rects;
@@ -146,6 +153,10 @@ struct DrawJob {
    /* VK_EXT_sample_locations (where offered): the pipeline's locations for the `samples` of
     * one pixel (a 1x1 grid), when not empty. */
    std::vector<VkSampleLocationEXT> sample_locations;
+   /* VK_EXT_conservative_rasterization (where offered): the pipeline's mode (OVERESTIMATE or
+    * UNDERESTIMATE) and extraPrimitiveOverestimationSize, when not DISABLED. */
+   VkConservativeRasterizationModeEXT conservative = VK_CONSERVATIVE_RASTERIZATION_MODE_DISABLED_EXT;
+   float extra_overestimation = 0.0f;
 };
 
 struct DrawImages {
@@ -197,6 +208,10 @@ private:
    VkCommandPool pool_ = VK_NULL_HANDLE;
    bool extended_dynamic_state_ = false; /* both extensions enabled */
    bool sample_locations_ = false;       /* VK_EXT_sample_locations enabled */
+   bool conservative_ = false;           /* VK_EXT_conservative_rasterization enabled */
+   /* VK_KHR_draw_indirect_count enabled: its commands. */
+   PFN_vkCmdDrawIndirectCountKHR draw_indirect_count_ = nullptr;
+   PFN_vkCmdDrawIndexedIndirectCountKHR draw_indexed_indirect_count_ = nullptr;
    std::string error_;
    unsigned validation_messages_ = 0;
 };

@@ -687,6 +687,122 @@ void main()
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
+void draw_fragment_stores(SceneKit &kit)
+{
+   /* Memory writes from a pixel shader (GLES 3.1 fragment images and storage buffers): r600g
+    * binds them as RATs after its colour buffer (CB_COLOR1 on), sets VALID_PIXEL_MODE on them,
+    * and with early_fragment_tests DEPTH_BEFORE_SHADER and EXEC_ON_NOOP. A near paper occluder
+    * over the left quarter fills the depth buffer; then a triangle with early tests at middle
+    * depth stores a colour per pixel into a 64x64 image and counts itself in its 8x8 cell,
+    * except where a checkerboard of 4x4 blocks in the lower half is discarded first; last, a
+    * square shows the image and the counts (blue, 4 units a pixel). The occluded and discarded
+    * pixels and those outside the triangle keep the image's zeros and count nothing; a second
+    * triangle behind the occluder, without early tests, counts every pixel it covers. The image
+    * has the picture's size; the shaders work on the 64x64 grid (u_shift: log2 of the scale). */
+   begin_depth_scene(GL_LESS, 1.0f);
+   const GLuint coloured = kit.coloured_program(Shading::flat);
+   glUniform1f(glGetUniformLocation(coloured, "u_depth"), -0.5f);
+   kit.coloured_vertices({{0, 0, paper}, {16, 0, paper}, {16, 64, paper}, {0, 0, paper}, {16, 64, paper}, {0, 64, paper}});
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+
+   kit.texture(GL_TEXTURE_2D);
+   const int width = kit.width(), height = kit.height();
+   int shift = 0;
+   while ((64 << shift) < width)
+      shift++;
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+   const std::vector<uint8_t> zeros(size_t(width) * height * 4, 0);
+   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, zeros.data());
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   GLint texture = 0;
+   glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture);
+   glBindImageTexture(0, GLuint(texture), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+   const std::vector<uint32_t> no_counts(64, 0);
+   const GLuint cells = kit.buffer(GL_SHADER_STORAGE_BUFFER, no_counts.data(), no_counts.size() * 4);
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, cells);
+   const GLuint store_program = kit.program(R"(#version 310 es
+layout(location = 0) in vec2 a_position;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+}
+)",
+               R"(#version 310 es
+precision highp float;
+layout(early_fragment_tests) in;
+layout(rgba8, binding = 0) writeonly uniform highp image2D u_image;
+layout(std430, binding = 0) buffer Cells { uint cells[64]; };
+uniform int u_shift;
+out vec4 colour;
+void main()
+{
+   ivec2 p = ivec2(gl_FragCoord.xy), g = p >> u_shift;
+   if (g.y < 32 && (((g.x >> 2) ^ (g.y >> 2)) & 1) == 1)
+      discard;
+   imageStore(u_image, p, vec4(float(g.x * 4) / 255.0, float(g.y * 4) / 255.0, 0.0, 1.0));
+   atomicAdd(cells[(g.y >> 3) * 8 + (g.x >> 3)], 1u);
+   colour = vec4(1.0);
+}
+)");
+   glUniform1i(glGetUniformLocation(store_program, "u_shift"), shift);
+   const float triangle[] = {4, 3, 61, 10, 22, 60};
+   kit.position_vertices(triangle);
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+   /* Then, without early tests, a triangle behind the occluder counts itself too: its stores
+    * happen although the late depth test fails (r600g: LATE_Z with EXEC_ON_HIER_FAIL). */
+   const GLuint late_program = kit.program(R"(#version 310 es
+layout(location = 0) in vec2 a_position;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+}
+)",
+                                           R"(#version 310 es
+precision highp float;
+layout(std430, binding = 0) buffer Cells { uint cells[64]; };
+uniform int u_shift;
+out vec4 colour;
+void main()
+{
+   ivec2 g = ivec2(gl_FragCoord.xy) >> u_shift;
+   atomicAdd(cells[(g.y >> 3) * 8 + (g.x >> 3)], 1u);
+   colour = vec4(1.0, 0.0, 0.0, 1.0);
+}
+)");
+   glUniform1i(glGetUniformLocation(late_program, "u_shift"), shift);
+   const float hidden[] = {1, 40, 15, 44, 3, 62};
+   kit.position_vertices(hidden);
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+   glDisable(GL_DEPTH_TEST);
+   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+
+   const GLuint show_program = kit.program(R"(#version 310 es
+layout(location = 0) in vec2 a_position;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+}
+)",
+               R"(#version 310 es
+precision highp float;
+uniform highp sampler2D u_texture;
+layout(std430, binding = 0) readonly buffer Cells { uint cells[64]; };
+uniform int u_shift;
+out vec4 colour;
+void main()
+{
+   ivec2 p = ivec2(gl_FragCoord.xy), g = p >> u_shift;
+   vec4 texel = texelFetch(u_texture, p, 0);
+   colour = vec4(texel.rg, float((cells[(g.y >> 3) * 8 + (g.x >> 3)] >> (2 * u_shift)) * 4u) / 255.0, 1.0);
+}
+)");
+   glUniform1i(glGetUniformLocation(show_program, "u_shift"), shift);
+   const float square[] = {0, 0, 64, 0, 64, 64, 0, 0, 64, 64, 0, 64};
+   kit.position_vertices(square);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
 void draw_clip_cull_distances(SceneKit &kit)
 {
    SceneKit::clear_colour(night);
@@ -1045,6 +1161,8 @@ const Scene scenes[] = {
     * simulator's shader core does not convert (only COLOR_32 RATs); llvmpipe draws it. */
    {"compute_vertices", "a GLES 3.1 compute shader writes the vertex buffer a draw then uses", draw_compute_vertices},
    {"compute_image", "a GLES 3.1 compute shader writes an image that a square then samples", draw_compute_image},
+   {"fragment_stores", "a pixel shader with early fragment tests stores to an image and counts in a storage buffer, "
+                       "then a square shows both", draw_fragment_stores, GL_DEPTH24_STENCIL8},
    {"clip_cull_distances", "gl_ClipDistance cutting a triangle, gl_CullDistance dropping one (GL_EXT_clip_cull_distance)", draw_clip_cull_distances},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"blend_equations", "every blend equation, the DST_COLOR, ONE_MINUS_DST_COLOR and CONSTANT_COLOR factors, channel masks", draw_blend_equations},

@@ -287,6 +287,85 @@ void draw_msaa_alpha_to_coverage(SceneKit &kit)
    target.resolve_into(harness);
 }
 
+/* 8x where the driver has it (r600g: 8; llvmpipe: GL_MAX_SAMPLES 4, so it draws 4), with a
+ * picture that does not depend on the count or the sample locations (neither reference has
+ * 8x): over a clear, two squares on whole pixels, one with glSampleMaski keeping the even
+ * samples and one keeping the odd ones, so that where they overlap a pixel holds two
+ * fragments (FMASK: 4-bit fields at 8x) and elsewhere one or the clear. The left half shows
+ * texelFetch of sample (x + y) mod the count (its parity, the colour, is the same at 4 and
+ * 8), magenta where textureSamples is not the count asked for; the right half the texture
+ * resolved by glBlitFramebuffer (r600g: the CB's RESOLVE mode) and read back, where every
+ * mean is of two colours whose channels have even sums (no rounding ties). Desktop GL 4.5. */
+void draw_msaa_8x_sample_masks(SceneKit &kit)
+{
+   const GLuint harness = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      const GLuint picture = bound_framebuffer();
+      const int width = desktop.width() / 2, height = desktop.height();
+      GLint most = 0;
+      glGetIntegerv(GL_MAX_SAMPLES, &most);
+      const int count = most >= 8 ? 8 : 4;
+      const GLuint texture = desktop.texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, count, GL_RGBA8, width, height, GL_TRUE);
+      const GLuint resolved = desktop.texture(GL_TEXTURE_2D);
+      glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
+      GLuint framebuffers[2] = {};
+      glGenFramebuffers(2, framebuffers);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffers[1]);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, resolved, 0);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffers[0]);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, texture, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+         throw Failure("the multisampled texture's framebuffer is incomplete");
+      glViewport(0, 0, width, height);
+      const Rgba8 clear{16, 32, 64, 255}, even{200, 40, 100, 255}, odd{60, 180, 20, 255};
+      SceneKit::clear_colour(clear);
+      glClear(GL_COLOR_BUFFER_BIT);
+      const GLuint coloured = desktop.coloured_program(Shading::flat);
+      glEnable(GL_SAMPLE_MASK);
+      glSampleMaski(0, 0x55);
+      draw_at(desktop, coloured, square(4, 6, 36, even), 0.0f);
+      glSampleMaski(0, 0xaa);
+      draw_at(desktop, coloured, square(22, 24, 38, odd), 0.0f);
+      glDisable(GL_SAMPLE_MASK);
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffers[0]);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffers[1]);
+      glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glBindFramebuffer(GL_FRAMEBUFFER, picture);
+      glDeleteFramebuffers(2, framebuffers);
+      glViewport(0, 0, desktop.width(), desktop.height());
+      const std::string fetch = "#version 450 core\n"
+                                "layout(binding = 0) uniform sampler2DMS u_image;\n"
+                                "layout(binding = 1) uniform sampler2D u_resolved;\n"
+                                "out vec4 colour;\n"
+                                "void main() {\n"
+                                "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                                "   int half_width = " + std::to_string(width) + ";\n"
+                                "   if (p.x < half_width)\n"
+                                "      colour = texelFetch(u_image, p, (p.x + p.y) % textureSamples(u_image));\n"
+                                "   else\n"
+                                "      colour = texelFetch(u_resolved, p - ivec2(half_width, 0), 0);\n"
+                                "   if (textureSamples(u_image) != " + std::to_string(count) + ")\n"
+                                "      colour = vec4(1.0, 0.0, 1.0, 1.0);\n"
+                                "}\n";
+      desktop.program("#version 450 core\n"
+                      "void main() {\n"
+                      "   vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                      "   gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);\n"
+                      "}\n",
+                      fetch.c_str());
+      glActiveTexture(GL_TEXTURE1);
+      glBindTexture(GL_TEXTURE_2D, resolved);
+      glActiveTexture(GL_TEXTURE0);
+      glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, texture);
+      desktop.vertex_array();
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+         throw Failure("the 8x scene failed with GL error " + std::to_string(error));
+   });
+   show(kit, harness, pixels);
+}
+
 const Scene scenes[] = {
    {"msaa_alpha_to_coverage", "4x MSAA with GL_SAMPLE_ALPHA_TO_COVERAGE: squares of alphas covering 0-4 samples, resolved",
     draw_msaa_alpha_to_coverage},
@@ -298,6 +377,9 @@ const Scene scenes[] = {
     draw_msaa_texel_fetch},
    {"msaa_depth_fetch", "texelFetch of each sample of a 4x depth texture (sampler2DMS, textureSize, textureSamples; GL 4.5)",
     draw_msaa_depth_fetch},
+   {"msaa_8x_sample_masks",
+    "8x where the driver has it (4x on llvmpipe): even and odd samples masked apart, texelFetch and the resolve (GL 4.5)",
+    draw_msaa_8x_sample_masks},
 };
 
 } // namespace

@@ -279,7 +279,72 @@ void draw_polygon_mode(SceneKit &kit)
    });
 }
 
+/* GL_ARB_shader_stencil_export: the pixel shader's gl_FragStencilRefARB is the stencil
+ * reference of its fragment, for the test and for REPLACE (r600g: PIXEL 61's y with
+ * DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE). The stencil is cleared to 3; a triangle exports
+ * (cell.x + 3 cell.y) mod 8 for each 8x8 cell under GREATER with REPLACE, so only cells whose
+ * exported value is above 3 take it; then eight full-screen draws, one per value under EQUAL,
+ * paint each value its own colour. */
+void draw_stencil_export(SceneKit &kit)
+{
+   const GLuint framebuffer = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, true, [&](SceneKit &desktop) {
+      const char *vertex = R"(#version 450 core
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+layout(location = 0) flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = a_colour;
+}
+)";
+      const GLuint exporting = desktop.program(vertex, R"(#version 450 core
+#extension GL_ARB_shader_stencil_export : require
+layout(location = 0) flat in vec4 v_colour;
+layout(location = 0) out vec4 colour;
+void main()
+{
+   ivec2 cell = ivec2(gl_FragCoord.xy) / 8;
+   gl_FragStencilRefARB = (cell.x + 3 * cell.y) % 8;
+   colour = v_colour;
+}
+)");
+      const GLuint painting = desktop.program(vertex, R"(#version 450 core
+layout(location = 0) flat in vec4 v_colour;
+layout(location = 0) out vec4 colour;
+void main() { colour = v_colour; }
+)");
+      SceneKit::clear_colour(slate);
+      glClearStencil(3);
+      glClear(GL_STENCIL_BUFFER_BIT);
+      glEnable(GL_STENCIL_TEST);
+      glStencilMask(0xff);
+      glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+      glUseProgram(exporting);
+      glStencilFunc(GL_GREATER, 0, 0xff); /* the reference is the shader's */
+      glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+      desktop.coloured_vertices({{2.5f, 2.5f, paper}, {62.5f, 6.5f, paper}, {9.5f, 62.5f, paper}});
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glUseProgram(painting);
+      glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+      const Rgba8 palette[8] = {night, grey, paper, red, green, blue, amber, violet};
+      for (int value = 0; value < 8; value++) {
+         glStencilFunc(GL_EQUAL, value, 0xff);
+         const Rgba8 c = palette[value];
+         desktop.coloured_vertices({{0, 0, c}, {64, 0, c}, {0, 64, c}, {64, 0, c}, {64, 64, c}, {0, 64, c}});
+         glDrawArrays(GL_TRIANGLES, 0, 6);
+      }
+      glDisable(GL_STENCIL_TEST);
+   });
+   show(kit, framebuffer, pixels);
+}
+
 const Scene scenes[] = {
+   {"stencil_export", "GL_ARB_shader_stencil_export: each 8x8 cell's exported reference tested GREATER against a "
+                      "stencil of 3 and written by REPLACE, then painted one colour per value",
+    draw_stencil_export},
    {"pipeline_statistics", "GL_ARB_pipeline_statistics_query: vertices and primitives submitted, clipper input and "
                            "output primitives around two triangles inside and one beyond the far plane (9, 3, 3, 2)",
     draw_pipeline_statistics},

@@ -161,11 +161,13 @@ struct PredicatedJob : Job {
       const uint64_t pair[2] = {begin | flag, end | flag};
       std::memcpy(memory.buffers[query].bytes.data() + 128 * block + 16 * backend, pair, sizeof(pair));
    }
-   /* Returns the dispatch's error, or "" (then ran() says whether it ran). */
-   std::string run_with(const Chip &chip, std::initializer_list<std::pair<uint32_t, uint32_t>> predications)
+   /* Returns the dispatch's error, or "" (then ran() says whether it ran). `before` goes
+    * ahead of the predications. */
+   std::string run_with(const Chip &chip, std::initializer_list<std::pair<uint32_t, uint32_t>> predications,
+                        const IbBuilder &before = {})
    {
       IbBuilder b = build_dispatch(setup);
-      IbBuilder prefix;
+      IbBuilder prefix = before;
       for (const auto &[offset, control] : predications) {
          prefix.packet(hw::pm4::SET_PREDICATION, {offset, control});
          if ((control >> 16) & 7)
@@ -238,6 +240,35 @@ TEST_P(Pm4Dispatch, PredicatedDispatchFollowsZpassResults)
       ASSERT_EQ(job.run_with(chip, {{0, draw_if_visible | pred_nowait}}), "");
       EXPECT_TRUE(job.ran());
    }
+}
+
+/* COND_WRITE as the driver's vkCmdDrawIndirectCount uses it: backend 0's end count of an
+ * all-zero block becomes 1 when the polled count is greater than the draw's index, and the
+ * predicated dispatch runs exactly then. */
+TEST_P(Pm4Dispatch, CondWriteMakesAPredicateFromACount)
+{
+   const Chip chip = GetParam();
+   constexpr uint32_t count_at = 200;
+   for (const uint32_t count : {0u, 3u})
+      for (const uint32_t index : {0u, 2u, 3u, 7u}) {
+         SCOPED_TRACE("count " + std::to_string(count) + ", index " + std::to_string(index));
+         PredicatedJob job(chip);
+         for (unsigned backend = 0; backend < 8; backend++)
+            job.set_pair(0, backend, 0, 0);
+         std::memcpy(job.memory.buffers[job.query].bytes.data() + count_at, &count, 4);
+         IbBuilder before;
+         before.packet(hw::pm4::COND_WRITE,
+                       {hw::pm4::cond_write::FUNCTION_GREATER | hw::pm4::cond_write::POLL_MEMORY |
+                           hw::pm4::cond_write::WRITE_MEMORY,
+                        count_at, 0, index, 0xffffffffu, 8, 0, 1});
+         before.reloc(job.query);
+         before.reloc(job.query);
+         ASSERT_EQ(job.run_with(chip, {{0, pred_zpass | pred_draw_visible}}, before), "");
+         EXPECT_EQ(job.ran(), count > index);
+         uint32_t end_low;
+         std::memcpy(&end_low, job.memory.buffers[job.query].bytes.data() + 8, 4);
+         EXPECT_EQ(end_low, count > index ? 1u : 0u);
+      }
 }
 
 /* ---- refusals: one per class, each with its own message ---- */
@@ -366,6 +397,24 @@ TEST(Pm4Refusals, TextureResource)
                   }),
                   /* A texture needs two relocations (base and mip): none follow. */
                   "bad SET_RESOURCE (tex)");
+}
+
+TEST(Pm4Refusals, CondWriteBadCount)
+{
+   EXPECT_REFUSED(refusal(cayman, [](Job &, IbBuilder &b) { b.packet(hw::pm4::COND_WRITE, {0, 0, 0, 0, 0, 0, 0}); }),
+                  "bad COND_WRITE (invalid count)");
+}
+
+TEST(Pm4Refusals, CondWriteBeyondItsBuffer)
+{
+   /* The written dword must have 8 bytes of its buffer from its address (the fence has 8). */
+   EXPECT_REFUSED(refusal(cayman, [](Job &job, IbBuilder &b) {
+                     b.packet(hw::pm4::COND_WRITE, {hw::pm4::cond_write::POLL_MEMORY | hw::pm4::cond_write::WRITE_MEMORY,
+                                                    0, 0, 0, 0, 4, 0, 1});
+                     b.reloc(job.setup.fence);
+                     b.reloc(job.setup.fence);
+                  }),
+                  "bad COND_WRITE dst bo too small");
 }
 
 TEST(Pm4Refusals, WaitForever)

@@ -12,6 +12,7 @@
 #include "compiler/isa/words.h"
 #include "core/shader_core.h"
 #include "core/texture_unit.h"
+#include "hw/msaa.h"
 #include "hw/surface.h"
 #include "hw/texture.h"
 #include "pm4_harness.h"
@@ -1257,16 +1258,19 @@ TEST(TexSample, UnsimulatedAndUnboundAreStops)
 
 /* ---------------------------------------------------------------- multisampled resources */
 
-/* A 4-sample RGBA8 2D_MSAA resource of 16x8 pixels, 2D tiled as the colour block keeps it
- * (fragments of a pixel in one micro tile, hw::surface_level_sample_offset), with its FMASK
- * (1 byte a pixel, bank height 4) at MIP_ADDRESS; fragment f of pixel (x, y) holds
- * (x, y, f, 10 + f). Pixel (1, 0)'s FMASK maps samples 0-3 to fragments 0, 1, 1, 0; pixel
- * (2, 0)'s to 3, 2, 1, 0; every other pixel's to 0. */
-TexRun msaa_run()
+/* A 4-sample (or `samples`: 2, 8) RGBA8 2D_MSAA resource of 16x8 pixels, 2D tiled as the
+ * colour block keeps it (fragments of a pixel in one micro tile, hw::surface_level_sample_offset),
+ * with its FMASK (1 byte a pixel, bank height 4; at 8 samples 4 bytes, the colour's bank
+ * height: hw::msaa::fmask_bank_height, r600g's) at MIP_ADDRESS; fragment f of pixel (x, y)
+ * holds (x, y, f, 10 + f). At 4 samples pixel (1, 0)'s FMASK maps samples 0-3 to fragments
+ * 0, 1, 1, 0 and pixel (2, 0)'s to 3, 2, 1, 0; at 2 samples pixel (1, 0)'s to 1, 0; at 8
+ * samples pixel (1, 0)'s to 0, 1, 1, 0, 7, 6, 5, 4 and pixel (2, 0)'s to 7, 6, ..., 0; every
+ * other pixel's to 0. */
+TexRun msaa_run(unsigned samples = 4)
 {
    const TilingConfig tiling;
    const MacroTiling colour_macro = choose_macro_tiling(tiling, 4);
-   const SurfaceAlignment colour_align = surface_alignment_2d(tiling, colour_macro, 4 * 4);
+   const SurfaceAlignment colour_align = surface_alignment_2d(tiling, colour_macro, 4 * samples);
    LevelAddressing colour;
    colour.mode = ArrayMode::Tiled2DThin1;
    colour.pitch = colour_align.pitch;
@@ -1274,24 +1278,34 @@ TexRun msaa_run()
    colour.bytes_per_element = 4;
    colour.tiling = tiling;
    colour.macro = colour_macro;
-   colour.samples = 4;
+   colour.samples = samples;
    LevelAddressing fmask = colour;
    fmask.samples = 1;
-   fmask.bytes_per_element = 1;
+   fmask.bytes_per_element = msaa::fmask_bytes_per_pixel(samples);
    fmask.non_displayable_order = true;
-   fmask.macro.bank_height = 4;
-   fmask.aligned_height = surface_alignment_2d(tiling, fmask.macro, 1).height;
+   fmask.macro.bank_height = msaa::fmask_bank_height(samples, colour_macro.bank_height);
+   fmask.aligned_height = surface_alignment_2d(tiling, fmask.macro, fmask.bytes_per_element).height;
    TexRun run;
-   run.level0.assign(uint64_t(colour.pitch) * colour.aligned_height * 4 * 4, 0);
-   run.mips.assign(uint64_t(fmask.pitch) * fmask.aligned_height, 0);
+   run.level0.assign(uint64_t(colour.pitch) * colour.aligned_height * 4 * samples, 0);
+   run.mips.assign(uint64_t(fmask.pitch) * fmask.aligned_height * fmask.bytes_per_element, 0);
    for (unsigned y = 0; y < 8; y++)
       for (unsigned x = 0; x < 16; x++)
-         for (unsigned f = 0; f < 4; f++) {
+         for (unsigned f = 0; f < samples; f++) {
             const uint8_t texel[4] = {uint8_t(x), uint8_t(y), uint8_t(f), uint8_t(10 + f)};
             std::memcpy(&run.level0[surface_level_sample_offset(colour, x, y, 0, f)], texel, 4);
          }
-   run.mips[surface_level_texel_offset(fmask, 1, 0, 0)] = 0 | 1 << 2 | 1 << 4 | 0 << 6;
-   run.mips[surface_level_texel_offset(fmask, 2, 0, 0)] = 3 | 2 << 2 | 1 << 4 | 0 << 6;
+   auto set_fmask = [&](unsigned x, uint32_t value) {
+      std::memcpy(&run.mips[surface_level_texel_offset(fmask, x, 0, 0)], &value, fmask.bytes_per_element);
+   };
+   if (samples == 2) {
+      set_fmask(1, 1 | 0 << 1);
+   } else if (samples == 4) {
+      set_fmask(1, 0 | 1 << 2 | 1 << 4 | 0 << 6);
+      set_fmask(2, 3 | 2 << 2 | 1 << 4 | 0 << 6);
+   } else {
+      set_fmask(1, 0x45670110u);
+      set_fmask(2, 0x01234567u);
+   }
    TextureResource &r = run.resource;
    r = TextureResource{};
    r.dim = TextureDim::Dim2DMsaa;
@@ -1299,14 +1313,14 @@ TexRun msaa_run()
    r.width = 16, r.height = 8, r.pitch = colour.pitch;
    r.format = Fmt8_8_8_8;
    r.num_format = NumFormat::Int;
-   r.last_level = 2; /* log2 of 4 samples */
-   r.log2_fragments = 2;
+   r.last_level = unsigned(__builtin_ctz(samples)); /* log2 of the samples */
+   r.log2_fragments = r.last_level;
    r.tile_split = unsigned(__builtin_ctz(colour_macro.tile_split_bytes / 64));
    r.num_banks = unsigned(__builtin_ctz(colour_macro.banks)) - 1;
    r.bank_width = unsigned(__builtin_ctz(colour_macro.bank_width));
    r.bank_height = unsigned(__builtin_ctz(colour_macro.bank_height));
    r.macro_tile_aspect = unsigned(__builtin_ctz(colour_macro.macro_tile_aspect));
-   r.max_aniso_ratio = 2; /* FMASK_BANK_HEIGHT: 4 */
+   r.max_aniso_ratio = unsigned(__builtin_ctz(fmask.macro.bank_height)); /* FMASK_BANK_HEIGHT */
    run.options.coord_normalized_mask = 0;
    return run;
 }
@@ -1335,6 +1349,56 @@ TEST(TexMsaa, LdfptrWidensEachSamplesFragmentToANibble)
    const auto identity = no_fmask.run({{2, 0, 0, 0}});
    ASSERT_EQ(no_fmask.error, "");
    EXPECT_EQ(identity[0][0], 0x3210u);
+}
+
+/* 2 samples: 1-bit FMASK fields; 8 samples: 4-bit fields in a 4-byte FMASK element with the
+ * colour's bank height. LDFPTR widens each to a nibble; LD then reads the fragment. */
+TEST(TexMsaa, TwoAndEightSamples)
+{
+   TexRun two = msaa_run(2);
+   two.options.op = "LDFPTR";
+   two.options.dst_sel = {0, 7, 7, 7};
+   auto out = two.run({{0, 0, 0, 0}, {1, 0, 0, 0}});
+   ASSERT_EQ(two.error, "");
+   EXPECT_EQ(out[0][0], 0x00u);
+   EXPECT_EQ(out[1][0], 0x01u);
+   TexRun eight = msaa_run(8);
+   eight.options.op = "LDFPTR";
+   eight.options.dst_sel = {0, 7, 7, 7};
+   out = eight.run({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}});
+   ASSERT_EQ(eight.error, "");
+   EXPECT_EQ(out[0][0], 0u);
+   EXPECT_EQ(out[1][0], 0x45670110u);
+   EXPECT_EQ(out[2][0], 0x01234567u);
+   TexRun identity = msaa_run(8);
+   identity.options.op = "LDFPTR";
+   identity.options.dst_sel = {0, 7, 7, 7};
+   identity.mips.clear(); /* MIP_ADDRESS 0: FMASK disabled */
+   out = identity.run({{3, 1, 0, 0}});
+   ASSERT_EQ(identity.error, "");
+   EXPECT_EQ(out[0][0], 0x76543210u);
+
+   TexRun ld = msaa_run(8);
+   ld.options.op = "LD";
+   out = ld.run({{0, 0, 0, 7}, {15, 7, 0, 5}, {1, 0, 0, 8}});
+   ASSERT_EQ(ld.error, "");
+   EXPECT_EQ(out[0], (std::array<uint32_t, 4>{0, 0, 7, 17}));
+   EXPECT_EQ(out[1], (std::array<uint32_t, 4>{15, 7, 5, 15}));
+   EXPECT_EQ(out[2], (std::array<uint32_t, 4>{0, 0, 0, 0})); /* fragment 8 of 8 */
+   TexRun count = msaa_run(8);
+   count.options.op = "GET_NUMBER_OF_SAMPLES";
+   count.options.dst_sel = {3, 7, 7, 7};
+   out = count.run({{0, 0, 0, 0}});
+   ASSERT_EQ(count.error, "");
+   EXPECT_EQ(out[0][0], 8u);
+
+   /* 16 samples (LAST_LEVEL 4): not a count the texture unit reads. */
+   TexRun sixteen = msaa_run(8);
+   sixteen.options.op = "LD";
+   sixteen.resource.last_level = 4;
+   sixteen.resource.log2_fragments = 0;
+   sixteen.run({{0, 0, 0, 0}});
+   EXPECT_NE(sixteen.error.find("16 samples): 2, 4 and 8 are simulated"), std::string::npos) << sixteen.error;
 }
 
 TEST(TexMsaa, LdReadsTheFragmentInW)

@@ -113,6 +113,9 @@ struct ComputeDispatch {
    std::array<ConstantBuffer, 16> constant_buffers{};
    std::map<unsigned, FetchResource> fetch_resources; /* by buffer id (slot - 816) */
    std::map<unsigned, RatBinding> rats;               /* by RAT id */
+   /* Pixel shaders: why the draw's DB_SHADER_CONTROL forbids memory-writing RAT operations
+    * (gfx/draw.cpp, decode_shader_order), empty if it allows them. */
+   std::string rat_order_problem;
    std::map<unsigned, TextureBinding> textures;       /* by resource id (slot - 816) */
    std::map<unsigned, SamplerBinding> samplers;       /* by sampler id (slot - 90) */
 };

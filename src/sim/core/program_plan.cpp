@@ -162,6 +162,13 @@ PreparedAlu prepare_alu(const AluGroup &group, size_t index)
       for (size_t j = 0; j < group.instructions.size(); j++)
          if (group.instructions[j].op->name == name && group.instructions[j].slot != Slot::T)
             alu.partners.push_back(unsigned(j));
+   } else if (name == "MBCNT_32HI_INT" || name == "MBCNT_32LO_ACCUM_PREV_INT") {
+      /* The low half accumulates the high half's count from its partner in the group
+       * (shader_core.cpp, count_lanes_below). */
+      alu.kind = AluKind::LaneCount;
+      for (size_t j = 0; j < group.instructions.size(); j++)
+         if (j != index && group.instructions[j].op->name == "MBCNT_32HI_INT")
+            alu.partners.push_back(unsigned(j));
    } else if (name == "CUBE") {
       alu.kind = AluKind::Cube;
       for (size_t j = 0; j < group.instructions.size(); j++)

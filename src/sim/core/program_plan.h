@@ -57,6 +57,7 @@ enum class AluKind : uint8_t {
    Interp,    /* INTERP_*: the SPI's parameters */
    Lds,       /* LDS_IDX_OP */
    Barrier,   /* GROUP_BARRIER */
+   LaneCount, /* MBCNT_32HI_INT, MBCNT_32LO_ACCUM_PREV_INT: set mask bits of the lanes below */
 };
 
 enum class ReductionKind : uint8_t { Dot4, Dot4Ieee, Max4 };

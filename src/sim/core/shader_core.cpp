@@ -834,6 +834,9 @@ private:
                if (lane_executes[lane])
                   out[lane] = cube_direction_result(group, alu, lane)[static_cast<unsigned>(alu.slot)];
             break;
+         case AluKind::LaneCount:
+            count_lanes_below(alu, i, lane_executes, out);
+            break;
          case AluKind::Kill:
             if (!alu.condition || killed.empty())
                stop("CF %u: %s %s", pc, std::string(alu.name).c_str(),
@@ -1553,11 +1556,47 @@ private:
       return ctx.return_buffers[rat_id] = {data, ctx.memory.bytes_after(address)};
    }
 
+   /* MBCNT_32HI_INT and MBCNT_32LO_ACCUM_PREV_INT (*derived*: no public document gives their
+    * semantics; r600g issues both in one group with source -1 and takes the low half's
+    * result as the lane's index in its wave, sfn_shader.cpp and r600_shader.c
+    * load_thread_id_gpr): HI counts the bits of its source that stand for lanes 32-63 below
+    * the lane, LO those for lanes 0-31 below it plus its group partner HI's count (the PREV
+    * its name and the PREV_NEXT slot rule refer to). A LO without a HI in its group is
+    * refused. */
+   void count_lanes_below(const PreparedAlu &alu, size_t index, const LaneMask *lane_executes, uint32_t *out)
+   {
+      const uint32_t *mask = operands[index][0];
+      const bool low = alu.name == "MBCNT_32LO_ACCUM_PREV_INT";
+      if (low && alu.partners.size() != 1)
+         stop("CF %u: MBCNT_32LO_ACCUM_PREV_INT without one MBCNT_32HI_INT in its group is not simulated", pc);
+      const uint32_t *high_mask = low ? operands[alu.partners[0]][0] : mask;
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_executes[lane])
+            continue;
+         const unsigned in_half = lane % 32;
+         const uint32_t below = in_half ? (1u << in_half) - 1 : 0;
+         const uint32_t high = lane >= 32 ? uint32_t(std::popcount(high_mask[lane] & below)) : 0;
+         if (!low) {
+            out[lane] = high;
+            continue;
+         }
+         const uint32_t low_below = lane >= 32 ? ~0u : below;
+         out[lane] = uint32_t(std::popcount(mask[lane] & low_below)) + high;
+      }
+   }
+
    /* ---- RAT ---- */
 
    void run_rat(const CfInstruction &cf)
    {
       const unsigned rat_id = cf.get(cf_export::rat_id);
+      /* A pixel shader's RAT without VALID_PIXEL_MODE would be executed by helper and killed
+       * pixels too: what they write is not documented, and r600g never asks (it sets the bit
+       * on every pixel-shader RAT, sfn_assembler.cpp). */
+      if (ctx.dispatch.stage == ShaderStage::Pixel && !cf.get(cf_export::valid_pixel_mode))
+         stop("CF %u: a pixel shader's MEM_RAT without VALID_PIXEL_MODE (helper and killed pixels would "
+              "execute it) is not simulated",
+              pc);
       if (const auto bad = ctx.unusable_rats.find(rat_id); bad != ctx.unusable_rats.end())
          stop("CF %u: %s", pc, bad->second.c_str());
       const auto binding = ctx.rat_buffers.find(rat_id);
@@ -1573,6 +1612,10 @@ private:
       const RatOpInfo *op = find_rat_op(inst);
       if (!op)
          stop("CF %u: RAT instruction %u is not defined", pc, inst);
+      /* Every operation but NOP_RTN (r600g's read of a storage buffer) writes memory. */
+      if (ctx.dispatch.stage == ShaderStage::Pixel && !ctx.dispatch.rat_order_problem.empty() &&
+          op->name != "NOP_RTN")
+         stop("CF %u: %s", pc, ctx.dispatch.rat_order_problem.c_str());
       /* Returning operations (*_RTN) write each lane's old value to the RAT's return buffer
        * (CB_IMMEDn_BASE) at the dword index in the data GPR's y channel: r600g puts its return
        * address there and fetches the value back from the same index (sfn_instr_mem.cpp
@@ -1591,8 +1634,9 @@ private:
       const unsigned compare_chan = 3;
       const bool compare_both = ctx.dispatch.isa == hw::IsaClass::Cayman;
       for (unsigned lane = 0; lane < width; lane++) {
-         /* Helper and killed pixels never write memory (r600g sets VALID_PIXEL_MODE on its
-          * pixel shaders' memory writes; the simulator drops them whatever the bit says). */
+         /* VALID_PIXEL_MODE (required above in pixel shaders): helper and killed pixels, and
+          * those that failed an early depth test (gfx/draw.cpp makes them helpers), write
+          * nothing. */
          if (!lane_active(lane) || !lane_valid(lane))
             continue;
          const uint64_t index = gpr_at(index_gpr, 0, lane, "RAT index");

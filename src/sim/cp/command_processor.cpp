@@ -204,11 +204,7 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
             return "WAIT_REG_MEM reads " + read_error;
          const uint32_t reference = body[3], mask = body[4],
                         function = pm4::wait_reg_mem::function_of(body[0]);
-         const uint32_t v = value & mask;
-         const bool passes = function == 0 || (function == 1 && v < reference) ||
-                             (function == 2 && v <= reference) || (function == 3 && v == reference) ||
-                             (function == 4 && v != reference) || (function == 5 && v >= reference) ||
-                             (function == 6 && v > reference);
+         const bool passes = pm4::compare_function_passes(function, value & mask, reference);
          /* Nothing else runs while the CP waits, so a condition that is false now stays
           * false: on hardware the ring would hang. */
          if (!passes) {
@@ -218,6 +214,24 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
                           "reference 0x%x, function %u)",
                           (unsigned long long)address, value, mask, reference, function);
             return text;
+         }
+         break;
+      }
+      case pm4::COND_WRITE: {
+         /* Polls a dword, compares (value & mask) with the reference, writes the data dword
+          * when the comparison holds. Registers on either side are not simulated. */
+         if (!(body[0] & pm4::cond_write::POLL_MEMORY) || !(body[0] & pm4::cond_write::WRITE_MEMORY))
+            return "COND_WRITE polling or writing a register is not simulated";
+         if (pm4::cond_write::function_of(body[0]) == 7)
+            return "COND_WRITE function 7 is not defined";
+         const uint64_t poll = (body[1] & ~3u) | (uint64_t(body[2] & 0xff) << 32);
+         uint32_t value = 0;
+         std::string read_error;
+         if (!memory.read(poll, &value, 4, read_error))
+            return "COND_WRITE reads " + read_error;
+         if (pm4::compare_function_passes(pm4::cond_write::function_of(body[0]), value & body[4], body[3])) {
+            const uint64_t target = (body[5] & ~3u) | (uint64_t(body[6] & 0xff) << 32);
+            error = write_memory(target, &body[7], 4, "COND_WRITE");
          }
          break;
       }

@@ -239,6 +239,41 @@ private:
             throw Failure{"cannot use PFP on REG wait"};
          }
          break;
+      case pm4::COND_WRITE: {
+         /* Linux evergreen_cs.c: eight body dwords; a memory poll or write takes a relocation
+          * and 8 bytes inside its buffer; a register one must be a safe register. */
+         need_count(count, 7, "bad COND_WRITE (invalid count)");
+         const uint32_t spaces = ib[body];
+         auto relocate = [&](size_t low, const char *missing, const char *small) {
+            const CsReloc *reloc = nullptr;
+            try {
+               reloc = &next_reloc(at);
+            } catch (Failure &) {
+               throw Failure{missing};
+            }
+            const uint64_t offset = ib[low] + (uint64_t(ib[low + 1] & 0xff) << 32);
+            if (offset + 8 > reloc->size)
+               throw Failure{format_message(small, (unsigned long long)(offset + 8),
+                                            (unsigned long long)reloc->size)};
+            const uint64_t address = offset + reloc->gpu_address;
+            ib[low] = uint32_t(address);
+            ib[low + 1] = uint32_t(address >> 32) & 0xff;
+         };
+         auto safe = [&](size_t word) {
+            const uint32_t reg = ib[word] << 2;
+            if (!is_safe_register(reg, options.isa))
+               throw Failure{format_message("forbidden register 0x%08x at %d", reg, int(word - body + 1))};
+         };
+         if (spaces & pm4::cond_write::POLL_MEMORY)
+            relocate(body + 1, "bad COND_WRITE (missing src reloc)", "bad COND_WRITE src bo too small: 0x%llx, 0x%llx");
+         else
+            safe(body + 1);
+         if (spaces & pm4::cond_write::WRITE_MEMORY)
+            relocate(body + 5, "bad COND_WRITE (missing dst reloc)", "bad COND_WRITE dst bo too small: 0x%llx, 0x%llx");
+         else
+            safe(body + 5);
+         break;
+      }
       case pm4::CP_DMA:
          need_count(count, 4, "bad CP DMA");
          cp_dma(at, body);

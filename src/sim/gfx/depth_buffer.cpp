@@ -116,8 +116,7 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    if (render_control & (db_render_depth_copy | db_render_stencil_copy))
       return refuse("depth/stencil copies to the colour buffer (DB_RENDER_CONTROL) are not simulated yet",
                     render_control);
-   if (db_shader_stencil_export(shader_control))
-      return refuse("stencil exports (DB_SHADER_CONTROL.STENCIL_EXPORT_ENABLE) are not simulated yet", shader_control);
+   target.stencil_from_shader = db_shader_stencil_export(shader_control);
    target.depth_from_shader = db_shader_z_export(shader_control);
    /* MASK_EXPORT_ENABLE: the pixel shader's PIXEL 61 z (an integer) masks the fragment's
     * coverage (r600g sets it for gl_SampleMask on multisampled framebuffers; sfn exports the
@@ -237,7 +236,7 @@ bool alpha_test_passes(const DepthStencilTarget &target, float alpha)
 }
 
 bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, unsigned sample, float z,
-                        bool front_facing)
+                        bool front_facing, int exported_reference)
 {
    if (!target.any_test())
       return true;
@@ -257,10 +256,11 @@ bool depth_stencil_test(DepthStencilTarget &target, unsigned x, unsigned y, unsi
    bool stencil_passes = true;
    if (target.stencil_test) {
       const StencilFace &face = front_facing ? target.front : target.back;
+      const uint8_t reference = exported_reference >= 0 ? uint8_t(exported_reference) : face.reference;
       uint8_t &stored = stencil_at(target, x, y, sample);
-      stencil_passes = compare(face.func, uint8_t(face.reference & face.mask), uint8_t(stored & face.mask));
+      stencil_passes = compare(face.func, uint8_t(reference & face.mask), uint8_t(stored & face.mask));
       const uint32_t operation = !stencil_passes ? face.fail : depth_passes ? face.depth_pass : face.depth_fail;
-      const uint8_t updated = stencil_operation(operation, stored, face.reference);
+      const uint8_t updated = stencil_operation(operation, stored, reference);
       stored = uint8_t((stored & ~face.write_mask) | (updated & face.write_mask));
    }
    const bool passes = depth_passes && stencil_passes;

@@ -25,6 +25,9 @@ struct DepthStencilTarget {
    bool stencil_test = false;
    StencilFace front, back;
    bool depth_from_shader = false; /* DB_SHADER_CONTROL.Z_EXPORT_ENABLE */
+   /* DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE [1]: PIXEL 61's y (an integer, its low 8 bits)
+    * is the stencil reference of both faces (Mesa r600_shader.c's export table). */
+   bool stencil_from_shader = false;
    bool mask_from_shader = false;  /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE */
    float depth_min = 0.0f, depth_max = 1.0f; /* PA_SC_VPORT_ZMIN_0 / ZMAX_0 */
    bool alpha_test = false;
@@ -55,7 +58,10 @@ bool alpha_test_passes(const DepthStencilTarget &, float alpha);
 /* Runs the stencil and depth tests of sample `sample` of the fragment at (x, y) with depth `z` (already the
  * shader's export if it writes one), updates the buffers as the operations say, and returns
  * whether the fragment survives to the colour buffers. */
-bool depth_stencil_test(DepthStencilTarget &, unsigned x, unsigned y, unsigned sample, float z, bool front_facing);
+/* `exported_reference`: the pixel shader's stencil reference (STENCIL_REF_EXPORT_ENABLE), or
+ * -1 for DB_STENCILREFMASK's. */
+bool depth_stencil_test(DepthStencilTarget &, unsigned x, unsigned y, unsigned sample, float z, bool front_facing,
+                        int exported_reference = -1);
 
 /* Reads a depth value back as a float in [0, 1] (tests and dumps; sample 0). */
 float read_depth(const DepthStencilTarget &, unsigned x, unsigned y);

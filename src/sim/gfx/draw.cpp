@@ -19,6 +19,7 @@
 #include "gfx/colour_buffer.h"
 #include "gfx/depth_buffer.h"
 #include "gfx/streamout.h"
+#include "gfx/typed_rat.h"
 #include "core/alu_semantics.h"
 #include "hw/graphics_registers.h"
 #include "hw/msaa.h"
@@ -83,6 +84,7 @@ public:
       vs = std::make_unique<ShaderRunner>(vs_dispatch, memory, trace);
       if (!vs->error().empty())
          fault("vertex shader: %s", vs->error().c_str());
+      decode_shader_order();
       ps = std::make_unique<ShaderRunner>(ps_dispatch, memory, trace);
       if (!ps->error().empty())
          fault("pixel shader: %s", ps->error().c_str());
@@ -117,6 +119,7 @@ private:
    std::optional<ColourTarget> fmask_decompress_target; /* CB_COLOR_CONTROL.MODE FMASK_DECOMPRESS */
    SamplePattern sample_pattern;
    AlphaToMask alpha_rule;
+   bool depth_before_shader = false; /* DB_SHADER_CONTROL.DEPTH_BEFORE_SHADER */
 
    /* Raster state */
    uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
@@ -217,12 +220,53 @@ private:
       if (mode != 1)
          fault("CB_COLOR_CONTROL.MODE %u (fast-clear elimination, decompress) is not simulated yet", mode);
       for (unsigned n = 0; n < 8; n++) {
+         /* RATs are the pixel shader's (add_pixel_shader_rats), not export targets. */
+         if (state.get(hw::reg::CB_COLOR0_BASE + n * hw::reg::CB_COLOR_STRIDE + hw::reg::Info) &
+             hw::reg::CB_COLOR_INFO_RAT)
+            continue;
          ColourTarget target;
          if (decode_colour_target(state, n, memory, target, error))
             targets.push_back(target);
          else if (!error.empty())
             fault("%s", error.c_str());
       }
+   }
+
+   /* DB_SHADER_CONTROL's order of the depth tests and the pixel shader: Z_ORDER [5:4],
+    * EXEC_ON_HIER_FAIL [10], EXEC_ON_NOOP [11], DEPTH_BEFORE_SHADER [15] (Mesa evergreend.h).
+    * The simulator tests after the shader (LATE_Z) unless DEPTH_BEFORE_SHADER asks for the
+    * tests first; it models no hierarchical Z. A pixel shader with RATs must say which it
+    * wants as r600g does (evergreen_update_ps_state, evergreen_update_db_shader_control):
+    * DEPTH_BEFORE_SHADER with EXEC_ON_NOOP for early fragment tests, else LATE_Z with
+    * EXEC_ON_HIER_FAIL; other orders could skip its memory writes on hardware that culls by
+    * hierarchical Z, and its RAT operations are refused then (a shader that only reads
+    * through its RATs, as r600g's read-only storage buffers, may take any order). */
+   void decode_shader_order()
+   {
+      const uint32_t control = state.get(DB_SHADER_CONTROL);
+      depth_before_shader = (control >> 15) & 1;
+      const unsigned z_order = (control >> 4) & 3;
+      const bool exec_on_hier_fail = (control >> 10) & 1, exec_on_noop = (control >> 11) & 1;
+      char text[200];
+      if (depth_before_shader && !exec_on_noop)
+         std::snprintf(text, sizeof(text),
+                       "DB_SHADER_CONTROL 0x%08x: a pixel shader writing memory with DEPTH_BEFORE_SHADER but "
+                       "without EXEC_ON_NOOP is not simulated",
+                       control);
+      else if (!depth_before_shader && (z_order != 0 || !exec_on_hier_fail))
+         std::snprintf(text, sizeof(text),
+                       "DB_SHADER_CONTROL 0x%08x: a pixel shader writing memory needs Z_ORDER LATE_Z and "
+                       "EXEC_ON_HIER_FAIL (or DEPTH_BEFORE_SHADER): early or hierarchical Z would skip its writes",
+                       control);
+      else
+         text[0] = 0;
+      ps_dispatch.rat_order_problem = text;
+      /* A shader-exported mask then limits only the colour writes (the tests are done): the
+       * API's rule, *derived* for the hardware. */
+      if (depth_before_shader && (depth_stencil.depth_from_shader || depth_stencil.alpha_test || alpha_rule.enabled))
+         fault("DB_SHADER_CONTROL 0x%08x: DEPTH_BEFORE_SHADER with a shader-exported depth, the alpha test or alpha "
+               "to mask is not simulated",
+               control);
    }
 
    /* RESOLVE (r600g's do_hardware_msaa_resolve, evergreen_create_resolve_blend): the
@@ -1107,6 +1151,30 @@ private:
       flush_pixels();
    }
 
+   /* The stencil and depth tests of one fragment's `coverage`: the samples that pass (all of
+    * `coverage` with a single-sample depth buffer, which tests once at the pixel centre). */
+   uint16_t depth_stencil_tests(const Fragment &f, uint16_t coverage, const WaveExports::Target *depth_export,
+                                unsigned lane, const WaveExports::Target *stencil_export = nullptr)
+   {
+      if (!depth_stencil.any_test() || !coverage)
+         return coverage;
+      if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
+         fault("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
+               depth_stencil.width, depth_stencil.height);
+      const unsigned db_samples = depth_stencil.samples;
+      uint16_t passed = 0;
+      for (unsigned s = 0; s < db_samples; s++) {
+         if (!((coverage >> s) & 1) && db_samples > 1)
+            continue;
+         const float interpolated = sample_pattern.per_sample_coverage && db_samples > 1 ? f.sample_z[s] : f.z;
+         const float z = depth_export ? as_float(depth_export->values[lane][0]) : interpolated + f.depth_offset;
+         const int reference = stencil_export ? int(stencil_export->values[lane][1] & 0xff) : -1;
+         if (depth_stencil_test(depth_stencil, f.x, f.y, s, z, f.front, reference))
+            passed |= uint16_t(1u << s);
+      }
+      return db_samples > 1 ? passed : (passed ? coverage : uint16_t(0));
+   }
+
    /* ---- SPI and the pixel shader ---- */
 
    void flush_pixels()
@@ -1271,12 +1339,26 @@ private:
          }
       }
 
+      /* DB_SHADER_CONTROL.DEPTH_BEFORE_SHADER: the stencil and depth tests (and their writes)
+       * come first; a pixel none of whose samples pass is shaded as a helper, so that it
+       * exports nothing and its VALID_PIXEL_MODE memory writes are left out. */
+      std::vector<uint16_t> early(lanes, 0);
+      if (depth_before_shader) {
+         for (unsigned lane = 0; lane < lanes; lane++) {
+            if (fragments[lane].helper)
+               continue;
+            early[lane] = depth_stencil_tests(fragments[lane], fragments[lane].coverage, nullptr, 0);
+            if (!early[lane])
+               wave.helper[lane] = true;
+         }
+      }
+
       WaveExports exports;
       std::string error;
       if (!ps->run(wave, exports, error))
          fault("pixel shader at 0x%llx: %s", (unsigned long long)ps_dispatch.program_address, error.c_str());
       for (unsigned lane = 0; lane < lanes; lane++)
-         statistics.pixels_shaded += !fragments[lane].helper;
+         statistics.pixels_shaded += !wave.helper[lane];
       /* Per fragment, in order: KILL, the alpha test on colour 0, the stencil and depth tests
        * (late Z: the result is the same as early Z for shaders without side effects), then
        * the colour writes. */
@@ -1288,6 +1370,16 @@ private:
          if (found == exports.targets.end())
             fault("DB_SHADER_CONTROL.Z_EXPORT_ENABLE is set but the pixel shader exports no depth (PIXEL 61)");
          depth_export = &found->second;
+      }
+      /* DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE: PIXEL 61's y is each lane's stencil
+       * reference. */
+      const WaveExports::Target *stencil_export = nullptr;
+      if (depth_stencil.stencil_from_shader) {
+         auto found = exports.targets.find({0, pixel_export_depth});
+         if (found == exports.targets.end())
+            fault("DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE is set but the pixel shader exports no stencil "
+                  "reference (PIXEL 61)");
+         stencil_export = &found->second;
       }
       /* DB_SHADER_CONTROL.MASK_EXPORT_ENABLE: PIXEL 61's z masks each lane's coverage
        * (multisampled draws only: r600g never sets it with one sample, where it is refused). */
@@ -1317,28 +1409,16 @@ private:
          if (alpha_rule.enabled && colour0 && colour0->written[lane])
             coverage &= alpha_to_mask(alpha_rule, as_float(colour0->values[lane][3]),
                                       SamplePattern::quad_pixel(f.x, f.y));
-         survives[lane] = coverage;
-         if (!depth_stencil.any_test() || !coverage)
-            continue;
-         if (f.x >= depth_stencil.width || f.y >= depth_stencil.height)
-            fault("DB: pixel (%u, %u) outside the %ux%u depth buffer (the scissor must keep it in)", f.x, f.y,
-                 depth_stencil.width, depth_stencil.height);
-         /* A single-sample depth buffer tests once, at the pixel centre. */
-         const unsigned db_samples = depth_stencil.samples;
-         uint16_t passed = 0;
-         for (unsigned s = 0; s < db_samples; s++) {
-            if (!((coverage >> s) & 1) && db_samples > 1)
-               continue;
-            const float interpolated = sample_pattern.per_sample_coverage && db_samples > 1 ? f.sample_z[s] : f.z;
-            const float z = depth_export ? as_float(depth_export->values[lane][0]) : interpolated + f.depth_offset;
-            if (depth_stencil_test(depth_stencil, f.x, f.y, s, z, f.front))
-               passed |= uint16_t(1u << s);
-         }
-         survives[lane] = db_samples > 1 ? passed : (passed ? coverage : uint16_t(0));
+         survives[lane] = depth_before_shader ? uint16_t(coverage & early[lane])
+                                              : depth_stencil_tests(f, coverage, depth_export, lane, stencil_export);
       }
+      /* Occlusion counts: the samples that passed the tests; with DEPTH_BEFORE_SHADER those of
+       * the early tests, whatever the shader's kill or mask does after (GL's and Vulkan's rule
+       * for early fragment tests). */
       if (!(state.get(DB_COUNT_CONTROL) & 1))
          for (unsigned lane = 0; lane < lanes; lane++)
-            statistics.samples_passed += unsigned(std::popcount(unsigned(survives[lane])));
+            statistics.samples_passed +=
+               unsigned(std::popcount(unsigned(depth_before_shader ? early[lane] : survives[lane])));
       if (resolve_destination) {
          /* The pixel shader's exports are not written; every covered pixel is resolved. */
          for (unsigned lane = 0; lane < lanes; lane++) {
@@ -1394,6 +1474,29 @@ private:
 };
 
 } // namespace
+
+/* A pixel shader's RATs: the colour buffers CB_TARGET_MASK enables with CB_COLORn_INFO.RAT, as
+ * for a dispatch (r600g binds a fragment stage's images and buffers so, after its colour
+ * buffers: evergreen_emit_image_state); the CB writes no exports to them. */
+static void add_pixel_shader_rats(const PipelineState &state, GpuMemory &memory, ComputeDispatch &out)
+{
+   const uint32_t target_mask = state.get(hw::reg::CB_TARGET_MASK);
+   for (unsigned n = 0; n < 8; n++) {
+      const uint32_t base_reg = hw::reg::CB_COLOR0_BASE + n * hw::reg::CB_COLOR_STRIDE;
+      const uint32_t info = state.get(base_reg + hw::reg::Info);
+      if (!(info & hw::reg::CB_COLOR_INFO_RAT) || !((target_mask >> (4 * n)) & 0xf))
+         continue;
+      RatBinding rat;
+      rat.address = uint64_t(state.get(base_reg + hw::reg::Base)) << 8;
+      rat.format = hw::reg::cb_color_info_format(info);
+      rat.size_limit = memory.bytes_after(rat.address);
+      rat.return_address = uint64_t(state.get(hw::reg::CB_IMMED0_BASE + 4 * n)) << 8;
+      auto typed = std::make_shared<TypedRat>();
+      if (decode_typed_rat(*state.context, n, state.tiling, memory, *typed, rat.typed_error))
+         rat.typed = std::move(typed);
+      out.rats[n] = rat;
+   }
+}
 
 std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory &memory, ComputeDispatch &out)
 {
@@ -1455,7 +1558,11 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
          }
       }
    };
-   add_resources(vertex ? vs_resource_base : ps_resource_base, 160, 0);
+   /* A pixel shader's window is 176 resources (0-175; the vertex shader's starts at 176); r600g
+    * puts its RAT return buffers at 160-167 (R600_IMAGE_IMMED_RESOURCE_OFFSET). */
+   add_resources(vertex ? vs_resource_base : ps_resource_base, vertex ? 160 : 176, 0);
+   if (!vertex)
+      add_pixel_shader_rats(state, memory, out);
    if (vertex)
       add_resources(fs_resource_base, 16, fetch_shader_resource_key);
    const unsigned sampler_base = vertex ? hw::vs_sampler_base : hw::ps_sampler_base;

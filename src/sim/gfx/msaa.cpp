@@ -147,14 +147,8 @@ bool decode_sample_pattern(const PipelineState &state, SamplePattern &pattern, s
    /* DB_ALPHA_TO_MASK: gfx/alpha_to_mask.cpp. */
    for (unsigned pixel = 0; pixel < 4; pixel++) {
       for (unsigned s = 0; s < pattern.samples; s++) {
-         uint32_t reg;
-         if (cayman)
-            reg = CM_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 + cm_sample_locs_pixel_stride * pixel + 4 * (s / 4);
-         else if (pattern.samples <= 4)
-            reg = PA_SC_AA_SAMPLE_LOCS_0 + 4 * pixel; /* *derived*: one register per quad pixel */
-         else
-            reg = PA_SC_AA_SAMPLE_LOCS_0 + 4 * (2 * pixel + s / 4); /* *derived* */
-         const uint32_t locations = state.get(reg);
+         /* hw::msaa::sample_locs_register: Evergreen's assignment is *derived*. */
+         const uint32_t locations = state.get(sample_locs_register(cayman, pattern.samples, pixel, s));
          pattern.offsets[pixel][s] = {signed_nibble(locations, 8 * (s % 4)), signed_nibble(locations, 8 * (s % 4) + 4)};
       }
       if (cayman) {
@@ -322,8 +316,13 @@ void resolve_pixel(const ColourTarget &source, ColourTarget &destination, unsign
 {
    /* The average of the samples in the source's number format, converted into the
     * destination's as a shader export would be (round to nearest for normalized formats:
-    * *derived*, it is what llvmpipe's resolve shader gives). */
-   std::array<float, 4> sum{};
+    * *derived*, it is what llvmpipe's resolve shader gives). The sum is taken in doubles, where
+    * the decoded values of normalized formats (codes / (2^bits - 1) as floats) add up without
+    * rounding, so the average depends only on the samples' values, not on which samples hold
+    * them: summed in floats, two pixels with the same colours on different samples could round
+    * a tie apart (dEQP's sample_locations_ext draw.color.samples_8 cases count the distinct
+    * resolved colours). */
+   std::array<double, 4> sum{};
    for (unsigned s = 0; s < source.msaa.samples; s++) {
       const Element element = read_sample_element(source, x, y, s);
       const std::array<uint32_t, 4> value = read_element(source, element.data());
@@ -332,7 +331,7 @@ void resolve_pixel(const ColourTarget &source, ColourTarget &destination, unsign
    }
    std::array<uint32_t, 4> average{};
    for (unsigned c = 0; c < 4; c++)
-      average[c] = as_bits(sum[c] / float(source.msaa.samples));
+      average[c] = as_bits(float(sum[c] / double(source.msaa.samples)));
    write_colour(destination, x, y, average);
 }
 
