@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../vulkan_helpers.h"
+#include "session.h"
 
 namespace {
 
@@ -68,63 +69,45 @@ Result run(const char *name, VkFormat format, VkResolveModeFlagBits depth_mode, 
            unsigned &messages, std::string &error)
 {
    Result result;
-   VkInstance instance = VK_NULL_HANDLE;
-   VkDebugUtilsMessengerCreateInfoEXT messenger_info =
-      validation_messenger_info(terakan::test::count_validation_finding, &messages);
-   const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
-   std::vector<const char *> layers, extensions;
-   if (layer) {
-      layers.push_back("VK_LAYER_KHRONOS_validation");
-      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-   }
-   if (create_instance("terakan-api-depth-resolve", VK_API_VERSION_1_1, layers, extensions,
-                       layer ? &messenger_info : nullptr, instance) != VK_SUCCESS) {
-      error = "no instance";
+   SessionOptions options;
+   options.application = "terakan-api-depth-resolve";
+   options.device_extensions = {VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME, VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME};
+   Session session;
+   if (!session.open(name, messages, error, options))
       return result;
-   }
-   VkPhysicalDevice physical = find_physical_device(instance, name);
-   const auto family = physical ? find_queue_family(physical, VK_QUEUE_GRAPHICS_BIT) : std::nullopt;
-   const std::vector<const char *> device_extensions = {VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME,
-                                                        VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME};
-   VkDevice device = VK_NULL_HANDLE;
-   if (!family || !has_device_extension(physical, VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME) ||
-       create_device(physical, *family, nullptr, nullptr, device_extensions, device) != VK_SUCCESS) {
-      error = std::string("no device ") + name + " with VK_KHR_depth_stencil_resolve";
-      destroy_instance(instance);
-      return result;
-   }
+   VkDevice device = session.device;
+   auto destroy_later = [&](auto destroy, auto object) { session.later([=] { destroy(device, object, nullptr); }); };
    auto create_render_pass2 =
       reinterpret_cast<PFN_vkCreateRenderPass2KHR>(vkGetDeviceProcAddr(device, "vkCreateRenderPass2KHR"));
-   VkQueue queue;
-   vkGetDeviceQueue(device, *family, 0, &queue);
    const VkImageAspectFlags aspects = VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
 
-   Image2D multisampled, resolved;
-   VkRenderPass pass = VK_NULL_HANDLE;
-   VkFramebuffer framebuffer = VK_NULL_HANDLE;
-   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-   VkShaderModule module = VK_NULL_HANDLE;
-   VkPipeline pipeline = VK_NULL_HANDLE;
-   VkBuffer vertex_buffer = VK_NULL_HANDLE, readback = VK_NULL_HANDLE;
-   VkDeviceMemory vertex_memory = VK_NULL_HANDLE, readback_memory = VK_NULL_HANDLE;
    void *vertex_map = nullptr, *readback_map = nullptr;
-   VkCommandPool command_pool = VK_NULL_HANDLE;
    const std::vector<Vertex> vertices = scene();
    const VkDeviceSize depth_size = VkDeviceSize(size) * size * depth_bytes(format), stencil_size = size * size;
    do {
-      if (!create_image_2d(physical, device, format, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, aspects, size, size,
-                           VK_SAMPLE_COUNT_4_BIT, multisampled) ||
-          !create_image_2d(physical, device, format,
-                           VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspects, size,
-                           size, VK_SAMPLE_COUNT_1_BIT, resolved)) {
+      VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+      image_info.imageType = VK_IMAGE_TYPE_2D;
+      image_info.format = format;
+      image_info.extent = {size, size, 1};
+      image_info.mipLevels = image_info.arrayLayers = 1;
+      image_info.samples = VK_SAMPLE_COUNT_4_BIT;
+      image_info.tiling = VK_IMAGE_TILING_OPTIMAL;
+      image_info.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+      const VkImage multisampled = session.image(image_info);
+      image_info.samples = VK_SAMPLE_COUNT_1_BIT;
+      image_info.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+      const VkImage resolved = session.image(image_info);
+      if (!multisampled || !resolved) {
          error = "image creation failed";
          break;
       }
-      if (!create_host_buffer(physical, device, vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                              vertex_buffer, vertex_memory, vertex_map) ||
-          !create_host_buffer(physical, device, depth_size + stencil_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback,
-                              readback_memory, readback_map)) {
-         error = "buffer creation failed";
+      const VkImageView views[2] = {session.view(multisampled, VK_IMAGE_VIEW_TYPE_2D, format, {aspects, 0, 1, 0, 1}),
+                                    session.view(resolved, VK_IMAGE_VIEW_TYPE_2D, format, {aspects, 0, 1, 0, 1})};
+      const VkBuffer vertex_buffer =
+         session.buffer(vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_map);
+      const VkBuffer readback = session.buffer(depth_size + stencil_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback_map);
+      if (!views[0] || !views[1] || !vertex_buffer || !readback) {
+         error = "view or buffer creation failed";
          break;
       }
       std::memcpy(vertex_map, vertices.data(), vertices.size() * sizeof(Vertex));
@@ -167,29 +150,33 @@ Result run(const char *name, VkFormat format, VkResolveModeFlagBits depth_mode, 
       pass_info.pSubpasses = &subpass;
       pass_info.dependencyCount = 1;
       pass_info.pDependencies = &to_copy;
+      VkRenderPass pass = VK_NULL_HANDLE;
       if (create_render_pass2(device, &pass_info, nullptr, &pass) != VK_SUCCESS) {
          error = "render pass creation failed";
          break;
       }
-      const VkImageView views[2] = {multisampled.view, resolved.view};
+      destroy_later(vkDestroyRenderPass, pass);
       VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
       fb_info.renderPass = pass;
       fb_info.attachmentCount = 2;
       fb_info.pAttachments = views;
       fb_info.width = fb_info.height = size;
       fb_info.layers = 1;
+      VkFramebuffer framebuffer = VK_NULL_HANDLE;
       if (vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer) != VK_SUCCESS) {
          error = "framebuffer creation failed";
          break;
       }
+      destroy_later(vkDestroyFramebuffer, framebuffer);
 
       VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-      vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout);
-      const std::vector<uint32_t> code = read_api_spirv("coloured.vert");
-      VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      module_info.codeSize = code.size() * 4;
-      module_info.pCode = code.data();
-      vkCreateShaderModule(device, &module_info, nullptr, &module);
+      VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+      const VkShaderModule module = session.module("coloured.vert");
+      if (vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout) != VK_SUCCESS || !module) {
+         error = "pipeline layout or shader creation failed";
+         break;
+      }
+      destroy_later(vkDestroyPipelineLayout, pipeline_layout);
       VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
       stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
       stage.module = module;
@@ -238,22 +225,14 @@ Result run(const char *name, VkFormat format, VkResolveModeFlagBits depth_mode, 
       info.pDynamicState = &dynamic;
       info.layout = pipeline_layout;
       info.renderPass = pass;
+      VkPipeline pipeline = VK_NULL_HANDLE;
       if (vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline) != VK_SUCCESS) {
          error = "pipeline creation failed";
          break;
       }
+      destroy_later(vkDestroyPipeline, pipeline);
 
-      VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-      pool_info.queueFamilyIndex = *family;
-      vkCreateCommandPool(device, &pool_info, nullptr, &command_pool);
-      VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      command_info.commandPool = command_pool;
-      command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      command_info.commandBufferCount = 1;
-      VkCommandBuffer commands = VK_NULL_HANDLE;
-      vkAllocateCommandBuffers(device, &command_info, &commands);
-      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-      vkBeginCommandBuffer(commands, &begin);
+      VkCommandBuffer commands = session.begin();
       VkClearValue clears[2] = {};
       clears[0].depthStencil = {1.0f, stencil_clear};
       VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
@@ -277,21 +256,14 @@ Result run(const char *name, VkFormat format, VkResolveModeFlagBits depth_mode, 
       regions[1].imageSubresource = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1};
       for (VkBufferImageCopy &r : regions)
          r.imageExtent = {size, size, 1};
-      vkCmdCopyImageToBuffer(commands, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback,
+      vkCmdCopyImageToBuffer(commands, resolved, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback,
                              has_stencil(format) ? 2 : 1, regions);
       VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
       to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
       to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
       vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                            nullptr, 0, nullptr);
-      if (vkEndCommandBuffer(commands) != VK_SUCCESS) {
-         error = "recording failed";
-         break;
-      }
-      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-      submit.commandBufferCount = 1;
-      submit.pCommandBuffers = &commands;
-      if (vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS || vkQueueWaitIdle(queue) != VK_SUCCESS) {
+      if (session.submit_and_wait(commands) != VK_SUCCESS) {
          error = "submission failed";
          break;
       }
@@ -300,22 +272,6 @@ Result run(const char *name, VkFormat format, VkResolveModeFlagBits depth_mode, 
       if (has_stencil(format))
          result.stencil.assign(bytes + depth_size, bytes + depth_size + stencil_size);
    } while (false);
-
-   vkDeviceWaitIdle(device);
-   vkDestroyCommandPool(device, command_pool, nullptr);
-   vkDestroyPipeline(device, pipeline, nullptr);
-   vkDestroyShaderModule(device, module, nullptr);
-   vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-   vkDestroyFramebuffer(device, framebuffer, nullptr);
-   vkDestroyRenderPass(device, pass, nullptr);
-   vkDestroyBuffer(device, vertex_buffer, nullptr);
-   vkFreeMemory(device, vertex_memory, nullptr);
-   vkDestroyBuffer(device, readback, nullptr);
-   vkFreeMemory(device, readback_memory, nullptr);
-   destroy_image_2d(device, multisampled);
-   destroy_image_2d(device, resolved);
-   vkDestroyDevice(device, nullptr);
-   destroy_instance(instance);
    return result;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../vulkan_helpers.h"
+#include "session.h"
 
 namespace {
 
@@ -141,72 +142,23 @@ struct Results {
 };
 
 /* The objects of one run, destroyed in reverse order of creation. */
-class Session {
+class MsaaSession : public terakan::test::Session {
 public:
-   ~Session()
-   {
-      if (device)
-         vkDeviceWaitIdle(device);
-      for (auto it = cleanups.rbegin(); it != cleanups.rend(); ++it)
-         (*it)();
-      if (device)
-         vkDestroyDevice(device, nullptr);
-      if (messenger) {
-         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-         destroy(instance, messenger, nullptr);
-      }
-      if (instance)
-         destroy_instance(instance);
-   }
-   void later(std::function<void()> cleanup) { cleanups.push_back(std::move(cleanup)); }
+   using Session::image;
+   using Session::view;
 
-   /* The instance (with the validation layer and a messenger counting its findings into
-    * `messages` for the instance's whole life when `validation`), the Terakan device (with
-    * VK_EXT_sample_locations when `sample_locations`) and its queue. */
+   /* The instance (with the validation layer counting its findings into `messages` when
+    * `validation`), the Terakan device (with VK_EXT_sample_locations when `sample_locations`)
+    * and its queue. */
    bool open(bool validation, unsigned &messages, std::string &error, bool sample_locations = false)
    {
-      VkDebugUtilsMessengerCreateInfoEXT messenger_info = validation_messenger_info(count_validation_finding, &messages);
-      const bool layer = validation && has_instance_layer("VK_LAYER_KHRONOS_validation");
-      std::vector<const char *> layers, extensions;
-      if (layer) {
-         layers.push_back("VK_LAYER_KHRONOS_validation");
-         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-      }
+      SessionOptions options;
+      options.application = "terakan-api-msaa-2x8x";
+      options.validation = validation;
+      options.features.sampleRateShading = VK_TRUE;
       if (sample_locations)
-         extensions.push_back(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME);
-      if (create_instance("terakan-api-msaa-2x8x", VK_API_VERSION_1_0, layers, extensions,
-                          layer ? &messenger_info : nullptr, instance) != VK_SUCCESS) {
-         error = "no instance";
-         return false;
-      }
-      if (layer) {
-         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-         if (!create || create(instance, &messenger_info, nullptr, &messenger) != VK_SUCCESS) {
-            error = "no debug messenger";
-            return false;
-         }
-      }
-      physical = find_physical_device(instance, "Terakan");
-      const auto found = physical ? find_queue_family(physical, VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)
-                                  : std::nullopt;
-      VkPhysicalDeviceFeatures features{};
-      features.sampleRateShading = VK_TRUE;
-      std::vector<const char *> device_extensions;
-      if (sample_locations)
-         device_extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
-      if (!found) {
-         error = "no Terakan device";
-         return false;
-      }
-      family = found.value();
-      if (create_device(physical, family, nullptr, &features, device_extensions, device) != VK_SUCCESS) {
-         error = "no Terakan device";
-         return false;
-      }
-      vkGetDeviceQueue(device, family, 0, &queue);
-      return true;
+         options.device_extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
+      return Session::open("Terakan", messages, error, options);
    }
 
    VkImage image(VkFormat format, VkImageUsageFlags usage, VkSampleCountFlagBits samples, VkImageCreateFlags flags = 0)
@@ -221,55 +173,12 @@ public:
       info.samples = samples;
       info.tiling = VK_IMAGE_TILING_OPTIMAL;
       info.usage = usage;
-      VkImage image = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      if (vkCreateImage(device, &info, nullptr, &image) != VK_SUCCESS)
-         return VK_NULL_HANDLE;
-      later([this, image] { vkDestroyImage(device, image, nullptr); });
-      if (!bind_image_memory(physical, device, image, memory))
-         return VK_NULL_HANDLE;
-      later([this, memory] { vkFreeMemory(device, memory, nullptr); });
-      return image;
+      return Session::image(info);
    }
 
    VkImageView view(VkImage image, VkFormat format, VkImageAspectFlags aspect)
    {
-      VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-      info.image = image;
-      info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-      info.format = format;
-      info.subresourceRange = {aspect, 0, 1, 0, 1};
-      VkImageView view = VK_NULL_HANDLE;
-      if (vkCreateImageView(device, &info, nullptr, &view) != VK_SUCCESS)
-         return VK_NULL_HANDLE;
-      later([this, view] { vkDestroyImageView(device, view, nullptr); });
-      return view;
-   }
-
-   VkBuffer buffer(VkDeviceSize size, VkBufferUsageFlags usage, void *&map)
-   {
-      VkBuffer buffer = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      const bool made = create_host_buffer(physical, device, size, usage, buffer, memory, map);
-      later([this, buffer, memory] {
-         vkDestroyBuffer(device, buffer, nullptr);
-         vkFreeMemory(device, memory, nullptr);
-      });
-      return made ? buffer : VK_NULL_HANDLE;
-   }
-
-   VkShaderModule module(const std::string &name)
-   {
-      const std::vector<uint32_t> code = read_api_spirv(name);
-      if (code.empty())
-         return VK_NULL_HANDLE;
-      VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      info.codeSize = code.size() * 4;
-      info.pCode = code.data();
-      VkShaderModule module = VK_NULL_HANDLE;
-      vkCreateShaderModule(device, &info, nullptr, &module);
-      later([this, module] { vkDestroyShaderModule(device, module, nullptr); });
-      return module;
+      return Session::view(image, VK_IMAGE_VIEW_TYPE_2D, format, {aspect, 0, 1, 0, 1});
    }
 
    VkPipelineLayout pipeline_layout(VkDescriptorSetLayout set, VkShaderStageFlags push_stages, uint32_t push_bytes)
@@ -429,50 +338,20 @@ public:
       return set;
    }
 
-   VkCommandBuffer begin_commands()
-   {
-      VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-      pool_info.queueFamilyIndex = family;
-      VkCommandPool command_pool = VK_NULL_HANDLE;
-      vkCreateCommandPool(device, &pool_info, nullptr, &command_pool);
-      later([this, command_pool] { vkDestroyCommandPool(device, command_pool, nullptr); });
-      VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      info.commandPool = command_pool;
-      info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      info.commandBufferCount = 1;
-      VkCommandBuffer commands = VK_NULL_HANDLE;
-      vkAllocateCommandBuffers(device, &info, &commands);
-      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-      vkBeginCommandBuffer(commands, &begin);
-      return commands;
-   }
+   VkCommandBuffer begin_commands() { return begin(); }
 
    bool submit(VkCommandBuffer commands, std::string &error)
    {
-      if (vkEndCommandBuffer(commands) != VK_SUCCESS) {
-         error = "recording failed";
-         return false;
-      }
-      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-      submit.commandBufferCount = 1;
-      submit.pCommandBuffers = &commands;
-      if (vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS || vkQueueWaitIdle(queue) != VK_SUCCESS) {
+      if (submit_and_wait(commands) != VK_SUCCESS) {
          error = "submission failed";
          return false;
       }
       return true;
    }
 
-   VkInstance instance = VK_NULL_HANDLE;
-   VkPhysicalDevice physical = VK_NULL_HANDLE;
-   VkDevice device = VK_NULL_HANDLE;
-   VkQueue queue = VK_NULL_HANDLE;
-   uint32_t family = 0;
    VkResult last_pipeline_result = VK_SUCCESS; /* graphics_pipeline's vkCreateGraphicsPipelines */
 
 private:
-   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-   std::vector<std::function<void()>> cleanups;
    VkSampler sampler = VK_NULL_HANDLE;
    VkDescriptorPool pool = VK_NULL_HANDLE;
 };
@@ -494,7 +373,7 @@ unsigned bytes_of(VkFormat format)
 /* The scene: draw, resolve through the render pass and vkCmdResolveImage, read every sample. */
 bool run_scene(const Case &c, Results &out, unsigned &messages, std::string &error)
 {
-   Session s;
+   MsaaSession s;
    if (!s.open(true, messages, error, c.custom))
       return false;
    VkDevice device = s.device;
@@ -828,7 +707,7 @@ TEST_P(MsaaSampleShading, BuiltInsAtTheStandardLocations)
    std::string error;
    std::vector<float> fetched[2];
    {
-      Session s;
+      MsaaSession s;
       ASSERT_TRUE(s.open(true, messages, error)) << error;
       VkDevice device = s.device;
       const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -969,7 +848,7 @@ TEST(MsaaCounts, OfferedAndRefused)
 {
    unsigned messages = 0;
    std::string error;
-   Session s;
+   MsaaSession s;
    ASSERT_TRUE(s.open(false, messages, error)) << error;
    const VkSampleCountFlags offered =
       VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;

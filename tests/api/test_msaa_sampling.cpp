@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../vulkan_helpers.h"
+#include "session.h"
 
 namespace {
 
@@ -68,33 +69,10 @@ struct Results {
 };
 
 /* The objects of one run, destroyed in reverse order of creation. */
-class Session {
+class MsaaSession : public terakan::test::Session {
 public:
-   ~Session()
-   {
-      if (device)
-         vkDeviceWaitIdle(device);
-      for (auto it = cleanups.rbegin(); it != cleanups.rend(); ++it)
-         (*it)();
-      if (device)
-         vkDestroyDevice(device, nullptr);
-      if (messenger) {
-         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-         destroy(instance, messenger, nullptr);
-      }
-      if (instance)
-         destroy_instance(instance);
-   }
-   void later(std::function<void()> cleanup) { cleanups.push_back(std::move(cleanup)); }
-
-   VkInstance instance = VK_NULL_HANDLE;
-   /* Counts the validation layer's findings for the instance's whole life (the create info in
-    * VkInstanceCreateInfo's pNext covers only vkCreateInstance and vkDestroyInstance). */
-   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-   VkPhysicalDevice physical = VK_NULL_HANDLE;
-   VkDevice device = VK_NULL_HANDLE;
-   uint32_t family = 0;
+   using Session::image;
+   using Session::view;
 
    VkImage image(VkFormat format, VkImageUsageFlags usage, VkSampleCountFlagBits samples, uint32_t layers)
    {
@@ -107,56 +85,13 @@ public:
       info.samples = samples;
       info.tiling = VK_IMAGE_TILING_OPTIMAL;
       info.usage = usage;
-      VkImage image = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      if (vkCreateImage(device, &info, nullptr, &image) != VK_SUCCESS)
-         return VK_NULL_HANDLE;
-      later([this, image] { vkDestroyImage(device, image, nullptr); });
-      if (!bind_image_memory(physical, device, image, memory))
-         return VK_NULL_HANDLE;
-      later([this, memory] { vkFreeMemory(device, memory, nullptr); });
-      return image;
+      return Session::image(info);
    }
 
    VkImageView view(VkImage image, VkFormat format, VkImageViewType type, uint32_t first_layer, uint32_t layers,
                     VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT)
    {
-      VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-      info.image = image;
-      info.viewType = type;
-      info.format = format;
-      info.subresourceRange = {aspect, 0, 1, first_layer, layers};
-      VkImageView view = VK_NULL_HANDLE;
-      if (vkCreateImageView(device, &info, nullptr, &view) != VK_SUCCESS)
-         return VK_NULL_HANDLE;
-      later([this, view] { vkDestroyImageView(device, view, nullptr); });
-      return view;
-   }
-
-   VkBuffer buffer(VkDeviceSize size, VkBufferUsageFlags usage, void *&map)
-   {
-      VkBuffer buffer = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      const bool made = create_host_buffer(physical, device, size, usage, buffer, memory, map);
-      later([this, buffer, memory] {
-         vkDestroyBuffer(device, buffer, nullptr);
-         vkFreeMemory(device, memory, nullptr);
-      });
-      return made ? buffer : VK_NULL_HANDLE;
-   }
-
-   VkShaderModule module(const std::string &name)
-   {
-      const std::vector<uint32_t> code = read_api_spirv(name);
-      if (code.empty())
-         return VK_NULL_HANDLE;
-      VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      info.codeSize = code.size() * 4;
-      info.pCode = code.data();
-      VkShaderModule module = VK_NULL_HANDLE;
-      vkCreateShaderModule(device, &info, nullptr, &module);
-      later([this, module] { vkDestroyShaderModule(device, module, nullptr); });
-      return module;
+      return Session::view(image, type, format, {aspect, 0, 1, first_layer, layers});
    }
 
    /* A render pass of one subpass writing `count` colour attachments of `format` with
@@ -299,48 +234,21 @@ public:
       return pipeline;
    }
 
-private:
-   std::vector<std::function<void()>> cleanups;
 };
 
 /* Opens `name` (with the validation layer counting into `messages` when `validation`). */
-bool open_device(Session &s, const char *name, bool validation, unsigned &messages, std::string &error)
+bool open_device(MsaaSession &s, const char *name, bool validation, unsigned &messages, std::string &error)
 {
-   VkDebugUtilsMessengerCreateInfoEXT messenger = validation_messenger_info(count_validation_finding, &messages);
-   const bool layer = validation && has_instance_layer("VK_LAYER_KHRONOS_validation");
-   std::vector<const char *> layers, extensions;
-   if (layer) {
-      layers.push_back("VK_LAYER_KHRONOS_validation");
-      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-   }
-   if (create_instance("terakan-api-msaa-sampling", VK_API_VERSION_1_0, layers, extensions,
-                       layer ? &messenger : nullptr, s.instance) != VK_SUCCESS) {
-      error = "no instance";
-      return false;
-   }
-   if (layer) {
-      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-         vkGetInstanceProcAddr(s.instance, "vkCreateDebugUtilsMessengerEXT"));
-      if (!create || create(s.instance, &messenger, nullptr, &s.messenger) != VK_SUCCESS) {
-         error = "no debug messenger";
-         return false;
-      }
-   }
-   s.physical = find_physical_device(s.instance, name);
-   const auto family = s.physical ? find_queue_family(s.physical, VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)
-                                  : std::nullopt;
-   if (!family || create_device(s.physical, *family, nullptr, nullptr, {}, s.device) != VK_SUCCESS) {
-      error = std::string("no device ") + name;
-      return false;
-   }
-   s.family = *family;
-   return true;
+   SessionOptions options;
+   options.application = "terakan-api-msaa-sampling";
+   options.validation = validation;
+   return s.open(name, messages, error, options);
 }
 
 /* The scene on the device named `name`. */
 bool run(const char *name, const Case &c, Results &out, unsigned &messages, std::string &error)
 {
-   Session s;
+   MsaaSession s;
    if (!open_device(s, name, true, messages, error))
       return false;
    VkDevice device = s.device;
@@ -712,7 +620,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, MsaaSampling, ::testing::ValuesIn(cases), case
  * which are read back. */
 bool run_input_attachment(const char *name, std::vector<uint8_t> &out, unsigned &messages, std::string &error)
 {
-   Session s;
+   MsaaSession s;
    if (!open_device(s, name, true, messages, error))
       return false;
    VkDevice device = s.device;
@@ -993,7 +901,7 @@ TEST(MsaaInputAttachment, EverySampleReadBySubpassLoad)
  * on purpose). */
 TEST(MsaaSamplingLimits, AdvertisedCountsAndRefusals)
 {
-   Session s;
+   MsaaSession s;
    unsigned messages = 0;
    std::string error;
    ASSERT_TRUE(open_device(s, "Terakan", false, messages, error)) << error;

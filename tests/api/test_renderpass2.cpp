@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../vulkan_helpers.h"
+#include "session.h"
 
 namespace {
 
@@ -28,50 +29,22 @@ struct Result {
 Result run(const char *name, unsigned &messages, std::string &error)
 {
    Result result;
-   VkInstance instance = VK_NULL_HANDLE;
-   VkDebugUtilsMessengerCreateInfoEXT messenger_info =
-      validation_messenger_info(terakan::test::count_validation_finding, &messages);
-   const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
-   std::vector<const char *> layers, extensions;
-   if (layer) {
-      layers.push_back("VK_LAYER_KHRONOS_validation");
-      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-   }
-   if (create_instance("terakan-api-renderpass2", VK_API_VERSION_1_1, layers, extensions,
-                       layer ? &messenger_info : nullptr, instance) != VK_SUCCESS) {
-      error = "no instance";
-      return result;
-   }
-   VkPhysicalDevice physical = find_physical_device(instance, name);
-   const auto family = physical ? find_queue_family(physical, VK_QUEUE_GRAPHICS_BIT) : std::nullopt;
-   const std::vector<const char *> device_extensions = {
-      VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME, VK_KHR_IMAGELESS_FRAMEBUFFER_EXTENSION_NAME,
-      VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME, VK_KHR_SEPARATE_DEPTH_STENCIL_LAYOUTS_EXTENSION_NAME};
-   for (const char *e : device_extensions)
-      if (physical && !has_device_extension(physical, e)) {
-         error = std::string(name) + " does not offer " + e;
-         destroy_instance(instance);
-         return result;
-      }
    VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures separate{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES};
    VkPhysicalDeviceImagelessFramebufferFeatures imageless{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES,
                                                          &separate};
-   VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &imageless};
-   if (physical)
-      vkGetPhysicalDeviceFeatures2(physical, &offered);
-   if (physical && (!imageless.imagelessFramebuffer || !separate.separateDepthStencilLayouts)) {
-      error = std::string(name) + " does not offer the features";
-      destroy_instance(instance);
-      return result;
-   }
+   separate.separateDepthStencilLayouts = imageless.imagelessFramebuffer = VK_TRUE;
    VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &imageless};
-   VkDevice device = VK_NULL_HANDLE;
-   if (!family || create_device(physical, *family, &enabled, nullptr, device_extensions, device) != VK_SUCCESS) {
-      error = std::string("no device ") + name;
-      destroy_instance(instance);
+   SessionOptions options;
+   options.application = "terakan-api-renderpass2";
+   options.device_extensions = {VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME, VK_KHR_IMAGELESS_FRAMEBUFFER_EXTENSION_NAME,
+                                VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME,
+                                VK_KHR_SEPARATE_DEPTH_STENCIL_LAYOUTS_EXTENSION_NAME};
+   options.device_next = &enabled;
+   Session session;
+   if (!session.open(name, messages, error, options))
       return result;
-   }
+   VkDevice device = session.device;
    auto create_render_pass2 =
       reinterpret_cast<PFN_vkCreateRenderPass2KHR>(vkGetDeviceProcAddr(device, "vkCreateRenderPass2KHR"));
    auto begin_render_pass2 =
@@ -79,20 +52,12 @@ Result run(const char *name, unsigned &messages, std::string &error)
    auto next_subpass2 = reinterpret_cast<PFN_vkCmdNextSubpass2KHR>(vkGetDeviceProcAddr(device, "vkCmdNextSubpass2KHR"));
    auto end_render_pass2 =
       reinterpret_cast<PFN_vkCmdEndRenderPass2KHR>(vkGetDeviceProcAddr(device, "vkCmdEndRenderPass2KHR"));
-   VkQueue queue;
-   vkGetDeviceQueue(device, *family, 0, &queue);
 
    const VkFormat colour_formats[2] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB};
    const VkFormat depth_format = VK_FORMAT_D24_UNORM_S8_UINT;
    VkImage images[2] = {};
-   VkDeviceMemory memories[2] = {};
    VkImageView views[3] = {}; /* colour UNORM, colour sRGB, depth/stencil */
-   VkRenderPass pass = VK_NULL_HANDLE;
-   VkFramebuffer framebuffer = VK_NULL_HANDLE;
-   VkBuffer readback = VK_NULL_HANDLE;
-   VkDeviceMemory readback_memory = VK_NULL_HANDLE;
    void *map = nullptr;
-   VkCommandPool command_pool = VK_NULL_HANDLE;
    do {
       VkImageFormatListCreateInfo format_list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
       format_list.viewFormatCount = 2;
@@ -111,23 +76,19 @@ Result run(const char *name, unsigned &messages, std::string &error)
       depth_info.flags = 0;
       depth_info.format = depth_format;
       depth_info.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-      if (vkCreateImage(device, &info, nullptr, &images[0]) != VK_SUCCESS ||
-          vkCreateImage(device, &depth_info, nullptr, &images[1]) != VK_SUCCESS ||
-          !bind_image_memory(physical, device, images[0], memories[0]) ||
-          !bind_image_memory(physical, device, images[1], memories[1])) {
+      images[0] = session.image(info);
+      images[1] = session.image(depth_info);
+      if (!images[0] || !images[1]) {
          error = "image creation failed";
          break;
       }
       for (unsigned v = 0; v < 3; v++) {
-         VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-         view_info.image = images[v / 2];
-         view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-         view_info.format = v < 2 ? colour_formats[v] : depth_format;
-         view_info.subresourceRange = {
+         const VkImageAspectFlags aspects =
             v < 2 ? VkImageAspectFlags(VK_IMAGE_ASPECT_COLOR_BIT)
-                  : VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT),
-            0, 1, 0, 1};
-         if (vkCreateImageView(device, &view_info, nullptr, &views[v]) != VK_SUCCESS)
+                  : VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+         views[v] = session.view(images[v / 2], VK_IMAGE_VIEW_TYPE_2D, v < 2 ? colour_formats[v] : depth_format,
+                                 {aspects, 0, 1, 0, 1});
+         if (!views[v])
             error = "view creation failed";
       }
       if (!error.empty())
@@ -186,10 +147,12 @@ Result run(const char *name, unsigned &messages, std::string &error)
       pass_info.pSubpasses = subpasses;
       pass_info.dependencyCount = 1;
       pass_info.pDependencies = &dependency;
+      VkRenderPass pass = VK_NULL_HANDLE;
       if (create_render_pass2(device, &pass_info, nullptr, &pass) != VK_SUCCESS) {
          error = "vkCreateRenderPass2 failed";
          break;
       }
+      session.later([device, pass] { vkDestroyRenderPass(device, pass, nullptr); });
       /* The imageless framebuffer: what each attachment will be, not which. */
       VkFramebufferAttachmentImageInfo image_infos[3] = {};
       for (unsigned a = 0; a < 3; a++) {
@@ -210,28 +173,20 @@ Result run(const char *name, unsigned &messages, std::string &error)
       fb_info.attachmentCount = 3;
       fb_info.width = fb_info.height = size;
       fb_info.layers = 1;
+      VkFramebuffer framebuffer = VK_NULL_HANDLE;
       if (vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer) != VK_SUCCESS) {
          error = "imageless framebuffer creation failed";
          break;
       }
+      session.later([device, framebuffer] { vkDestroyFramebuffer(device, framebuffer, nullptr); });
       const VkDeviceSize colour_bytes = size * size * 4, depth_bytes = size * size * 4, stencil_bytes = size * size;
-      if (!create_host_buffer(physical, device, colour_bytes + depth_bytes + stencil_bytes,
-                              VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback, readback_memory, map)) {
+      const VkBuffer readback = session.buffer(colour_bytes + depth_bytes + stencil_bytes,
+                                               VK_BUFFER_USAGE_TRANSFER_DST_BIT, map);
+      if (!readback) {
          error = "buffer creation failed";
          break;
       }
-
-      VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-      pool_info.queueFamilyIndex = *family;
-      vkCreateCommandPool(device, &pool_info, nullptr, &command_pool);
-      VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      command_info.commandPool = command_pool;
-      command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      command_info.commandBufferCount = 1;
-      VkCommandBuffer commands = VK_NULL_HANDLE;
-      vkAllocateCommandBuffers(device, &command_info, &commands);
-      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-      vkBeginCommandBuffer(commands, &begin);
+      VkCommandBuffer commands = session.begin();
 
       VkClearValue clears[3] = {};
       clears[0].color = {{0.25f, 0.5f, 0.75f, 1.0f}};
@@ -295,14 +250,7 @@ Result run(const char *name, unsigned &messages, std::string &error)
       to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
       vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                            nullptr, 0, nullptr);
-      if (vkEndCommandBuffer(commands) != VK_SUCCESS) {
-         error = "recording failed";
-         break;
-      }
-      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-      submit.commandBufferCount = 1;
-      submit.pCommandBuffers = &commands;
-      if (vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS || vkQueueWaitIdle(queue) != VK_SUCCESS) {
+      if (session.submit_and_wait(commands) != VK_SUCCESS) {
          error = "submission failed";
          break;
       }
@@ -311,21 +259,6 @@ Result run(const char *name, unsigned &messages, std::string &error)
       result.depth.assign(bytes + colour_bytes, bytes + colour_bytes + depth_bytes);
       result.stencil.assign(bytes + colour_bytes + depth_bytes, bytes + colour_bytes + depth_bytes + stencil_bytes);
    } while (false);
-
-   vkDeviceWaitIdle(device);
-   vkDestroyCommandPool(device, command_pool, nullptr);
-   vkDestroyBuffer(device, readback, nullptr);
-   vkFreeMemory(device, readback_memory, nullptr);
-   vkDestroyFramebuffer(device, framebuffer, nullptr);
-   vkDestroyRenderPass(device, pass, nullptr);
-   for (VkImageView v : views)
-      vkDestroyImageView(device, v, nullptr);
-   for (unsigned i = 0; i < 2; i++) {
-      vkDestroyImage(device, images[i], nullptr);
-      vkFreeMemory(device, memories[i], nullptr);
-   }
-   vkDestroyDevice(device, nullptr);
-   destroy_instance(instance);
    return result;
 }
 

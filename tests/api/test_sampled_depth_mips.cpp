@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../vulkan_helpers.h"
+#include "session.h"
 
 namespace {
 
@@ -96,49 +97,24 @@ float expected_depth(VkFormat format, uint32_t level, uint32_t layer, uint32_t x
 std::vector<float> run(const char *name, VkFormat format, unsigned &messages, std::string &error)
 {
    std::vector<float> values;
-   VkInstance instance = VK_NULL_HANDLE;
-   VkDebugUtilsMessengerCreateInfoEXT messenger_info =
-      validation_messenger_info(terakan::test::count_validation_finding, &messages);
-   const bool layer = has_instance_layer("VK_LAYER_KHRONOS_validation");
-   std::vector<const char *> layers, extensions;
-   if (layer) {
-      layers.push_back("VK_LAYER_KHRONOS_validation");
-      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-   }
-   if (create_instance("terakan-api-sampled-depth-mips", VK_API_VERSION_1_0, layers, extensions,
-                       layer ? &messenger_info : nullptr, instance) != VK_SUCCESS) {
-      error = "no instance";
+   SessionOptions options;
+   options.application = "terakan-api-sampled-depth-mips";
+   Session session;
+   if (!session.open(name, messages, error, options))
       return values;
-   }
-   VkPhysicalDevice physical = find_physical_device(instance, name);
-   const auto family = physical ? find_queue_family(physical, VK_QUEUE_GRAPHICS_BIT) : std::nullopt;
-   VkDevice device = VK_NULL_HANDLE;
-   if (!family || create_device(physical, *family, nullptr, nullptr, {}, device) != VK_SUCCESS) {
-      error = std::string("no device ") + name;
-      destroy_instance(instance);
-      return values;
-   }
-   VkQueue queue;
-   vkGetDeviceQueue(device, *family, 0, &queue);
+   VkDevice device = session.device;
 
    const uint32_t texel_count = first_texel(level_count);
    const VkImageAspectFlags attachment_aspects =
       VK_IMAGE_ASPECT_DEPTH_BIT | (has_stencil(format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
    VkImage image = VK_NULL_HANDLE;
-   VkDeviceMemory image_memory = VK_NULL_HANDLE;
    VkImageView sampling_view = VK_NULL_HANDLE, attachment_views[2] = {};
-   VkBuffer upload = VK_NULL_HANDLE, readback = VK_NULL_HANDLE;
-   VkDeviceMemory upload_memory = VK_NULL_HANDLE, readback_memory = VK_NULL_HANDLE;
    void *upload_map = nullptr, *readback_map = nullptr;
    VkRenderPass passes[2] = {};
    VkFramebuffer framebuffers[2] = {};
-   VkSampler sampler = VK_NULL_HANDLE;
    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-   VkShaderModule module = VK_NULL_HANDLE;
-   VkPipeline pipeline = VK_NULL_HANDLE;
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkCommandPool command_pool = VK_NULL_HANDLE;
+   auto destroy_later = [&](auto destroy, auto object) { session.later([=] { destroy(device, object, nullptr); }); };
    do {
       VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
       image_info.imageType = VK_IMAGE_TYPE_2D;
@@ -150,33 +126,28 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       image_info.tiling = VK_IMAGE_TILING_OPTIMAL;
       image_info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                          VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-      if (vkCreateImage(device, &image_info, nullptr, &image) != VK_SUCCESS ||
-          !bind_image_memory(physical, device, image, image_memory)) {
+      image = session.image(image_info);
+      if (!image) {
          error = "image creation failed";
          break;
       }
-      VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-      view_info.image = image;
-      view_info.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
-      view_info.format = format;
-      view_info.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, level_count, 0, layer_count};
-      if (vkCreateImageView(device, &view_info, nullptr, &sampling_view) != VK_SUCCESS) {
+      sampling_view = session.view(image, VK_IMAGE_VIEW_TYPE_2D_ARRAY, format,
+                                   {VK_IMAGE_ASPECT_DEPTH_BIT, 0, level_count, 0, layer_count});
+      if (!sampling_view) {
          error = "view creation failed";
          break;
       }
       /* The renderings' attachments: level 1 layer 0, level 2 layer 1. */
-      view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
       for (uint32_t i = 0; i < 2; i++) {
-         view_info.subresourceRange = {attachment_aspects, 1 + i, 1, i, 1};
-         if (vkCreateImageView(device, &view_info, nullptr, &attachment_views[i]) != VK_SUCCESS)
+         attachment_views[i] = session.view(image, VK_IMAGE_VIEW_TYPE_2D, format, {attachment_aspects, 1 + i, 1, i, 1});
+         if (!attachment_views[i])
             error = "attachment view creation failed";
       }
       if (!error.empty())
          break;
-      if (!create_host_buffer(physical, device, texel_count * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, upload,
-                              upload_memory, upload_map) ||
-          !create_host_buffer(physical, device, texel_count * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, readback,
-                              readback_memory, readback_map)) {
+      const VkBuffer upload = session.buffer(texel_count * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, upload_map);
+      const VkBuffer readback = session.buffer(texel_count * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, readback_map);
+      if (!upload || !readback) {
          error = "buffer creation failed";
          break;
       }
@@ -221,6 +192,7 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
             error = "render pass creation failed";
             break;
          }
+         destroy_later(vkDestroyRenderPass, passes[p]);
          VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
          fb_info.renderPass = passes[p];
          fb_info.attachmentCount = 1;
@@ -230,6 +202,8 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
          fb_info.layers = 1;
          if (vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffers[p]) != VK_SUCCESS)
             error = "framebuffer creation failed";
+         else
+            destroy_later(vkDestroyFramebuffer, framebuffers[p]);
       }
       if (!error.empty())
          break;
@@ -252,15 +226,25 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       layout_info.pSetLayouts = &set_layout;
       layout_info.pushConstantRangeCount = 1;
       layout_info.pPushConstantRanges = &push_range;
-      const std::vector<uint32_t> code = read_api_spirv("sampled_depth_mips.comp");
-      VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      module_info.codeSize = code.size() * 4;
-      module_info.pCode = code.data();
-      if (vkCreateSampler(device, &sampler_info, nullptr, &sampler) != VK_SUCCESS ||
-          vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout) != VK_SUCCESS ||
-          vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout) != VK_SUCCESS ||
-          vkCreateShaderModule(device, &module_info, nullptr, &module) != VK_SUCCESS) {
-         error = "pipeline layout or shader creation failed";
+      VkSampler sampler = VK_NULL_HANDLE;
+      if (vkCreateSampler(device, &sampler_info, nullptr, &sampler) != VK_SUCCESS) {
+         error = "sampler creation failed";
+         break;
+      }
+      destroy_later(vkDestroySampler, sampler);
+      if (vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout) != VK_SUCCESS) {
+         error = "descriptor set layout creation failed";
+         break;
+      }
+      destroy_later(vkDestroyDescriptorSetLayout, set_layout);
+      if (vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout) != VK_SUCCESS) {
+         error = "pipeline layout creation failed";
+         break;
+      }
+      destroy_later(vkDestroyPipelineLayout, pipeline_layout);
+      const VkShaderModule module = session.module("sampled_depth_mips.comp");
+      if (!module) {
+         error = "shader creation failed";
          break;
       }
       VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -269,10 +253,12 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       pipeline_info.stage.module = module;
       pipeline_info.stage.pName = "main";
       pipeline_info.layout = pipeline_layout;
+      VkPipeline pipeline = VK_NULL_HANDLE;
       if (vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline) != VK_SUCCESS) {
          error = "compute pipeline creation failed";
          break;
       }
+      destroy_later(vkDestroyPipeline, pipeline);
       const VkDescriptorPoolSize pool_sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
                                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
       VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -283,8 +269,14 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
       allocate.descriptorSetCount = 1;
       allocate.pSetLayouts = &set_layout;
-      if (vkCreateDescriptorPool(device, &pool_info, nullptr, &pool) != VK_SUCCESS ||
-          (allocate.descriptorPool = pool, vkAllocateDescriptorSets(device, &allocate, &set)) != VK_SUCCESS) {
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      if (vkCreateDescriptorPool(device, &pool_info, nullptr, &pool) != VK_SUCCESS) {
+         error = "descriptor pool creation failed";
+         break;
+      }
+      destroy_later(vkDestroyDescriptorPool, pool);
+      allocate.descriptorPool = pool;
+      if (vkAllocateDescriptorSets(device, &allocate, &set) != VK_SUCCESS) {
          error = "descriptor set creation failed";
          break;
       }
@@ -302,17 +294,7 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       writes[1].pBufferInfo = &buffer_descriptor;
       vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
 
-      VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-      command_pool_info.queueFamilyIndex = *family;
-      vkCreateCommandPool(device, &command_pool_info, nullptr, &command_pool);
-      VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      command_info.commandPool = command_pool;
-      command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      command_info.commandBufferCount = 1;
-      VkCommandBuffer commands = VK_NULL_HANDLE;
-      vkAllocateCommandBuffers(device, &command_info, &commands);
-      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-      vkBeginCommandBuffer(commands, &begin);
+      VkCommandBuffer commands = session.begin();
 
       auto barrier = [&](VkImageLayout from, VkImageLayout to, VkAccessFlags src_access, VkAccessFlags dst_access,
                          VkPipelineStageFlags src_stage, VkPipelineStageFlags dst_stage,
@@ -414,44 +396,13 @@ std::vector<float> run(const char *name, VkFormat format, unsigned &messages, st
       to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
       vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host,
                            0, nullptr, 0, nullptr);
-      if (vkEndCommandBuffer(commands) != VK_SUCCESS) {
-         error = "recording failed";
-         break;
-      }
-      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-      submit.commandBufferCount = 1;
-      submit.pCommandBuffers = &commands;
-      if (vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS || vkQueueWaitIdle(queue) != VK_SUCCESS) {
+      if (session.submit_and_wait(commands) != VK_SUCCESS) {
          error = "submission failed";
          break;
       }
       const float *floats = static_cast<const float *>(readback_map);
       values.assign(floats, floats + texel_count * 2);
    } while (false);
-
-   vkDeviceWaitIdle(device);
-   vkDestroyCommandPool(device, command_pool, nullptr);
-   vkDestroyDescriptorPool(device, pool, nullptr);
-   vkDestroyPipeline(device, pipeline, nullptr);
-   vkDestroyShaderModule(device, module, nullptr);
-   vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-   vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
-   vkDestroySampler(device, sampler, nullptr);
-   for (VkFramebuffer f : framebuffers)
-      vkDestroyFramebuffer(device, f, nullptr);
-   for (VkRenderPass p : passes)
-      vkDestroyRenderPass(device, p, nullptr);
-   vkDestroyBuffer(device, upload, nullptr);
-   vkFreeMemory(device, upload_memory, nullptr);
-   vkDestroyBuffer(device, readback, nullptr);
-   vkFreeMemory(device, readback_memory, nullptr);
-   for (VkImageView v : attachment_views)
-      vkDestroyImageView(device, v, nullptr);
-   vkDestroyImageView(device, sampling_view, nullptr);
-   vkDestroyImage(device, image, nullptr);
-   vkFreeMemory(device, image_memory, nullptr);
-   vkDestroyDevice(device, nullptr);
-   destroy_instance(instance);
    return values;
 }
 
