@@ -39,6 +39,8 @@ void terakan_meta_destroy(terakan_meta *meta)
       terakan_graphics_pipeline_destroy(pipeline);
    for (auto &[key, pipeline] : meta->blits)
       terakan_graphics_pipeline_destroy(pipeline);
+   for (auto &[key, pipeline] : meta->depth_resolves)
+      terakan_graphics_pipeline_destroy(pipeline);
    delete meta;
 }
 

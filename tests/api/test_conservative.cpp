@@ -99,7 +99,8 @@ DrawJob job_of(const std::vector<Triangle> &triangles, bool conservative)
       }
    auto bytes = [](const std::vector<float> &v) {
       std::vector<uint8_t> out(v.size() * 4);
-      std::memcpy(out.data(), v.data(), out.size());
+      if (!out.empty())
+         std::memcpy(out.data(), v.data(), out.size());
       return out;
    };
    job.attributes.push_back({0, VK_FORMAT_R32G32B32A32_SFLOAT, 16, VK_VERTEX_INPUT_RATE_VERTEX, bytes(positions)});

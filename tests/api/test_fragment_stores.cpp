@@ -477,8 +477,12 @@ Result render(Gpu &gpu, const Scene &scene, std::string &error)
 
    /* Record: storage images to GENERAL and cleared, the render pass with every draw, then the
     * attachments and storage images copied out. */
-   std::memcpy(o.vertex_map, scene.draws.empty() || !scene.draws[0].vertices ? flat_triangles : scene.draws[0].vertices,
-               sizeof(flat_triangles));
+   /* The first draw's vertices (the buffer holds as many as flat_triangles). */
+   if (!scene.draws.empty() && scene.draws[0].vertices)
+      std::memcpy(o.vertex_map, scene.draws[0].vertices,
+                  std::min<size_t>(sizeof(flat_triangles), scene.draws[0].vertex_count * sizeof(Vertex)));
+   else
+      std::memcpy(o.vertex_map, flat_triangles, sizeof(flat_triangles));
    VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
    command_info.commandPool = gpu.command_pool;
    command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
