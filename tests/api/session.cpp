@@ -4,12 +4,18 @@
 
 namespace terakan::test {
 
-Session::~Session()
+void Session::release()
 {
    if (device)
       vkDeviceWaitIdle(device);
    for (auto it = cleanups.rbegin(); it != cleanups.rend(); ++it)
       (*it)();
+   cleanups.clear();
+}
+
+Session::~Session()
+{
+   release();
    if (pool)
       vkDestroyCommandPool(device, pool, nullptr);
    if (device)

@@ -37,6 +37,10 @@ public:
    bool open(const char *name, unsigned &messages, std::string &error, const SessionOptions &options = {});
    /* Runs `cleanup` when the session ends, before what was made earlier. */
    void later(std::function<void()> cleanup) { cleanups.push_back(std::move(cleanup)); }
+   /* Waits for the device and runs the cleanups now. A derived session whose cleanups use its
+    * own members calls this from its destructor: by the time the base destructor runs, those
+    * members are gone. */
+   void release();
 
    /* An image with its own memory (null on failure). */
    VkImage image(const VkImageCreateInfo &info);

@@ -147,6 +147,9 @@ public:
    using Session::image;
    using Session::view;
 
+   /* The cleanups use this class's sampler and descriptor pool. */
+   ~MsaaSession() override { release(); }
+
    /* The instance (with the validation layer counting its findings into `messages` when
     * `validation`), the Terakan device (with VK_EXT_sample_locations when `sample_locations`)
     * and its queue. */

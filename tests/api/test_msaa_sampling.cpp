@@ -74,6 +74,9 @@ public:
    using Session::image;
    using Session::view;
 
+   /* The cleanups capture this object: they run while it is still whole. */
+   ~MsaaSession() override { release(); }
+
    VkImage image(VkFormat format, VkImageUsageFlags usage, VkSampleCountFlagBits samples, uint32_t layers)
    {
       VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
