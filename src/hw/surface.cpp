@@ -29,7 +29,6 @@ namespace terakan::hw {
 
 namespace {
 
-constexpr unsigned micro_tile_dim = 8; /* 8x8 elements per micro tile */
 
 uint64_t align_up(uint64_t value, uint64_t alignment)
 {

@@ -153,6 +153,10 @@ BankPipeSwizzle bank_pipe_swizzle_from_base(uint64_t base_address, const TilingC
 uint64_t macro_tiled_surface_start(uint64_t base_address, const TilingConfig &, unsigned banks,
                                    BankPipeSwizzle &swizzle);
 
+/* Tiled surfaces are made of 8x8-element micro tiles; in 1D tiling one row of them is
+ * contiguous, pitch x micro_tile_dim elements long. */
+inline constexpr unsigned micro_tile_dim = 8;
+
 /* Everything the address of a texel in one level depends on. */
 struct LevelAddressing {
    ArrayMode mode = ArrayMode::LinearAligned;

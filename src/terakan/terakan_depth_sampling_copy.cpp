@@ -87,10 +87,10 @@ void terakan_cmd_refresh_sampling_copy(terakan_cmd_buffer *cmd, terakan_image *i
                                std::min<uint64_t>(max_run, found.slice_bytes - done)});
          continue;
       }
-      const uint64_t written_row = uint64_t(written.pitch) * 8 * bytes_per_texel;
-      const uint64_t found_row = uint64_t(found.pitch) * 8 * bytes_per_texel;
+      const uint64_t written_row = uint64_t(written.pitch) * hw::micro_tile_dim * bytes_per_texel;
+      const uint64_t found_row = uint64_t(found.pitch) * hw::micro_tile_dim * bytes_per_texel;
       for (uint32_t layer = 0; layer < layer_count; layer++)
-         for (unsigned row = 0; row < found.aligned_height / 8; row++)
+         for (unsigned row = 0; row < found.aligned_height / hw::micro_tile_dim; row++)
             runs.push_back({written_base + layer * written.slice_bytes + row * written_row,
                             found_base + layer * found.slice_bytes + row * found_row, found_row});
    }
