@@ -13,9 +13,11 @@
  *             alpha-blended with the other front face);
  *   all       both of the above;
  *   conservative  nothing between the draws, the pipeline with VK_EXT_conservative_rasterization
- *             OVERESTIMATE (Terakan with TERAKAN_DEBUG=conservative: each draw becomes a
- *             capture draw, a compute dispatch and a draw of the enlarged fans); lavapipe does
- *             not offer the extension, so this variant is compared with `none` on Terakan.
+ *             OVERESTIMATE (Terakan: each draw becomes a capture draw, a compute dispatch and a
+ *             draw of the enlarged fans); lavapipe does not offer the extension, so this
+ *             variant is compared with `none` on Terakan;
+ *   conservative-indirect  the same drawn by vkCmdDrawIndirect (the triangle count stays on
+ *             the GPU: one more small dispatch, and the passes' arguments written there).
  *
  * For each: draws recorded per second and CPU microseconds per draw (vkBeginCommandBuffer to
  * vkEndCommandBuffer over N, median of --repeat recordings), and the time from vkQueueSubmit
@@ -50,7 +52,7 @@ namespace {
 constexpr uint32_t target_size = 64;
 constexpr VkFormat target_format = VK_FORMAT_R8G8B8A8_UNORM;
 
-enum class Variant { None, Dynamic, Pipeline, All, Conservative };
+enum class Variant { None, Dynamic, Pipeline, All, Conservative, ConservativeIndirect };
 struct VariantInfo {
    Variant variant;
    const char *name, *description;
@@ -61,8 +63,13 @@ const VariantInfo variants[] = {
    {Variant::Pipeline, "pipeline", "pipeline change per draw"},
    {Variant::All, "all", "pipeline and dynamic state per draw"},
    {Variant::Conservative, "conservative", "conservative rasterization, no state change"},
+   {Variant::ConservativeIndirect, "conservative-indirect", "conservative rasterization, vkCmdDrawIndirect"},
 };
 constexpr size_t ordinary_variants = 4; /* the ones lavapipe can draw too */
+bool conservative_variant(Variant v)
+{
+   return v == Variant::Conservative || v == Variant::ConservativeIndirect;
+}
 
 struct Figures {
    double record_us_per_draw = 0, draws_per_second = 0, submit_ms = 0;
@@ -164,7 +171,7 @@ public:
       vkBeginCommandBuffer(commands, &begin);
       vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
       vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                        pipelines[variant == Variant::Conservative ? 2 : 0]);
+                        pipelines[conservative_variant(variant) ? 2 : 0]);
       vkCmdSetViewport(commands, 0, 1, &viewports[0]);
       vkCmdSetScissor(commands, 0, 1, &scissors[0]);
       const float still[4] = {0, 0, 0, 0};
@@ -184,7 +191,10 @@ public:
             const VkBuffer buffers[2] = {vertex_buffers[k], vertex_buffers[k]};
             vkCmdBindVertexBuffers(commands, 0, 2, buffers, offsets);
          }
-         vkCmdDraw(commands, 3, 1, 0, 0);
+         if (variant == Variant::ConservativeIndirect)
+            vkCmdDrawIndirect(commands, vertex_buffers[0], indirect_offset, 1, sizeof(VkDrawIndirectCommand));
+         else
+            vkCmdDraw(commands, 3, 1, 0, 0);
       }
       vkCmdEndRenderPass(commands);
       const VkResult result = vkEndCommandBuffer(commands);
@@ -369,7 +379,8 @@ private:
    {
       for (unsigned b = 0; b < 2; b++) {
          void *map = nullptr;
-         if (!create_host_buffer(physical, device, 2 * colour_offset, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+         if (!create_host_buffer(physical, device, indirect_offset + sizeof(VkDrawIndirectCommand),
+                                 VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                  vertex_buffers[b], vertex_memory[b], map)) {
             error = "vertex buffer creation failed";
             return false;
@@ -378,6 +389,8 @@ private:
          const float data[24] = {-s, -s, 0, 1, s, -s, 0, 1, 0, s, 0, 1,
                                  1, 0, 0, 0.5f, 0, 1, 0, 0.5f, 0, 0, 1, 0.5f};
          std::memcpy(map, data, sizeof(data));
+         const VkDrawIndirectCommand draw{3, 1, 0, 0}; /* the conservative-indirect variant's */
+         std::memcpy(static_cast<uint8_t *>(map) + indirect_offset, &draw, sizeof(draw));
          if (b) /* the second buffer's colours in another order */
             std::swap_ranges(static_cast<float *>(map) + 12, static_cast<float *>(map) + 16,
                              static_cast<float *>(map) + 20);
@@ -385,7 +398,7 @@ private:
       return true;
    }
 
-   static constexpr VkDeviceSize colour_offset = 48;
+   static constexpr VkDeviceSize colour_offset = 48, indirect_offset = 2 * colour_offset;
 
    VkPhysicalDevice physical = VK_NULL_HANDLE;
    VkDevice device = VK_NULL_HANDLE;
@@ -474,9 +487,8 @@ int main(int argc, char **argv)
             continue;
          }
          for (size_t v = 0; v < std::size(variants); v++) {
-            if (variants[v].variant == Variant::Conservative && !gpu.conservative) {
-               std::printf("  %-8s not offered%s\n", variants[v].name,
-                           gpu.terakan ? " (run with TERAKAN_DEBUG=conservative)" : "");
+            if (conservative_variant(variants[v].variant) && !gpu.conservative) {
+               std::printf("  %-8s not offered\n", variants[v].name);
                continue;
             }
             Figures &f = results[d][v] = measure(gpu, variants[v].variant, draws, repeat);
@@ -499,10 +511,12 @@ int main(int argc, char **argv)
       for (size_t v = 0; v < ordinary_variants; v++)
          std::printf(" %s %.2fx%s", variants[v].name, results[0][v].record_us_per_draw / results[1][v].record_us_per_draw,
                      v + 1 < ordinary_variants ? "," : "\n");
-      const Figures &conservative = results[0][ordinary_variants], &none = results[0][0];
-      if (conservative.ok)
-         std::printf("conservative draws on Terakan / ordinary ones: recording %.2fx, submit and wait %.2fx\n",
-                     conservative.record_us_per_draw / none.record_us_per_draw, conservative.submit_ms / none.submit_ms);
+      const Figures &none = results[0][0];
+      for (size_t v = ordinary_variants; v < std::size(variants); v++)
+         if (results[0][v].ok)
+            std::printf("%s draws on Terakan / ordinary ones: recording %.2fx, submit and wait %.2fx\n",
+                        variants[v].name, results[0][v].record_us_per_draw / none.record_us_per_draw,
+                        results[0][v].submit_ms / none.submit_ms);
    }
    vkDestroyInstance(instance, nullptr);
    return status;

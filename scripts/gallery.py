@@ -172,8 +172,8 @@ def main():
         shutil.copyfile(slivers, os.path.join(os.path.dirname(output.rstrip('/')), 'conservative-slivers.png'))
     else:
         missing.append('conservative-slivers')
-    lines += ['## Conservative rasterization (VK_EXT_conservative_rasterization, with TERAKAN_DEBUG=conservative)', '',
-              'Three slivers on a 48x32 target enlarged 16 times, drawn through the driver on simulated '
+    lines += ['## Conservative rasterization (VK_EXT_conservative_rasterization)', '',
+              'Three slivers on a 32x18 target enlarged 20 times (the seed\'s picture), drawn through the driver on simulated '
               'Cayman as ordinary triangles (left: they break into dashes) and with conservative '
               'rasterization (right: every touched pixel lit), with the pixel grid and the exact triangles '
               'as white lines. Made by `api-conservative-cayman` (Conservative.SliversPicture), which also '

@@ -77,6 +77,9 @@ struct TextureFetch {
     * integer number format, no USE_CONST_FIELDS. 0: not such a fetch. */
    unsigned raw_dwords = 0;
    uint32_t offset = 0;
+   /* Every result channel gets DST_SEL 4 (the constant 0.0) instead of the op's result: the
+    * helper-invocation query (select_graphics.cpp) uses the write, not the op. */
+   bool zero_results = false;
 };
 
 struct FetchOp {
@@ -87,6 +90,9 @@ struct FetchOp {
    TextureFetch texture;        /* texture.op set: a TEX instruction, not a VFETCH */
    /* Reads what a returning RAT operation wrote: its clause starts after a WAIT_ACK. */
    bool wait_ack = false;
+   /* Pixel shaders: its clause sets VALID_PIXEL_MODE, so that helper and killed lanes skip it
+    * (the scheduler gives such fetches clauses of their own). */
+   bool valid_pixels_only = false;
 
    bool is_texture() const { return texture.op != nullptr; }
    std::vector<unsigned> sources() const
@@ -202,6 +208,7 @@ struct SelectedProgram {
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
    std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
+   std::vector<unsigned> texel_buffer_size_slots; /* texel buffers whose element count it reads */
    std::vector<unsigned> image_rats;  /* RATs written by typed stores (storage images) */
    bool rat_returns = false; /* returning RAT operations (ShaderBinary::rat_returns) */
    /* Pixel shaders that write memory: RAT ids start at rat_base (the colour targets hold

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 12;
+static constexpr uint32_t binary_layout_version = 13;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -86,6 +86,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, uint32_t(b.sized_slots.size()));
    for (unsigned slot : b.sized_slots)
       blob_write_uint32(&blob, slot);
+   write_list(blob, b.texel_buffer_size_slots);
    blob_write_uint32(&blob, b.rat_returns);
    blob_write_uint32(&blob, uint32_t(b.kcache_slots.size()));
    for (unsigned slot : b.kcache_slots)
@@ -148,6 +149,8 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       return false;
    for (uint32_t i = 0; i < sized; i++)
       b.sized_slots.push_back(blob_read_uint32(&reader));
+   if (!read_list(reader, data.size(), b.texel_buffer_size_slots))
+      return false;
    b.rat_returns = blob_read_uint32(&reader) != 0;
    const uint32_t kcached = blob_read_uint32(&reader);
    if (reader.overrun || kcached > data.size())

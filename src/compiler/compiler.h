@@ -134,16 +134,37 @@ inline constexpr unsigned sample_count_mask_constant = 22;
  * (0.5, 0.5) for sample 0 of a single-sample draw. */
 inline constexpr unsigned sample_positions_constant = 24;
 inline constexpr unsigned max_sample_positions = 8;
+/* Vertex shaders compiled for dynamic vertex input (CompileOptions::dynamic_vertex_input;
+ * VK_EXT_vertex_input_dynamic_state): driver-constant dword 21 holds the mask of locations
+ * fetched per instance (bit l: location l), dword 23 the mask of those whose binding's divisor
+ * is not 1, dwords 24-39 the divisor of location 0-15's binding (1 for per-vertex locations; 0
+ * allowed). These dwords mean something else only in pixel shaders (above), whose driver
+ * constants are a buffer of their own. */
+inline constexpr unsigned vertex_input_instance_mask_constant = 21;
+inline constexpr unsigned vertex_input_divided_mask_constant = 23;
+inline constexpr unsigned vertex_input_divisor_constants = 24;
+inline constexpr unsigned max_dynamic_vertex_inputs = 16;
+/* Every stage: driver-constant dwords 40-63 hold the element count of the texel buffer (uniform
+ * or storage) bound at texture resource ShaderBinary::texel_buffer_size_slots[i], in dword
+ * 40 + i: textureSize and imageSize of a texel buffer. The fetch resource holds the size too,
+ * but no fetch instruction returns it for a buffer (r600g keeps buffer sizes in a constant
+ * buffer of its own for the same reason: R600_BUFFER_INFO_CONST_BUFFER). The driver writes
+ * range / texel size of the bound view. */
+inline constexpr unsigned texel_buffer_size_constants = 40;
+inline constexpr unsigned max_texel_buffer_sizes = 24;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
 
-/* Vertex input: which index a location's fetch uses (VkVertexInputRate; divisors other than 1
- * are refused). Locations not listed are per-vertex. */
+/* Vertex input: which index a location's fetch uses (VkVertexInputRate). Locations not listed
+ * are per-vertex. A per-instance location reads element firstInstance + (InstanceIndex -
+ * firstInstance) / divisor (VK_EXT_vertex_attribute_divisor; 0: always firstInstance), computed
+ * in the shader (vertex_divisors.h). */
 enum class VertexInputRate : uint8_t { Vertex, Instance };
 struct VertexInputOption {
    unsigned location = 0;
    VertexInputRate rate = VertexInputRate::Vertex;
+   uint32_t divisor = 1; /* per-instance locations only */
 };
 
 /* Vertex input location l is read through VS buffer id vertex_input_first_resource + l
@@ -166,6 +187,11 @@ struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
    /* Vertex shaders: the input rate per location (empty: every location per-vertex). */
    std::vector<VertexInputOption> vertex_inputs;
+   /* Vertex shaders: the input rates and divisors are command-buffer state, not known here
+    * (VK_DYNAMIC_STATE_VERTEX_INPUT_EXT): every location's element is computed at run time
+    * from driver constants (vertex_input_instance_mask_constant; vertex_divisors.h), and
+    * vertex_inputs is ignored. */
+   bool dynamic_vertex_input = false;
    std::vector<SpecializationConstant> specialization;
    DebugOptions debug{};
    /* Empty: the corpus ABI (set 0 only, binding b is slot b; docs/compiler.md). */
@@ -284,6 +310,9 @@ struct ShaderBinary {
    /* Storage buffer slots whose range size it reads from the driver constants
     * (storage_buffer_size_constants + slot). */
    std::vector<unsigned> sized_slots;
+   /* Texture resources of texel buffers whose element count it reads: dword
+    * texel_buffer_size_constants + i of the driver constants holds that of entry i. */
+   std::vector<unsigned> texel_buffer_size_slots;
    /* RATs the program writes with typed stores (storage images and texel buffers, through
     * TextureBinding::first_rat): the driver binds each as the element's colour surface. */
    std::vector<unsigned> image_rats;

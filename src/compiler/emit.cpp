@@ -124,6 +124,80 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
    return instructions;
 }
 
+/* PV/PS forwarding: an operand that the previous group of the clause has just written is read
+ * from that group's result (PV.c for vector slot c, PS for the t slot) instead of its GPR. The
+ * GPR still holds the value; the read simply no longer takes a GPR read port, so groups that
+ * would otherwise run out of ports (three cycles, one GPR per channel each) keep their bank
+ * swizzle instead of being split. Facts: PV/PS carry the previous group's results of the same
+ * clause after the output modifiers, write-masked slots included (docs/sim-semantics.md; the
+ * bundle rule PREVIOUS_RESULT cites Mesa's r600_asm.c replace_gpr_with_pv_ps and LLVM's
+ * R600Packetizer, which make the same substitution). Not forwarded:
+ * results of instructions whose PV is not a plain per-slot result (reductions, interpolation,
+ * LDS, MOVA, predicate and kill operations, pair-wise operations), relative writes or reads,
+ * and reads by INTERP_* and LDS instructions. */
+bool forwards_its_result(const AluInstruction &instruction)
+{
+   constexpr uint32_t special = AluFlag::Kill | AluFlag::PredSet | AluFlag::PredPush | AluFlag::Mova |
+                                AluFlag::Interp | AluFlag::Lds | AluFlag::Reduction |
+                                AluFlag::Double | AluFlag::PrevNext | AluFlag::PrevInterleave;
+   if (instruction.is_lds() || (instruction.op->flags & special) || instruction.slot == Slot::Invalid)
+      return false;
+   if (instruction.get(alu::dst_rel))
+      return false;
+   return instruction.is_op3() || instruction.get(alu::write_mask);
+}
+
+void forward_previous_results(std::vector<AluInstruction> &group,
+                              const std::vector<AluInstruction> *previous, hw::IsaClass isa)
+{
+   if (!previous)
+      return;
+   struct Written {
+      unsigned gpr, chan, select, select_chan;
+   };
+   std::vector<Written> written;
+   for (const AluInstruction &producer : *previous) {
+      if (!forwards_its_result(producer))
+         continue;
+      const unsigned slot = static_cast<unsigned>(producer.slot);
+      if (slot == 4 && isa != hw::IsaClass::Evergreen)
+         continue;
+      written.push_back({producer.get(alu::dst_gpr), producer.get(alu::dst_chan),
+                         slot == 4 ? src_sel::ps : src_sel::pv, slot == 4 ? 0u : slot});
+   }
+   static constexpr Field sels[] = {alu::src0_sel, alu::src1_sel, alu::src2_sel};
+   static constexpr Field chans[] = {alu::src0_chan, alu::src1_chan, alu::src2_chan};
+   static constexpr Field rels[] = {alu::src0_rel, alu::src1_rel, alu::src2_rel};
+   for (AluInstruction &consumer : group) {
+      if (consumer.is_lds() || consumer.op->has(AluFlag::Interp) ||
+          (consumer.op->flags & (AluFlag::PrevNext | AluFlag::PrevInterleave)))
+         continue;
+      for (unsigned s = 0; s < consumer.source_count() && s < 3; s++) {
+         const unsigned sel = consumer.get(sels[s]);
+         if (sel >= src_sel::gpr_count || consumer.get(rels[s]))
+            continue;
+         for (const Written &w : written)
+            if (w.gpr == sel && w.chan == consumer.get(chans[s])) {
+               consumer.set(sels[s], w.select);
+               consumer.set(chans[s], w.select_chan);
+               break;
+            }
+      }
+   }
+}
+
+/* Whether a group reads a result of the group before it (PV or PS). */
+bool reads_previous_results(const std::vector<AluInstruction> &group)
+{
+   for (const AluInstruction &instruction : group)
+      for (unsigned s = 0; s < instruction.source_count(); s++) {
+         const unsigned sel = alu_source(instruction, s).sel;
+         if (sel == src_sel::pv || sel == src_sel::ps)
+            return true;
+      }
+   return false;
+}
+
 bool swizzle_rule(Rule rule)
 {
    return rule == Rule::GprReadPorts || rule == Rule::TransBankSwizzle ||
@@ -250,6 +324,14 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
       }
       instruction.set(coord_types[c], fetch.normalized[c] ? 1 : 0);
    }
+   if (fetch.zero_results) {
+      /* DST_SEL_c names what channel c of the destination receives: 0.0 where a result lives. */
+      for (unsigned c = 0; c < 4; c++)
+         instruction.set(results[c], select_masked);
+      for (unsigned v : fetch.results)
+         if (v != no_value)
+            instruction.set(results[allocation.location[v].chan], select_zero);
+   }
    instruction.set(tex::src_gpr, src_gpr);
    instruction.set(tex::dst_gpr, dst_gpr);
    return instruction;
@@ -299,6 +381,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             ScheduledGroup group = std::move(pending.back());
             pending.pop_back();
             std::vector<AluInstruction> instructions = build_group(group, allocation, isa, clause.kcache);
+            forward_previous_results(instructions, alu_clauses[c].empty() ? nullptr : &alu_clauses[c].back().instructions, isa);
             if (!choose_swizzles(instructions, group.literals, isa)) {
                if (group.ops.size() < 2) {
                   error = "internal: no bank swizzle fits a single instruction";
@@ -494,13 +577,33 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          }
          std::vector<EncodedGroup> part;
          unsigned slots = 0;
+         auto size_of = [](const EncodedGroup &g) {
+            return unsigned(g.instructions.size() + g.literals.size() / 2);
+         };
          for (EncodedGroup &g : alu_clauses[c]) {
-            const unsigned size = unsigned(g.instructions.size() + g.literals.size() / 2);
+            const unsigned size = size_of(g);
             if (slots + size > 128 && !part.empty() && !pops_lds_queue(g)) {
+               /* PV/PS do not reach into the next clause: the new clause starts at the last
+                * group (this one or an earlier one) that reads no previous result. */
+               size_t start = part.size();
+               if (reads_previous_results(g.instructions)) {
+                  while (start > 1 && (reads_previous_results(part[start - 1].instructions) || pops_lds_queue(part[start - 1])))
+                     start--;
+                  if (start <= 1) {
+                     error = "internal: an ALU clause outgrew 128 slots within a run of PV/PS reads";
+                     return false;
+                  }
+                  start--;
+               }
+               std::vector<EncodedGroup> rest(std::make_move_iterator(part.begin() + long(start)),
+                                              std::make_move_iterator(part.end()));
+               part.resize(start);
                clauses.push_back(scheduled.clauses[c]);
                encoded.push_back(std::move(part));
-               part.clear();
+               part = std::move(rest);
                slots = 0;
+               for (const EncodedGroup &kept : part)
+                  slots += size_of(kept);
             }
             part.push_back(std::move(g));
             slots += size;
@@ -736,6 +839,8 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          cf.set(cf::count, unsigned(clause.fetches.size()) - 1);
          cf.set(cf::inst, find_cf_op("TEX")->opcode_for(isa));
          cf.set(cf::barrier, 1);
+         if (clause.fetches.front().valid_pixels_only)
+            cf.set(cf::valid_pixel_mode, 1);
          uint32_t dword = clause_address[c] * 2;
          for (const FetchOp &fetch : clause.fetches) {
             if (fetch.is_texture()) {
@@ -923,6 +1028,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;
+   binary.texel_buffer_size_slots = selected.texel_buffer_size_slots;
    binary.image_rats = selected.image_rats;
    binary.rat_returns = selected.rat_returns;
    binary.kcache_slots = selected.kcache_slots;

@@ -97,9 +97,7 @@ private:
          return fail("only 32-bit image coordinates are supported");
       switch (intrinsic->intrinsic) {
       case nir_intrinsic_image_deref_load: return lower_to_texture(intrinsic, deref, nir_texop_txf);
-      case nir_intrinsic_image_deref_size:
-         if (dim == GLSL_SAMPLER_DIM_BUF)
-            return fail("imageSize of a storage texel buffer is not supported yet");
+      case nir_intrinsic_image_deref_size: /* a texel buffer's: select.cpp, select_texel_buffer_size */
          return lower_to_texture(intrinsic, deref, nir_texop_txs);
       default: /* stores and atomics: the RAT of the element */
          return lower_store(intrinsic, deref);

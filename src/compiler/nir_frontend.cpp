@@ -7,8 +7,10 @@
 #include "barycentric.h"
 #include "graphics_nir.h"
 #include "conservative_discard.h"
+#include "terminate_lowering.h"
 #include "image_lowering.h"
 #include "texture_lowering.h"
+#include "vertex_divisors.h"
 
 #include <cstdio>
 
@@ -267,15 +269,24 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    spirv_options.caps.subgroup_arithmetic = true;
    /* FragStencilRefEXT: PIXEL 61's y (select_graphics.cpp). */
    spirv_options.caps.stencil_export = true;
+   /* Workgroup blocks with explicit offsets: LDS is addressed in bytes, read and written a
+    * dword at a time, so any layout with 4-byte aligned members works (no 8- or 16-bit). */
+   spirv_options.caps.workgroup_memory_explicit_layout = true;
+   /* OpDemoteToHelperInvocation is KILL, OpIsHelperInvocationEXT a VALID_PIXEL_MODE query
+    * (select_graphics.cpp); OpTerminateInvocation needs no capability in Mesa 22.3
+    * (terminate_lowering.h). */
+   spirv_options.caps.demote_to_helper_invocation = true;
 
    if (spirv.size() < 5 || spirv[0] != 0x07230203) {
       error = "not a SPIR-V module (bad magic number or too short)";
       glsl_type_singleton_decref();
       return nullptr;
    }
-   /* Mesa's translator trusts its input; the validator does not. */
+   /* Mesa's translator trusts its input; the validator does not. Vulkan 1.2's environment
+    * takes SPIR-V 1.0 to 1.5, the versions a Vulkan 1.2 device must accept (VK_KHR_spirv_1_4
+    * and 1.2 core); each module is checked by its own version's rules. */
    {
-      spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+      spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
       std::string messages;
       tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &position,
                                    const char *message) {
@@ -286,6 +297,9 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
        * and every buffer access the compiler makes is a dword at any 4-byte offset. */
       spvtools::ValidatorOptions validator_options;
       validator_options.SetScalarBlockLayout(true);
+      validator_options.SetWorkgroupScalarBlockLayout(true);
+      /* LocalSizeId (VK_KHR_maintenance4): the workgroup size from specialization constants. */
+      validator_options.SetAllowLocalSizeId(true);
       if (!tools.Validate(spirv.data(), spirv.size(), validator_options)) {
          error = "invalid SPIR-V: " + (messages.empty() ? std::string("rejected by the validator") : messages);
          glsl_type_singleton_decref();
@@ -346,6 +360,8 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    NIR_PASS_V(shader, nir_copy_prop);
    NIR_PASS_V(shader, nir_opt_deref);
    nir_remove_non_entrypoints(shader);
+   if (stage == ShaderStage::Fragment)
+      NIR_PASS_V(shader, lower_terminate_before_loops);
    NIR_PASS_V(shader, nir_lower_variable_initializers, nir_variable_mode(~0u));
    NIR_PASS_V(shader, nir_split_var_copies);
    NIR_PASS_V(shader, nir_split_per_member_structs);
@@ -373,13 +389,21 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
       lower_graphics_io(shader);
    else
       lower_compute_system_values(shader);
+   /* Per-instance inputs with a divisor other than 1 fetch a computed element. */
+   if (stage == ShaderStage::Vertex && options.dynamic_vertex_input)
+      NIR_PASS_V(shader, lower_dynamic_vertex_input);
+   else if (stage == ShaderStage::Vertex)
+      NIR_PASS_V(shader, lower_instance_divisors, options.vertex_inputs);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_ssbo | nir_var_mem_ubo,
               nir_address_format_32bit_index_offset);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_push_const,
               nir_address_format_32bit_offset);
-   /* Shared memory: byte offsets into the workgroup's LDS allocation. */
-   NIR_PASS_V(shader, nir_lower_vars_to_explicit_types, nir_var_mem_shared,
-              glsl_get_natural_size_align_bytes);
+   /* Shared memory: byte offsets into the workgroup's LDS allocation. Blocks declared with an
+    * explicit layout (VK_KHR_workgroup_memory_explicit_layout) already have their offsets,
+    * and every one of them starts at offset 0: they alias, as the extension says. */
+   if (!shader->info.shared_memory_explicit_layout)
+      NIR_PASS_V(shader, nir_lower_vars_to_explicit_types, nir_var_mem_shared,
+                 glsl_get_natural_size_align_bytes);
    NIR_PASS_V(shader, nir_lower_explicit_io, nir_var_mem_shared, nir_address_format_32bit_offset);
    if (shader->info.zero_initialize_shared_memory && shader->info.shared_size > 0)
       zero_initialize_shared_memory(shader);

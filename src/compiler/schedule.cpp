@@ -15,10 +15,12 @@
  * depend on registers (read ports, bank swizzles) are settled after register allocation
  * (emit.cpp), which may split a group. */
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
 #include "backend_ir.h"
+#include "compiler/isa/bundle_rules.h"
 
 namespace terakan::compiler {
 namespace {
@@ -49,6 +51,77 @@ struct GroupBuilder {
    /* (constant buffer, kcache line) read by the clause's earlier groups and by this one: the
     * clause's two kcache sets must cover them all. */
    std::set<std::pair<unsigned, unsigned>> clause_lines, lines;
+   /* GPR read ports (bundle rule GPR_READ_PORTS): in each of a group's three read cycles one
+    * GPR per channel; each instruction's bank swizzle says in which cycle it reads each
+    * operand. emit.cpp chooses the swizzles after register allocation and splits a group for
+    * which none fits, which costs a group, so the packer already keeps to groups for which some
+    * choice fits. It knows each operand's channel (value_chan: the slot of a vector-slot
+    * result, the fixed channel of fetch results; -1 where the allocator chooses, taken as free)
+    * and that two values read in one channel are two GPRs; values the previous group wrote
+    * are read through PV/PS and take no port (emit.cpp forward_previous_results). `ports`
+    * holds every assignment of the ports reachable with the group's operations so far. */
+   const std::vector<int> *value_chan = nullptr;
+   const std::vector<bool> *forwarded = nullptr;
+   using PortState = std::array<int, 12>; /* [cycle * 4 + channel]: value read, or -1 */
+   static constexpr size_t max_port_states = 128;
+   std::vector<PortState> ports{PortState{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}};
+
+   /* The port assignments possible after adding `op` in `slot` (copies times for Cayman's
+    * replicated operations); empty if none. */
+   std::vector<PortState> ports_with(const AluOp &op, int slot, unsigned copies) const
+   {
+      const SlotRule rule = op.op->slot_rule(isa);
+      /* Bundles go whole into a group; emit.cpp copies a DOT4's operands when they do not fit. */
+      if (!value_chan || rule == SlotRule::Four || rule == SlotRule::Pair)
+         return ports;
+      const bool trans = slot == 4;
+      int chan[3] = {-1, -1, -1};
+      bool gpr_like[3] = {false, false, false};
+      unsigned constants = 0;
+      for (unsigned s = 0; s < op.op->sources && s < 3; s++) {
+         const Operand &o = op.src[s];
+         if (o.kind == OperandKind::Literal || o.kind == OperandKind::Kcache || o.kind == OperandKind::Inline)
+            constants++;
+         if (!o.is_value())
+            continue;
+         gpr_like[s] = true;
+         if (!(*forwarded)[o.value])
+            chan[s] = (*value_chan)[o.value];
+      }
+      std::vector<PortState> states = ports;
+      for (unsigned copy = 0; copy < copies; copy++) {
+         std::vector<PortState> next;
+         for (const PortState &state : states) {
+            for (unsigned swizzle = 0; swizzle < (trans ? 4u : 6u); swizzle++) {
+               PortState ported = state;
+               bool ok = true;
+               for (unsigned s = 0; s < op.op->sources && s < 3 && ok; s++) {
+                  const unsigned cycle = trans ? isa::bank_swizzle_trans_cycles[swizzle][s]
+                                               : isa::bank_swizzle_vector_cycles[swizzle][s];
+                  if (trans && gpr_like[s] && cycle < std::min(constants, 2u))
+                     ok = false;
+                  if (!ok || chan[s] < 0 || chan[s] > 3)
+                     continue;
+                  if (!trans && s == 1 && op.src[0].is_value() && op.src[0].value == op.src[1].value)
+                     continue; /* shares src0's read */
+                  int &port = ported[cycle * 4 + unsigned(chan[s])];
+                  if (port == -1)
+                     port = int(op.src[s].value);
+                  else if (port != int(op.src[s].value))
+                     ok = false;
+               }
+               if (ok)
+                  next.push_back(ported);
+            }
+         }
+         std::sort(next.begin(), next.end());
+         next.erase(std::unique(next.begin(), next.end()), next.end());
+         if (next.size() > max_port_states)
+            next.resize(max_port_states); /* fewer choices: at worst an operation waits */
+         states = std::move(next);
+      }
+      return states;
+   }
 
    unsigned literal_slots(size_t literal_count) const { return unsigned((literal_count + 1) / 2); }
 
@@ -126,11 +199,15 @@ struct GroupBuilder {
                                  literal_slots(group.literals.size());
       if (new_slots > clause_slots_left)
          return false;
+      std::vector<PortState> new_ports = ports_with(op, placed.slot, placed.copies);
+      if (new_ports.empty())
+         return false;
       for (unsigned s = 0; s < placed.copies; s++)
          used[placed.slot + s] = true;
       group.literals = literals;
       kcache_pairs = pairs;
       lines = new_lines;
+      ports = std::move(new_ports);
       group.ops.push_back(placed);
       return true;
    }
@@ -151,6 +228,10 @@ public:
          if (in.values[v].fixed_gpr >= 0)
             available[v] = true;
       done.assign(in.nodes.size(), false);
+      value_chan.assign(in.values.size(), -1);
+      for (size_t v = 0; v < in.values.size(); v++)
+         value_chan[v] = in.values[v].fixed_gpr >= 0 ? in.values[v].fixed_chan : in.values[v].required_chan;
+      forwarded.assign(in.values.size(), false);
       compute_heights();
       find_store_only_values();
 
@@ -202,6 +283,43 @@ private:
    std::string &error;
    std::vector<bool> available, done;
    std::vector<unsigned> height;
+   /* For GroupBuilder's read-port count: each value's channel once known, and the values the
+    * clause's last group wrote through a slot whose PV/PS forwards them. */
+   std::vector<int> value_chan;
+   std::vector<bool> forwarded;
+   std::vector<unsigned> forwarded_values;
+
+   void forget_forwarded()
+   {
+      for (unsigned v : forwarded_values)
+         forwarded[v] = false;
+      forwarded_values.clear();
+   }
+
+   /* After a group is placed: its vector-slot results have their slot's channel, and the next
+    * group reads the plain per-slot results through PV/PS (the producers emit.cpp's
+    * forwards_its_result accepts). */
+   void note_group(const ScheduledGroup &group)
+   {
+      forget_forwarded();
+      constexpr uint32_t special = isa::AluFlag::Kill | isa::AluFlag::PredSet | isa::AluFlag::PredPush |
+                                   isa::AluFlag::Mova | isa::AluFlag::Interp | isa::AluFlag::Lds |
+                                   isa::AluFlag::Reduction | isa::AluFlag::Double |
+                                   isa::AluFlag::PrevNext | isa::AluFlag::PrevInterleave;
+      for (const ScheduledAlu &placed : group.ops) {
+         const unsigned dst = placed.op.dst;
+         if (dst == no_value)
+            continue;
+         if (placed.copies == 1 && placed.slot >= 0 && placed.slot < 4)
+            value_chan[dst] = placed.slot;
+         const SlotRule rule = placed.op.op->slot_rule(in.isa);
+         if ((placed.op.op->flags & special) || rule == SlotRule::Four || rule == SlotRule::Pair ||
+             placed.op.op->encoding == isa::AluEncoding::Lds)
+            continue;
+         forwarded[dst] = true;
+         forwarded_values.push_back(dst);
+      }
+   }
    size_t segment_begin = 0, segment_end = 0;
    /* Values read by stores only (directly, or through operations that are themselves such). */
    std::vector<bool> store_only;
@@ -328,6 +446,9 @@ private:
             break; /* loads stay below earlier stores */
          if (node.kind != NodeKind::Fetch || !ordered(i))
             continue;
+         /* VALID_PIXEL_MODE is the clause's: such fetches share a clause only with each other. */
+         if (!clause.fetches.empty() && clause.fetches.front().valid_pixels_only != node.fetch.valid_pixels_only)
+            continue;
          bool ready = true;
          for (unsigned v : node.fetch.sources())
             ready = ready && available[v];
@@ -372,6 +493,7 @@ private:
          clause.kind = ClauseKind::Alu;
          clause_slots = 0;
          clause_lines.clear();
+         forget_forwarded(); /* PV/PS do not reach into the next clause */
       };
       const std::vector<bool> wanted_by_stores = values_for_next_stores();
       for (;;) {
@@ -416,6 +538,8 @@ private:
                           [&](size_t a, size_t b) { return height[a] > height[b]; });
          GroupBuilder builder{in.isa, {}};
          builder.clause_lines = clause_lines;
+         builder.value_chan = &value_chan;
+         builder.forwarded = &forwarded;
          std::vector<unsigned> defined;
          std::vector<size_t> placed;
          const AluOp *lds_return = nullptr; /* needs the queue popped in the next group */
@@ -492,6 +616,7 @@ private:
             available[v] = true;
          clause_slots += builder.slots_used();
          clause_lines.insert(builder.lines.begin(), builder.lines.end());
+         note_group(builder.group);
          clause.groups.push_back(std::move(builder.group));
          if (lds_return) {
             GroupBuilder pop{in.isa, {}};
@@ -501,6 +626,7 @@ private:
             move.src[0] = Operand{OperandKind::LdsQueue, 0};
             pop.try_add(move, in.values[move.dst].required_chan, max_alu_clause_slots - clause_slots);
             clause_slots += pop.slots_used();
+            note_group(pop.group);
             clause.groups.push_back(std::move(pop.group));
             available[move.dst] = true;
          }

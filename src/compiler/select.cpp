@@ -1,6 +1,7 @@
 /* Instruction selection: scalar NIR (nir_frontend.cpp) -> the backend IR (backend_ir.h).
  * Every NIR operation this file does not know is refused with its name; nothing is guessed. */
 #include "select.h"
+#include "clamp_folding.h"
 #include "select_graphics.h"
 
 #include <algorithm>
@@ -169,6 +170,7 @@ public:
    unsigned context_depth() const override { return depth; }
    unsigned context_preloaded(unsigned gpr, unsigned chan) override { return preloaded(gpr, chan); }
    bool context_is_register(unsigned value) const override { return is_register(value); }
+   unsigned context_new_register() override { return new_flag(); }
 
 private:
    std::unique_ptr<GraphicsSelector> graphics;
@@ -654,7 +656,7 @@ private:
          "ADD", "MUL", "MUL_IEEE", "MAX", "MIN", "MAX_DX10", "MIN_DX10", "SETE_DX10",
          "SETGT_DX10", "SETGE_DX10", "SETNE_DX10", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR",
          "MOV", "EXP_IEEE", "LOG_IEEE", "RECIP_IEEE", "RECIPSQRT_IEEE", "SQRT_IEEE", "SIN", "COS",
-         "FLT_TO_INT", "FLT_TO_UINT", "DOT4_IEEE",
+         "FLT_TO_INT", "FLT_TO_UINT", "DOT4_IEEE", "MULADD_IEEE", /* OP3: negate only */
       };
       return float_ops.count(op.name) && !(abs && (source >= 2 || op.encoding != isa::AluEncoding::Op2));
    }
@@ -839,8 +841,10 @@ private:
                         "images");
          break;
       case GLSL_SAMPLER_DIM_BUF:
+         if (tex->op == nir_texop_txs)
+            return select_texel_buffer_size(tex);
          if (tex->op != nir_texop_txf)
-            return fail("only texelFetch is supported on texel buffers (textureSize is not yet)");
+            return fail("only texelFetch and textureSize are supported on texel buffers");
          break;
       case GLSL_SAMPLER_DIM_MS:
          if (tex->op != nir_texop_fragment_fetch_amd && tex->op != nir_texop_fragment_mask_fetch_amd &&
@@ -1003,6 +1007,31 @@ private:
       node.fetch.texture = fetch;
       out.nodes.push_back(node);
       note_accesses(unsigned(out.nodes.size() - 1));
+      return true;
+   }
+
+   /* textureSize (imageSize) of a texel buffer: its element count, which the driver writes into
+    * its constants (compiler.h, texel_buffer_size_constants), since no fetch instruction reads a
+    * buffer resource's size back. The resource is still noted, so that the driver knows which
+    * descriptor the slot is. */
+   bool select_texel_buffer_size(nir_tex_instr *tex)
+   {
+      for (unsigned i = 0; i < tex->num_srcs; i++)
+         if (tex->src[i].src_type != nir_tex_src_lod && tex->src[i].src_type != nir_tex_src_backend1)
+            return fail("internal: textureSize of a texel buffer with a source other than the level");
+      auto &list = out.texel_buffer_size_slots;
+      auto found = std::find(list.begin(), list.end(), tex->texture_index);
+      if (found == list.end()) {
+         if (list.size() >= max_texel_buffer_sizes)
+            return fail("textureSize or imageSize of more than " + std::to_string(max_texel_buffer_sizes) +
+                        " texel buffers in one stage");
+         list.push_back(tex->texture_index);
+         found = list.end() - 1;
+      }
+      note_slot(out.texture_resources, tex->texture_index);
+      out.uses_driver_constants = true;
+      defs[tex->dest.ssa.index].push_back(
+         Operand::kcache(1, texel_buffer_size_constants + unsigned(found - list.begin())));
       return true;
    }
 
@@ -2593,6 +2622,7 @@ bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &
    Selector selector(shader, isa, options, out, error);
    if (!selector.run())
       return false;
+   fold_clamps(out);
    remove_dead_operations(out);
    coalesce_group_moves(out);
    remove_dead_operations(out);

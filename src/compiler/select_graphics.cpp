@@ -337,7 +337,8 @@ bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigne
 {
    const bool store = intrinsic->intrinsic == nir_intrinsic_store_output;
    const bool second_source = store || intrinsic->intrinsic == nir_intrinsic_load_interpolated_input ||
-                              intrinsic->intrinsic == nir_intrinsic_load_input_vertex;
+                              intrinsic->intrinsic == nir_intrinsic_load_input_vertex ||
+                              intrinsic->intrinsic == nir_intrinsic_load_per_vertex_input;
    const nir_src &offset = intrinsic->src[second_source ? 1 : 0];
    if (!nir_src_is_const(offset))
       return fail("input or output arrays indexed at run time are not supported by the compiler yet");
@@ -373,6 +374,7 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
          result.push_back(Operand::of_value(instance_index));
          return true;
       case nir_intrinsic_load_input:
+      case nir_intrinsic_load_per_vertex_input: /* an element index of its own: vertex_divisors.h */
          return select_vertex_input(intrinsic, result);
       /* Vulkan's BaseVertex is Mesa's first_vertex (firstVertex or vertexOffset); the driver
        * writes the draw parameters into its constants (compiler.h, base_vertex_constant). */
@@ -464,22 +466,25 @@ bool GraphicsSelector::select(nir_intrinsic_instr *intrinsic, std::vector<Operan
       return true;
    case nir_intrinsic_discard:
    case nir_intrinsic_terminate:
-      /* KILL removes the lanes that execute it; inside a branch that is the branch's lanes. */
+   case nir_intrinsic_demote:
+      /* KILL removes the lanes that execute it; inside a branch that is the branch's lanes.
+       * A killed lane runs on as a helper (docs/compiler.md): demote exactly; discard and
+       * terminate where nothing after them could loop (terminate_lowering.h leaves the rest). */
       add_kill("KILLGT", Operand::literal(0x3f800000), Operand::literal(0));
       return true;
    case nir_intrinsic_discard_if:
-   case nir_intrinsic_terminate_if: {
+   case nir_intrinsic_terminate_if:
+   case nir_intrinsic_demote_if: {
       Operand condition;
       if (!context.context_operand(intrinsic->src[0], 0, condition))
          return false;
       add_kill("KILLNE_INT", condition, Operand::literal(0));
       return true;
    }
-   case nir_intrinsic_demote:
-   case nir_intrinsic_demote_if:
    case nir_intrinsic_is_helper_invocation:
    case nir_intrinsic_load_helper_invocation:
-      return fail("demote and helper invocations are not supported by the compiler yet");
+      result.push_back(Operand::of_value(select_helper_invocation()));
+      return true;
    default:
       handled = false;
       return true;
@@ -509,6 +514,13 @@ bool GraphicsSelector::select_vertex_input(nir_intrinsic_instr *intrinsic, std::
    fetch.op = isa::find_fetch_op("VFETCH");
    fetch.resource = vertex_input_first_resource + location;
    fetch.coords[0] = per_instance ? instance_index : vertex_index;
+   if (intrinsic->intrinsic == nir_intrinsic_load_per_vertex_input) {
+      /* A per-instance input with a divisor: the element the NIR computed. */
+      Operand element;
+      if (!context.context_operand(intrinsic->src[0], 0, element))
+         return false;
+      fetch.coords[0] = context.context_emit("MOV", {element}, -1);
+   }
    const unsigned group = out.gpr_groups++;
    const unsigned first = nir_intrinsic_component(intrinsic);
    for (unsigned c = 0; c < intrinsic->dest.ssa.num_components; c++) {
@@ -626,6 +638,47 @@ bool GraphicsSelector::select_per_vertex(nir_intrinsic_instr *intrinsic, std::ve
    return true;
 }
 
+/* gl_HelperInvocation / OpIsHelperInvocationEXT. No ALU operation tells a lane whether it is a
+ * valid pixel, but a clause with VALID_PIXEL_MODE runs on valid lanes only (docs/sim-semantics.md):
+ * a register is set to ~0 (true), then a fetch clause with VALID_PIXEL_MODE writes 0 into it, so
+ * it stays ~0 on helper and killed lanes. Mesa r600's sfn does the same (emit_load_helper_invocation:
+ * MOV -1, then a VPM fetch whose DST_SEL writes 0). The fetch here is a GET_GRADIENTS_H with
+ * DST_SEL 0, which reads no resource (r600g's fetch reads its buffer-info constant buffer;
+ * Terakan binds no buffer in every pixel shader). The register is whole-program
+ * (context_new_register): the partial write must find the ~0 where it left it. */
+unsigned GraphicsSelector::select_helper_invocation()
+{
+   if (helper_flag == no_value)
+      helper_flag = context.context_new_register();
+   Node preset;
+   preset.kind = NodeKind::Alu;
+   preset.alu.op = &alu_op("MOV");
+   preset.alu.dst = helper_flag;
+   preset.alu.src[0] = Operand::literal(0xffffffffu);
+   const unsigned preset_node = context.context_add_node(preset);
+
+   Node query;
+   query.kind = NodeKind::Fetch;
+   query.fetch.texture.op = isa::find_fetch_op("GET_GRADIENTS_H");
+   query.fetch.texture.results[out.values[helper_flag].fixed_chan] = helper_flag;
+   query.fetch.texture.zero_results = true;
+   query.fetch.valid_pixels_only = true;
+   /* After the preset, and after every KILL so far: a demoted lane is a helper from then on. */
+   query.after = kills;
+   query.after.push_back(preset_node);
+   const unsigned query_node = context.context_add_node(query);
+   helper_queries.push_back(query_node);
+
+   Node read;
+   read.kind = NodeKind::Alu;
+   read.alu.op = &alu_op("MOV");
+   read.alu.dst = out.new_value();
+   read.alu.src[0] = Operand::of_value(helper_flag);
+   read.after.push_back(query_node);
+   context.context_add_node(read);
+   return read.alu.dst;
+}
+
 void GraphicsSelector::add_kill(const char *name, Operand a, Operand b)
 {
    Node node;
@@ -638,6 +691,8 @@ void GraphicsSelector::add_kill(const char *name, Operand a, Operand b)
    for (unsigned i = 0; i < out.nodes.size(); i++)
       if (out.nodes[i].kind == NodeKind::Store || (out.nodes[i].kind == NodeKind::Fetch && out.nodes[i].fetch.wait_ack))
          node.after.push_back(i);
+   /* A helper-invocation query before the KILL answers for the lane as it was then. */
+   node.after.insert(node.after.end(), helper_queries.begin(), helper_queries.end());
    kills.push_back(context.context_add_node(node));
    out.graphics.uses_kill = true;
 }

@@ -32,6 +32,9 @@ public:
    virtual unsigned context_preloaded(unsigned gpr, unsigned chan) = 0;
    /* Whether the value is a NIR register (its place changes later). */
    virtual bool context_is_register(unsigned value) const = 0;
+   /* A value in a GPR channel of its own for the whole program, like a NIR register: it may be
+    * written several times, also by partial writes (the helper-invocation query). */
+   virtual unsigned context_new_register() = 0;
 };
 
 class GraphicsSelector {
@@ -67,6 +70,7 @@ private:
    Operand driver_constant(unsigned dword);
    bool record_output(nir_intrinsic_instr *intrinsic);
    void add_kill(const char *name, Operand a, Operand b);
+   unsigned select_helper_invocation();
    void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
                    const std::array<bool, 4> &written, bool done);
    void add_stream_export(unsigned dword, const std::array<Operand, 4> &components, const std::array<bool, 4> &written);
@@ -103,6 +107,10 @@ private:
    bool point_coord = false;       /* gl_PointCoord read: one more input, after the varyings */
    unsigned point_coord_input = 0; /* its PS input index */
    std::vector<unsigned> kills; /* node indices: exports follow them */
+   /* gl_HelperInvocation: the register the query writes, and the query fetches so far (a
+    * later KILL stays after them). */
+   unsigned helper_flag = no_value;
+   std::vector<unsigned> helper_queries;
 
    /* Outputs by slot (VARYING_SLOT_* or FRAG_RESULT_*): four components, written or not. */
    struct Output {

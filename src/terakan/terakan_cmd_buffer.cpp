@@ -4,6 +4,7 @@
  * submission on its own and nothing survives between submissions from the kernel's view.
  * Constants and inline data live in upload buffers owned by the command buffer. */
 #include "terakan_private.h"
+#include "terakan_meta_copy.h"
 
 #include <algorithm>
 #include <cstring>
@@ -108,6 +109,7 @@ static VkResult cmd_buffer_create(struct vk_command_pool *pool, struct vk_comman
    }
    cmd->device = device;
    cmd->vk.dynamic_graphics_state.ms.sample_locations = &cmd->sample_locations;
+   cmd->vk.dynamic_graphics_state.vi = &cmd->vertex_input;
    *out = &cmd->vk;
    return VK_SUCCESS;
 }
@@ -179,6 +181,13 @@ extern "C" VKAPI_ATTR VkResult VKAPI_CALL
 terakan_EndCommandBuffer(VkCommandBuffer commandBuffer)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   if (terakan_debug(TERAKAN_DEBUG_STREAMS)) {
+      uint64_t dwords = 0;
+      for (const CommandStream &cs : cmd->streams)
+         dwords += cs.size();
+      fprintf(stderr, "terakan: command buffer: %zu streams, %llu dwords\n", cmd->streams.size(),
+              (unsigned long long)dwords);
+   }
    return vk_command_buffer_get_record_result(&cmd->vk);
 }
 
@@ -445,6 +454,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    std::memset(driver_constants, 0, 256);
    std::memcpy(driver_constants + 4 * terakan::compiler::unnormalized_mask_constant,
                &cmd->dynamic_unnormalized_mask, 4);
+   terakan_write_texel_buffer_sizes(binary, pipeline->textures, cmd->sets, driver_constants);
 
    cs.config_registers(reg::VGT_COMPUTE_START_X, {base[0], base[1], base[2]});
 
@@ -700,7 +710,10 @@ terakan_CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *i
                  info->pRegions[i].size);
 }
 
-/* Buffer <-> image: one CP DMA copy per run of bytes that is contiguous on both sides: rows
+/* Buffer <-> image: a tiled image by the copy shader (terakan_meta_copy.cpp, docs/architecture.md
+ * "Copies"); otherwise, and where the shader path does not apply (multisampled images, buffers
+ * a RAT cannot cover, TERAKAN_DEBUG=dmacopies), one CP DMA copy per run of bytes that is
+ * contiguous on both sides: rows
  * (a whole slice when they are packed) for linear images; texel by texel, merged where the
  * micro-tile order allows, for tiled ones (terakan_image.cpp). Compressed images are copied
  * in blocks: the region's texel offsets and sizes are divided by the block size (Vulkan
@@ -711,6 +724,12 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    if (!buffer->memory || !image->memory)
       return;
    const VkImageSubresourceLayers &sub = region.imageSubresource;
+   /* Tiled images: one dispatch of the copy shader (terakan_meta_copy.cpp). */
+   if (terakan_meta_copy_buffer_image(cmd, buffer, image, region, to_image)) {
+      if (to_image && !(image->format->stencil && sub.aspectMask == VK_IMAGE_ASPECT_STENCIL_BIT))
+         terakan_cmd_refresh_sampling_copy(cmd, image, sub.mipLevel, 1, sub.baseArrayLayer, sub.layerCount);
+      return;
+   }
    /* The stencil aspect of a depth/stencil format is its own 8-bit plane (terakan_image.cpp);
     * the depth aspect is the depth plane, as the buffer holds it (Z_24 in the low 24 bits of
     * each dword, Vulkan's packing of D24 depth). */
@@ -732,10 +751,11 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
    RadeonBo &buffer_bo = *buffer->memory->bo;
    RadeonBo &image_bo = *image->memory->bo;
 
-   uint64_t run_buffer = 0, run_image = 0, run_bytes = 0;
+   uint64_t run_buffer = 0, run_image = 0, run_bytes = 0, runs = 0;
    auto flush = [&]() {
       if (!run_bytes)
          return;
+      runs++;
       if (to_image)
          copy_bytes(cmd, buffer_bo, run_buffer, image_bo, run_image, run_bytes);
       else
@@ -767,6 +787,8 @@ static void copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, t
       }
    }
    flush();
+   if (terakan_debug(TERAKAN_DEBUG_COPIES))
+      fprintf(stderr, "terakan: copy: cp-dma, %llu runs\n", (unsigned long long)runs);
    if (to_image && !stencil)
       terakan_cmd_refresh_sampling_copy(cmd, image, sub.mipLevel, 1, sub.baseArrayLayer, sub.layerCount);
 }
@@ -798,11 +820,50 @@ struct ImageAspectPlace {
    }
 };
 
-/* Image to image: one CP DMA copy per run of texels contiguous on both sides (as for buffer
- * copies; a DMA-engine or shader copy would be the fast path, issue 15). Both images have
- * elements of the same size (Vulkan's size-compatibility rule): the copy walks the source's
- * elements (texels, or blocks of a compressed format) and puts each on one element of the
- * destination, so a BC1 block can land on an R32G32_UINT texel and back. */
+/* Whole slices of two levels laid out alike (mode, pitch, aligned height, element size, micro-tile
+ * order, 2D tiling parameters) copied from and to the same place: every byte lands where it
+ * was, so the slices are one CP DMA run. Only for regions covering the whole level, on the same
+ * layers (or 3D slices) of both, single-sampled. */
+static bool copy_identical_levels(terakan_cmd_buffer *cmd, const ImageAspectPlace &from, const ImageAspectPlace &to,
+                                  const VkImageCopy2 &region)
+{
+   const VkImageSubresourceLayers &a = region.srcSubresource, &b = region.dstSubresource;
+   const terakan_image *src = from.image, *dst = to.image;
+   if (src->vk.samples > 1 || dst->vk.samples > 1 || src->surface.is_3d != dst->surface.is_3d ||
+       from.block != to.block || from.bytes != to.bytes)
+      return false;
+   const terakan::hw::SurfaceLevel &l = from.layout->levels[a.mipLevel], &m = to.layout->levels[b.mipLevel];
+   const bool is_3d = src->surface.is_3d;
+   const uint32_t first = is_3d ? 0 : a.baseArrayLayer;
+   const uint32_t count = is_3d ? region.extent.depth : a.layerCount;
+   if (l.mode != m.mode || l.pitch != m.pitch || l.aligned_height != m.aligned_height || l.slice_bytes != m.slice_bytes ||
+       from.surface->non_displayable_order != to.surface->non_displayable_order || region.srcOffset.x ||
+       region.srcOffset.y || region.srcOffset.z || region.dstOffset.x || region.dstOffset.y || region.dstOffset.z ||
+       region.extent.width != l.width || region.extent.height != l.height || l.width != m.width ||
+       l.height != m.height || (is_3d ? region.extent.depth != l.depth || l.depth != m.depth
+                                      : first != b.baseArrayLayer || count != b.layerCount))
+      return false;
+   if (l.mode == terakan::hw::ArrayMode::Tiled2DThin1) {
+      const terakan::hw::MacroTiling &p = from.layout->macro, &q = to.layout->macro;
+      if (p.bank_width != q.bank_width || p.bank_height != q.bank_height || p.macro_tile_aspect != q.macro_tile_aspect ||
+          p.tile_split_bytes != q.tile_split_bytes || p.banks != q.banks)
+         return false;
+   }
+   /* Slice k of a level fills bytes [k, k + 1) x slice_bytes from the level's start, whatever
+    * the texel order inside it (a 2D-tiled slice's texel (0, 0) need not be its first byte). */
+   copy_bytes(cmd, *src->memory->bo, src->offset + from.plane + l.offset + l.slice_bytes * first, *dst->memory->bo,
+              dst->offset + to.plane + m.offset + m.slice_bytes * first, l.slice_bytes * count);
+   if (terakan_debug(TERAKAN_DEBUG_COPIES))
+      fprintf(stderr, "terakan: copy: cp-dma, whole slices\n");
+   return true;
+}
+
+/* Image to image, per aspect: whole levels laid out alike as one CP DMA run
+ * (copy_identical_levels); with a tiled side, the copy shader (terakan_meta_copy.cpp);
+ * otherwise one CP DMA copy per run of texels contiguous on both sides (as for buffer copies).
+ * Both images have elements of the same size (Vulkan's size-compatibility rule): the copy
+ * walks the source's elements (texels, or blocks of a compressed format) and puts each on one
+ * element of the destination, so a BC1 block can land on an R32G32_UINT texel and back. */
 static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
                               const VkImageCopy2 &region)
 {
@@ -820,16 +881,27 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
                                                               from.bytes, to.bytes));
          return;
       }
+      /* Whole levels laid out alike: one CP DMA run; with a tiled side otherwise one dispatch of
+       * the copy shader (terakan_meta_copy.cpp). */
+      if (copy_identical_levels(cmd, from, to, region) ||
+          terakan_meta_copy_image(cmd, src, dst, region, aspect, dst_aspect)) {
+         if (dst_aspect == VK_IMAGE_ASPECT_DEPTH_BIT && !dst->surface.is_3d)
+            terakan_cmd_refresh_sampling_copy(cmd, dst, region.dstSubresource.mipLevel, 1,
+                                              region.dstSubresource.baseArrayLayer, region.dstSubresource.layerCount);
+         continue;
+      }
       const bool src_3d = src->surface.is_3d, dst_3d = dst->surface.is_3d;
       const uint32_t slices = src_3d ? region.extent.depth : region.srcSubresource.layerCount;
       const uint32_t width = (region.extent.width + from.block - 1) / from.block;
       const uint32_t height = (region.extent.height + from.block - 1) / from.block;
       const uint32_t src_x = uint32_t(region.srcOffset.x) / from.block, src_y = uint32_t(region.srcOffset.y) / from.block;
       const uint32_t dst_x = uint32_t(region.dstOffset.x) / to.block, dst_y = uint32_t(region.dstOffset.y) / to.block;
-      uint64_t run_src = 0, run_dst = 0, run_bytes = 0;
+      uint64_t run_src = 0, run_dst = 0, run_bytes = 0, runs = 0;
       auto flush = [&]() {
-         if (run_bytes)
+         if (run_bytes) {
             copy_bytes(cmd, *src->memory->bo, run_src, *dst->memory->bo, run_dst, run_bytes);
+            runs++;
+         }
          run_bytes = 0;
       };
       for (uint32_t s = 0; s < slices; s++) {
@@ -850,6 +922,8 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
             }
       }
       flush();
+      if (terakan_debug(TERAKAN_DEBUG_COPIES))
+         fprintf(stderr, "terakan: copy: cp-dma, %llu runs\n", (unsigned long long)runs);
       if (dst_aspect == VK_IMAGE_ASPECT_DEPTH_BIT && !dst_3d)
          terakan_cmd_refresh_sampling_copy(cmd, dst, region.dstSubresource.mipLevel, 1,
                                            region.dstSubresource.baseArrayLayer, region.dstSubresource.layerCount);

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "hw/graphics_registers.h"
@@ -47,6 +48,8 @@ void terakan_reset_graphics_state(terakan_cmd_buffer *cmd)
    cmd->index_buffer = nullptr;
    cmd->index_offset = 0;
    cmd->index_type = VK_INDEX_TYPE_UINT16;
+   cmd->conservative_scratch = {};
+   cmd->conservative_checks.clear();
 }
 
 void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message)
@@ -659,6 +662,40 @@ static void emit_stage_descriptors(terakan_cmd_buffer *cmd, CommandStream &cs, c
                            reg::buffer_fetch_resource(push_offset, 256, 1));
 }
 
+/* The vertex input state a draw uses: the command buffer's (vkCmdSetVertexInputEXT, or the
+ * bound pipeline's static state copied there when it was bound), or for the driver's own
+ * draws, whose dynamic state has none, their pipeline's. */
+static const struct vk_vertex_input_state *draw_vertex_input(const terakan_graphics_pipeline &g,
+                                                             const struct vk_dynamic_graphics_state &dyn)
+{
+   return dyn.vi ? dyn.vi : g.state.vi;
+}
+
+/* Vertex shaders compiled for dynamic vertex input choose each location's element at run
+ * time (compiler.h, vertex_input_instance_mask_constant): the per-instance mask, the mask of
+ * locations with a divisor other than 1, and each location's divisor. Written for every draw: in other vertex shaders these dwords are unused. */
+static void write_vertex_input_constants(const struct vk_vertex_input_state *vi, uint8_t *driver_constants)
+{
+   namespace compiler = terakan::compiler;
+   uint32_t per_instance = 0, divided = 0;
+   uint32_t divisors[compiler::max_dynamic_vertex_inputs];
+   for (unsigned location = 0; location < compiler::max_dynamic_vertex_inputs; location++) {
+      divisors[location] = 1;
+      if (!vi || !(vi->attributes_valid & (1u << location)))
+         continue;
+      const uint32_t binding = vi->attributes[location].binding;
+      if (vi->bindings[binding].input_rate != VK_VERTEX_INPUT_RATE_INSTANCE)
+         continue;
+      per_instance |= 1u << location;
+      divisors[location] = vi->bindings[binding].divisor;
+      if (divisors[location] != 1)
+         divided |= 1u << location;
+   }
+   std::memcpy(driver_constants + 4 * compiler::vertex_input_instance_mask_constant, &per_instance, 4);
+   std::memcpy(driver_constants + 4 * compiler::vertex_input_divided_mask_constant, &divided, 4);
+   std::memcpy(driver_constants + 4 * compiler::vertex_input_divisor_constants, divisors, sizeof(divisors));
+}
+
 /* One fetch resource per vertex input the program reads (compiler.h: VS buffer id
  * vertex_input_first_resource + location): the binding's buffer from the attribute's offset,
  * the binding's stride, the attribute's format. */
@@ -681,16 +718,27 @@ static bool emit_vertex_inputs(terakan_cmd_buffer *cmd, CommandStream &cs, const
       }
       return true;
    }
-   const struct vk_vertex_input_state *vi = g.state.vi;
+   const struct vk_vertex_input_state *vi = draw_vertex_input(g, dyn);
    for (unsigned location : vertex.binary.graphics.vertex_inputs) {
       if (!vi || !(vi->attributes_valid & (1u << location))) {
-         terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "the vertex shader reads an input the pipeline's vertex input state lacks");
+         terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN,
+                          "the vertex shader reads an input the vertex input state (the pipeline's, or "
+                          "vkCmdSetVertexInputEXT's) lacks");
          return false;
       }
       const uint32_t binding = vi->attributes[location].binding;
       const terakan_vertex_binding &vb = cmd->vertex_bindings[binding];
       terakan_vertex_fetch_format format;
-      if (!vb.buffer || !vb.buffer->memory || !terakan_vertex_format(vi->attributes[location].format, format))
+      /* A static vertex input state was checked when the pipeline was made; a dynamic one
+       * (vkCmdSetVertexInputEXT) only now. */
+      if (!terakan_vertex_format(vi->attributes[location].format, format)) {
+         char message[96];
+         snprintf(message, sizeof(message), "vertex attribute %u: format %d cannot be fetched", location,
+                  int(vi->attributes[location].format));
+         terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, message);
+         return false;
+      }
+      if (!vb.buffer || !vb.buffer->memory)
          continue;
       const uint32_t stride = dyn.vi_binding_strides[binding];
       if (stride > 2047) {
@@ -821,6 +869,9 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    std::memcpy(constants + 512 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
    const SampleOffsets sample_offsets = draw_sample_offsets(dyn, samples, application);
    write_sample_constants(constants + 512, samples, per_sample, sample_offsets);
+   terakan_write_texel_buffer_sizes(vertex.binary, vertex.textures, cmd->graphics_sets, constants + 256);
+   write_vertex_input_constants(draw_vertex_input(g, dyn), constants + 256);
+   terakan_write_texel_buffer_sizes(g.fragment.binary, g.fragment.textures, cmd->graphics_sets, constants + 512);
    if (setup.indirect_bo && vertex.binary.uses_driver_constants) {
       /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
        * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the
@@ -928,11 +979,10 @@ static bool application_draw(terakan_cmd_buffer *cmd, terakan_draw_setup &setup)
    return true;
 }
 
-extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex,
-                uint32_t firstInstance)
+/* One draw of vkCmdDraw or of vkCmdDrawMultiEXT, whose draws are numbered by DrawIndex. */
+static void direct_draw(terakan_cmd_buffer *cmd, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex,
+                        uint32_t firstInstance, uint32_t draw_index)
 {
-   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
       return;
    auto packets = [&](CommandStream &cs) {
@@ -947,6 +997,7 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
       terakan_draw_setup setup;
       if (!application_draw(cmd, setup))
          return false;
+      setup.draw_index = draw_index;
       if (setup.pipeline->conservative)
          return terakan_conservative_draw(cmd, setup, firstVertex, firstInstance, false, vertexCount, instanceCount,
                                           packets);
@@ -959,10 +1010,31 @@ terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t in
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
-terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint32_t instanceCount,
-                       uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+terakan_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex,
+                uint32_t firstInstance)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   direct_draw(cmd, vertexCount, instanceCount, firstVertex, firstInstance, 0);
+}
+
+/* VK_EXT_multi_draw: the draws one after the other, each with its DrawIndex (the CP has no
+ * packet that takes a list of draws). */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawMultiEXT(VkCommandBuffer commandBuffer, uint32_t drawCount, const VkMultiDrawInfoEXT *pVertexInfo,
+                        uint32_t instanceCount, uint32_t firstInstance, uint32_t stride)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   const auto *bytes = reinterpret_cast<const uint8_t *>(pVertexInfo);
+   for (uint32_t i = 0; i < drawCount; i++) {
+      const auto *draw = reinterpret_cast<const VkMultiDrawInfoEXT *>(bytes + size_t(i) * stride);
+      direct_draw(cmd, draw->vertexCount, instanceCount, draw->firstVertex, firstInstance, i);
+   }
+}
+
+/* One draw of vkCmdDrawIndexed or of vkCmdDrawMultiIndexedEXT, numbered by DrawIndex. */
+static void indexed_draw(terakan_cmd_buffer *cmd, uint32_t indexCount, uint32_t instanceCount, uint32_t firstIndex,
+                         int32_t vertexOffset, uint32_t firstInstance, uint32_t draw_index)
+{
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !indexCount || !instanceCount)
       return;
    if (!cmd->index_buffer || !cmd->index_buffer->memory)
@@ -989,6 +1061,7 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       terakan_draw_setup setup;
       if (!application_draw(cmd, setup))
          return false;
+      setup.draw_index = draw_index;
       if (setup.pipeline->conservative)
          return terakan_conservative_draw(cmd, setup, uint32_t(vertexOffset), firstInstance, true, indexCount,
                                           instanceCount, packets);
@@ -998,6 +1071,30 @@ terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint3
       packets(cs);
       return true;
    });
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint32_t instanceCount,
+                       uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   indexed_draw(cmd, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance, 0);
+}
+
+/* VK_EXT_multi_draw, indexed: one draw per record; `pVertexOffset`, when given, replaces every
+ * record's vertex offset. */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdDrawMultiIndexedEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                               const VkMultiDrawIndexedInfoEXT *pIndexInfo, uint32_t instanceCount,
+                               uint32_t firstInstance, uint32_t stride, const int32_t *pVertexOffset)
+{
+   VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
+   const auto *bytes = reinterpret_cast<const uint8_t *>(pIndexInfo);
+   for (uint32_t i = 0; i < drawCount; i++) {
+      const auto *draw = reinterpret_cast<const VkMultiDrawIndexedInfoEXT *>(bytes + size_t(i) * stride);
+      indexed_draw(cmd, draw->indexCount, instanceCount, draw->firstIndex,
+                   pVertexOffset ? *pVertexOffset : draw->vertexOffset, firstInstance, i);
+   }
 }
 
 /* SET_BASE: the indirect arguments' buffer object (base index 1, the kernel's only one); the
@@ -1017,12 +1114,6 @@ static bool indirect_draw(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDev
 {
    if (!application_draw(cmd, setup))
       return false;
-   if (setup.pipeline->conservative) {
-      /* The construction's triangle count would have to come from the GPU. */
-      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "indirect draws with conservative rasterization are not supported yet");
-      return false;
-   }
    setup.indirect_bo = buffer->memory->bo;
    setup.indirect_offset = buffer->offset + offset;
    setup.draw_index = draw_index;
@@ -1076,6 +1167,9 @@ static bool predicate_on_count(terakan_cmd_buffer *cmd, CommandStream &cs, Radeo
    return true;
 }
 
+static void emit_indirect_packets(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_draw_setup &setup,
+                                  bool indexed);
+
 /* Indirect draws of `draw_count` records `stride` bytes apart from `offset` in `buffer`, all of
  * them, or as many as `count` says (up to draw_count). */
 static void indirect_draws(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDeviceSize offset, uint32_t draw_count,
@@ -1085,18 +1179,11 @@ static void indirect_draws(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDe
       return;
    if (count && !count->buffer->memory)
       return;
-   bool wide = false;
-   uint64_t index_start = 0, index_count = 0;
    if (indexed) {
       if (!cmd->index_buffer || !cmd->index_buffer->memory)
          return terakan_cmd_fail(cmd, VK_ERROR_UNKNOWN, "vkCmdDrawIndexedIndirect without an index buffer");
       if (cmd->index_type != VK_INDEX_TYPE_UINT16 && cmd->index_type != VK_INDEX_TYPE_UINT32)
          return terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "8-bit indices are not supported");
-      wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
-      index_start = cmd->index_buffer->offset + cmd->index_offset;
-      index_count = (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset
-                                                                     : 0) /
-                    (wide ? 4 : 2);
    }
    RadeonBo *count_bo = nullptr;
    uint64_t count_offset = 0;
@@ -1108,35 +1195,25 @@ static void indirect_draws(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDe
    }
    for (uint32_t i = 0; i < draw_count; i++) {
       const bool ok = terakan_for_each_layer(cmd, false, [&] {
-         CommandStream &cs = terakan_cmd_stream(cmd);
          terakan_draw_setup setup;
-         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup) ||
-             !terakan_emit_draw_state(cmd, cs, setup, 0, 0, indexed))
+         if (!indirect_draw(cmd, buffer, offset + uint64_t(i) * stride, i, setup))
+            return false;
+         if (setup.pipeline->conservative) {
+            /* The record's triangles are counted on the GPU (terakan_conservative_draw.h); a
+             * record past the count is not captured, and its count of triangles is then 0. */
+            if (count && !predicate_on_count(cmd, terakan_cmd_stream(cmd), *count_bo, count_offset, i))
+               return false;
+            const bool drawn = terakan_conservative_draw_indirect(
+               cmd, setup, indexed, [&](CommandStream &cs) { emit_indirect_packets(cmd, cs, setup, indexed); });
+            cmd->draw_predicate = {};
+            return drawn;
+         }
+         CommandStream &cs = terakan_cmd_stream(cmd);
+         if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, indexed))
             return false;
          if (count && !predicate_on_count(cmd, cs, *count_bo, count_offset, i))
             return false;
-         emit_indirect_base(cs, *buffer->memory->bo);
-         if (!indexed) {
-            /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP
-             * sets the first vertex and instance registers from the arguments. */
-            terakan_draw_packet(cmd, cs, pm4::DRAW_INDIRECT, 2, false);
-            cs.emit(uint32_t(setup.indirect_offset));
-            cs.emit(2);
-         } else {
-            cs.packet(pm4::INDEX_TYPE, 1);
-            cs.emit(wide ? 1 : 0);
-            /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
-             * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
-            cs.packet(pm4::INDEX_BASE, 2);
-            cs.emit(uint32_t(index_start));
-            cs.emit(uint32_t(index_start >> 32) & 0xff);
-            cs.relocation(*cmd->index_buffer->memory->bo);
-            cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
-            cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
-            terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_INDIRECT, 2, false);
-            cs.emit(uint32_t(setup.indirect_offset));
-            cs.emit(0); /* SOURCE_SELECT: memory */
-         }
+         emit_indirect_packets(cmd, cs, setup, indexed);
          cmd->draw_predicate = {};
          return true;
       });
@@ -1144,6 +1221,44 @@ static void indirect_draws(terakan_cmd_buffer *cmd, terakan_buffer *buffer, VkDe
          cmd->draw_predicate = {};
          return;
       }
+   }
+}
+
+/* The packets of one indirect draw after its state: SET_BASE, the index buffer for an indexed
+ * one, and DRAW_INDIRECT or DRAW_INDEX_INDIRECT on the record at setup.indirect_offset. */
+static void emit_indirect_packets(terakan_cmd_buffer *cmd, CommandStream &cs, const terakan_draw_setup &setup,
+                                  bool indexed)
+{
+   bool wide = false;
+   uint64_t index_start = 0, index_count = 0;
+   if (indexed) {
+      wide = cmd->index_type == VK_INDEX_TYPE_UINT32;
+      index_start = cmd->index_buffer->offset + cmd->index_offset;
+      index_count = (cmd->index_buffer->vk.size > cmd->index_offset ? cmd->index_buffer->vk.size - cmd->index_offset
+                                                                     : 0) /
+                    (wide ? 4 : 2);
+   }
+   emit_indirect_base(cs, *setup.indirect_bo);
+   if (!indexed) {
+      /* DRAW_INDIRECT: the arguments' offset, VGT_DRAW_INITIATOR (auto index); the CP
+       * sets the first vertex and instance registers from the arguments. */
+      terakan_draw_packet(cmd, cs, pm4::DRAW_INDIRECT, 2, false);
+      cs.emit(uint32_t(setup.indirect_offset));
+      cs.emit(2);
+   } else {
+      cs.packet(pm4::INDEX_TYPE, 1);
+      cs.emit(wide ? 1 : 0);
+      /* INDEX_BASE (the bound index buffer; the kernel adds its address) and its size in
+       * indices: the CP adds firstIndex from the arguments and keeps the draw inside. */
+      cs.packet(pm4::INDEX_BASE, 2);
+      cs.emit(uint32_t(index_start));
+      cs.emit(uint32_t(index_start >> 32) & 0xff);
+      cs.relocation(*cmd->index_buffer->memory->bo);
+      cs.packet(pm4::INDEX_BUFFER_SIZE, 1);
+      cs.emit(uint32_t(std::min<uint64_t>(index_count, UINT32_MAX)));
+      terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_INDIRECT, 2, false);
+      cs.emit(uint32_t(setup.indirect_offset));
+      cs.emit(0); /* SOURCE_SELECT: memory */
    }
 }
 

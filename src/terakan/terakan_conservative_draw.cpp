@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "terakan_conservative_shader.h"
 #include "terakan_meta.h"
@@ -166,6 +168,13 @@ VkResult terakan_conservative_finish(terakan_device *device, terakan_graphics_pi
       return terakan_errorf(device, VK_ERROR_UNKNOWN,
                             "terakan: the conservative-rasterization construction does not compile: %s", error.c_str());
    result = terakan_upload_code(device, c.construction.code, c.construction_code);
+   if (result != VK_SUCCESS)
+      return result;
+   /* Indirect draws: the count pass. */
+   if (!terakan::compiler::compile_compute_nir(cr::build_count_shader(), options, c.count, error))
+      return terakan_errorf(device, VK_ERROR_UNKNOWN,
+                            "terakan: the conservative-rasterization count pass does not compile: %s", error.c_str());
+   result = terakan_upload_code(device, c.count.code, c.count_code);
    if (result != VK_SUCCESS || !c.flat_mask)
       return result;
    /* Flat varyings of fans and strips: the provoking-vertex pass (terakan_conservative_shader.h). */
@@ -187,6 +196,7 @@ void terakan_conservative_destroy(terakan_conservative *conservative)
    }
    delete conservative->construction_code;
    delete conservative->provoking_code;
+   delete conservative->count_code;
    delete conservative;
 }
 
@@ -224,7 +234,10 @@ static void emit_capture_begin(CommandStream &cs, RadeonBo &bo, uint64_t offset,
    cs.emit(0);
 }
 
-static void emit_capture_end(CommandStream &cs)
+/* `filled_bo`: where the buffer's filled size (dwords) is stored once the VGT is done, as
+ * r600g ends transform feedback (STRMOUT_BUFFER_UPDATE with STORE_BUFFER_FILLED_SIZE and no new
+ * offset, after the flush). */
+static void emit_capture_end(CommandStream &cs, RadeonBo *filled_bo = nullptr, uint64_t filled_offset = 0)
 {
    cs.config_registers(so::CP_STRMOUT_CNTL, {0});
    cs.packet(pm4::EVENT_WRITE, 1);
@@ -236,6 +249,15 @@ static void emit_capture_end(CommandStream &cs)
    cs.emit(so::CP_STRMOUT_CNTL_OFFSET_UPDATE_DONE);
    cs.emit(so::CP_STRMOUT_CNTL_OFFSET_UPDATE_DONE);
    cs.emit(4); /* poll interval */
+   if (filled_bo) {
+      cs.packet(pm4::STRMOUT_BUFFER_UPDATE, 5);
+      cs.emit(so::update_store_filled_size | (uint32_t(so::source_none) << 1)); /* buffer 0 */
+      cs.emit(uint32_t(filled_offset));
+      cs.emit(uint32_t(filled_offset >> 32) & 0xff);
+      cs.emit(0);
+      cs.emit(0);
+      cs.relocation(*filled_bo);
+   }
    cs.context_registers(so::VGT_STRMOUT_CONFIG, {0, 0}, false);
    cs.context_registers(so::VGT_STRMOUT_BUFFER_SIZE_0, {0}, false);
    terakan_emit_full_barrier(cs);
@@ -247,10 +269,68 @@ struct Range {
    uint64_t offset, bytes;
 };
 
-/* One of the conservative draw's compute passes over `triangles` triangles, the driver's
- * compute ABI (push constants in constant buffer 0, the group counts and slot sizes in buffer
- * 1, `input` through fetch resource 0, `output` through RAT 1), as the query copy dispatches;
- * a full barrier after it. */
+/* The driver constants (the second 256 bytes at `constants`) of a pass: the group counts and
+ * the two slots' sizes. */
+static void fill_driver_constants(uint8_t *constants, uint32_t groups, const Range &input, const Range &output)
+{
+   uint8_t *driver = constants + 256;
+   const uint32_t grid[3] = {groups, 1, 1};
+   std::memcpy(driver, grid, sizeof(grid));
+   const uint64_t ranges[2] = {input.bytes, output.bytes};
+   for (unsigned slot = 0; slot < 2; slot++) {
+      const uint32_t size = uint32_t(ranges[slot]);
+      const uint32_t last_dword = size / 4 - 1;
+      std::memcpy(driver + 4 * (terakan::compiler::storage_buffer_size_constants + slot), &size, 4);
+      std::memcpy(driver + 4 * (terakan::compiler::storage_buffer_last_dword_constants + slot), &last_dword, 4);
+   }
+}
+
+/* Where a pass's group counts come from: `groups` on the CPU, or DISPATCH_INDIRECT's three
+ * dwords at `bo` + `offset`. */
+struct Groups {
+   uint32_t groups = 0;
+   RadeonBo *bo = nullptr;
+   uint64_t offset = 0;
+};
+
+/* One compute pass with the driver's compute ABI (push constants in constant buffer 0 at
+ * `constants`, its driver constants in buffer 1 256 bytes after, `input` through fetch
+ * resource 0, `output` through RAT 1), as the query copy dispatches; a full barrier after
+ * it. */
+static void emit_dispatch(CommandStream &cs, const terakan::compiler::ShaderBinary &binary, RadeonBo &code,
+                          unsigned group_size, RadeonBo &constants_bo, uint64_t constants_offset, const Range &input,
+                          const Range &output, const Groups &groups)
+{
+   cs.config_registers(reg::VGT_COMPUTE_START_X, {0, 0, 0});
+   terakan_emit_compute_fetch_resource(cs, cr::input_slot, *input.bo, input.offset, input.bytes);
+   terakan_emit_compute_rat(cs, cr::output_slot, *output.bo, output.offset, output.bytes);
+   cs.context_registers(reg::CB_TARGET_MASK, {0xfu << (4 * cr::output_slot)});
+   cs.context_registers(reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0, {1, 1});
+   cs.context_registers(reg::SQ_ALU_CONST_CACHE_LS_0,
+                        {uint32_t(constants_offset >> 8), uint32_t((constants_offset + 256) >> 8)});
+   cs.relocation(constants_bo);
+   cs.relocation(constants_bo);
+   cs.context_registers(reg::SQ_PGM_START_LS, {0, binary.gprs | (binary.stack_entries << 8), 0});
+   cs.relocation(code);
+   cs.context_registers(reg::SPI_COMPUTE_INPUT_CNTL, {7}); /* local ids in R0, group ids in R1 */
+   cs.context_registers(reg::SPI_COMPUTE_NUM_THREAD_X, {group_size, 1, 1});
+   cs.context_registers(reg::SQ_LDS_ALLOC, {((binary.lds_bytes + 3) / 4) | ((group_size + 63) / 64 << 14)});
+   if (groups.bo) {
+      cs.packet(pm4::DISPATCH_INDIRECT, 2, true);
+      cs.emit(uint32_t(groups.offset));
+      cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
+      cs.relocation(*groups.bo);
+   } else {
+      cs.packet(pm4::DISPATCH_DIRECT, 4, true);
+      cs.emit(groups.groups);
+      cs.emit(1);
+      cs.emit(1);
+      cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
+   }
+   terakan_emit_full_barrier(cs);
+}
+
+/* One of the conservative draw's passes over `triangles` triangles (counted on the CPU). */
 static bool emit_pass(terakan_cmd_buffer *cmd, const terakan::compiler::ShaderBinary &binary, RadeonBo &code,
                       const uint32_t (&push)[cr::polygon_constant_count], uint32_t triangles, const Range &input,
                       const Range &output)
@@ -262,46 +342,17 @@ static bool emit_pass(terakan_cmd_buffer *cmd, const terakan::compiler::ShaderBi
       return false;
    std::memset(constants, 0, 512);
    std::memcpy(constants, push, sizeof(push));
-   uint8_t *driver = constants + 256;
    const uint32_t groups = (triangles + cr::group_size - 1) / cr::group_size;
-   const uint32_t grid[3] = {groups, 1, 1};
-   std::memcpy(driver, grid, sizeof(grid));
-   const uint64_t ranges[2] = {input.bytes, output.bytes};
-   for (unsigned slot = 0; slot < 2; slot++) {
-      const uint32_t size = uint32_t(ranges[slot]);
-      const uint32_t last_dword = size / 4 - 1;
-      std::memcpy(driver + 4 * (terakan::compiler::storage_buffer_size_constants + slot), &size, 4);
-      std::memcpy(driver + 4 * (terakan::compiler::storage_buffer_last_dword_constants + slot), &last_dword, 4);
-   }
-
-   CommandStream &cs = terakan_cmd_stream(cmd);
-   cs.config_registers(reg::VGT_COMPUTE_START_X, {0, 0, 0});
-   terakan_emit_compute_fetch_resource(cs, cr::input_slot, *input.bo, input.offset, input.bytes);
-   terakan_emit_compute_rat(cs, cr::output_slot, *output.bo, output.offset, output.bytes);
-   cs.context_registers(reg::CB_TARGET_MASK, {0xfu << (4 * cr::output_slot)});
-   cs.context_registers(reg::SQ_ALU_CONST_BUFFER_SIZE_LS_0, {1, 1});
-   cs.context_registers(reg::SQ_ALU_CONST_CACHE_LS_0,
-                        {uint32_t(constants_offset >> 8), uint32_t((constants_offset + 256) >> 8)});
-   cs.relocation(*constants_bo);
-   cs.relocation(*constants_bo);
-   cs.context_registers(reg::SQ_PGM_START_LS, {0, binary.gprs | (binary.stack_entries << 8), 0});
-   cs.relocation(code);
-   cs.context_registers(reg::SPI_COMPUTE_INPUT_CNTL, {7}); /* local ids in R0, group ids in R1 */
-   cs.context_registers(reg::SPI_COMPUTE_NUM_THREAD_X, {cr::group_size, 1, 1});
-   cs.context_registers(reg::SQ_LDS_ALLOC, {((binary.lds_bytes + 3) / 4) | ((cr::group_size + 63) / 64 << 14)});
-   cs.packet(pm4::DISPATCH_DIRECT, 4, true);
-   cs.emit(groups);
-   cs.emit(1);
-   cs.emit(1);
-   cs.emit(pm4::DISPATCH_INITIATOR_COMPUTE_SHADER_EN);
-   terakan_emit_full_barrier(cs);
+   fill_driver_constants(constants, groups, input, output);
+   emit_dispatch(terakan_cmd_stream(cmd), binary, code, cr::group_size, *constants_bo, constants_offset, input, output,
+                 {groups});
    return true;
 }
 
 /* The constants of both passes for this draw. */
 static void fill_constants(const terakan_cmd_buffer *cmd, const terakan_conservative &c,
                            const struct vk_dynamic_graphics_state &dyn, uint32_t triangles, bool strip,
-                           uint32_t (&push)[cr::polygon_constant_count])
+                           uint32_t strip_period, uint32_t (&push)[cr::polygon_constant_count])
 {
    std::fill(std::begin(push), std::end(push), 0u);
    push[cr::triangle_count] = triangles;
@@ -333,6 +384,31 @@ static void fill_constants(const terakan_cmd_buffer *cmd, const terakan_conserva
    push[cr::push_out] = float_bits(c.edges >= 0 ? cr::push_out_multisample : cr::push_out_single_sample);
    push[cr::provoking_second] = dyn.ia.primitive_topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
    push[cr::strip_triangles] = strip;
+   push[cr::strip_period] = strip_period;
+}
+
+/* Pass 3's state: the fans drawn by the pass-through shader with the application's pixel
+ * shader and state, near and far clipping off (beside a steep sliver the extrapolated depth
+ * leaves [0, 1] within the half pixel; the DB clamps depth to the viewport's range). The draw
+ * packet is the caller's; null when the draw was refused. */
+static CommandStream *begin_fans(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup, RadeonBo *fan_bo,
+                                 uint64_t fan_offset, unsigned fan_vec4s)
+{
+   CommandStream &cs = terakan_cmd_stream(cmd);
+   terakan_draw_setup fans = setup;
+   fans.vertex_stage = &setup.pipeline->conservative->pass_through;
+   fans.fan_bo = fan_bo;
+   fans.fan_offset = fan_offset;
+   fans.fan_vec4s = fan_vec4s;
+   fans.primitive_type = gfx::TriangleList;
+   fans.indirect_bo = nullptr;
+   if (!terakan_emit_draw_state(cmd, cs, fans, 0, 0, false))
+      return nullptr;
+   cs.context_registers(gfx::PA_CL_CLIP_CNTL,
+                        {gfx::clip_cntl_dx_clip_space | gfx::clip_cntl_zclip_near_disable |
+                         gfx::clip_cntl_zclip_far_disable},
+                        false);
+   return &cs;
 }
 
 bool terakan_conservative_draw(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup,
@@ -351,14 +427,13 @@ bool terakan_conservative_draw(terakan_cmd_buffer *cmd, const terakan_draw_setup
    const bool strip = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
    const uint64_t per_instance = terakan_conservative_triangles(topology, count);
    const uint64_t triangles = per_instance * instances;
-   if (strip && c.flat_mask &&
-       ((indexed && dyn.ia.primitive_restart_enable) || (instances > 1 && (per_instance & 1)))) {
+   if (strip && c.flat_mask && indexed && dyn.ia.primitive_restart_enable) {
       /* Which strip triangles are odd (their provoking vertex captured second) depends on
-       * where the restarts fall, which only the GPU sees; counted over the draw it is wrong
-       * from the second instance on when an instance has an odd number of triangles. */
+       * where the restarts fall, which only the GPU sees (each instance starts a strip of its
+       * own: the provoking-vertex pass counts parity per instance). */
       terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
                        "conservative rasterization of triangle strips with flat varyings is supported without "
-                       "primitive restart and, instanced, with an even number of triangles per instance only");
+                       "primitive restart only");
       return false;
    }
    if (dyn.rs.rasterizer_discard_enable || !triangles) {
@@ -402,7 +477,7 @@ bool terakan_conservative_draw(terakan_cmd_buffer *cmd, const terakan_draw_setup
    /* Pass 2: the fans, after the provoking vertices' flat attributes were moved first where the
     * VGT captured them second. */
    uint32_t push[cr::polygon_constant_count];
-   fill_constants(cmd, c, dyn, uint32_t(triangles), strip, push);
+   fill_constants(cmd, c, dyn, uint32_t(triangles), strip, uint32_t(per_instance), push);
    const Range capture_range = {capture_bo, capture_offset, capture_bytes};
    if (c.provoking_code && (strip || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) &&
        !emit_pass(cmd, c.provoking, *c.provoking_code, push, uint32_t(triangles), capture_range, capture_range))
@@ -410,26 +485,169 @@ bool terakan_conservative_draw(terakan_cmd_buffer *cmd, const terakan_draw_setup
    if (!emit_pass(cmd, c.construction, *c.construction_code, push, uint32_t(triangles), capture_range,
                   {fan_bo, fan_offset, fan_bytes}))
       return false;
-   /* Pass 3: the fans drawn, near and far clipping off (beside a steep sliver the extrapolated
-    * depth leaves [0, 1] within the half pixel; the DB clamps depth to the viewport's range). */
-   CommandStream &cs = terakan_cmd_stream(cmd);
-   terakan_draw_setup fans = setup;
-   fans.vertex_stage = &c.pass_through;
-   fans.fan_bo = fan_bo;
-   fans.fan_offset = fan_offset;
-   fans.fan_vec4s = fan_vec4s;
-   fans.primitive_type = gfx::TriangleList;
-   fans.indirect_bo = nullptr;
-   if (!terakan_emit_draw_state(cmd, cs, fans, 0, 0, false))
+   /* Pass 3: the fans. */
+   CommandStream *cs = begin_fans(cmd, setup, fan_bo, fan_offset, fan_vec4s);
+   if (!cs)
       return false;
-   cs.context_registers(gfx::PA_CL_CLIP_CNTL,
-                        {gfx::clip_cntl_dx_clip_space | gfx::clip_cntl_zclip_near_disable |
-                         gfx::clip_cntl_zclip_far_disable},
-                        false);
-   cs.packet(pm4::NUM_INSTANCES, 1);
-   cs.emit(1);
-   terakan_draw_packet(cmd, cs, pm4::DRAW_INDEX_AUTO, 2, false);
-   cs.emit(uint32_t(triangles * cr::output_vertices_per_triangle));
-   cs.emit(2); /* SOURCE_SELECT 2: auto index */
+   cs->packet(pm4::NUM_INSTANCES, 1);
+   cs->emit(1);
+   terakan_draw_packet(cmd, *cs, pm4::DRAW_INDEX_AUTO, 2, false);
+   cs->emit(uint32_t(triangles * cr::output_vertices_per_triangle));
+   cs->emit(2); /* SOURCE_SELECT 2: auto index */
+   return true;
+}
+
+/* ---- indirect draws ---- */
+
+/* The memory an indirect conservative draw may use for its capture and its fans, which bounds
+ * the triangles it can draw (its capacity): 32 MiB, about 58,000 triangles with one varying,
+ * 6,800 with sixteen. Every indirect conservative draw of a command buffer reuses it. */
+static constexpr uint64_t indirect_scratch_bytes = 32ull << 20;
+
+/* The triangles an indirect draw with these vertex sizes may make: what fits in the scratch
+ * besides one more captured triangle (the sign of an overflow), or fewer when
+ * TERAKAN_CONSERVATIVE_CAPACITY says so (the tests reach the edge with it). */
+static uint32_t indirect_capacity(unsigned vec4s, unsigned fan_vec4s)
+{
+   const uint64_t captured = 3 * 16 * vec4s, built = cr::output_vertices_per_triangle * 16 * fan_vec4s;
+   uint64_t capacity = (indirect_scratch_bytes - captured - 512) / (captured + built);
+   if (const char *text = std::getenv("TERAKAN_CONSERVATIVE_CAPACITY")) {
+      char *end = nullptr;
+      const unsigned long long wanted = std::strtoull(text, &end, 10);
+      if (end != text && !*end && wanted > 0)
+         capacity = std::min<uint64_t>(capacity, wanted);
+   }
+   return uint32_t(capacity);
+}
+
+static uint64_t align_up(uint64_t value, uint64_t alignment)
+{
+   return (value + alignment - 1) / alignment * alignment;
+}
+
+bool terakan_conservative_draw_indirect(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup, bool indexed,
+                                        const std::function<void(CommandStream &)> &emit_draw)
+{
+   const terakan_conservative &c = *setup.pipeline->conservative;
+   const struct vk_dynamic_graphics_state &dyn = *setup.dynamic;
+   const VkPrimitiveTopology topology = VkPrimitiveTopology(dyn.ia.primitive_topology);
+   if (!is_triangle_topology(topology)) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "conservative rasterization of points and lines is not supported");
+      return false;
+   }
+   const bool strip = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   if (strip && c.flat_mask && indexed && dyn.ia.primitive_restart_enable) {
+      /* Which strip triangles are odd depends on where the restarts fall (the count pass gives
+       * the provoking-vertex pass the triangles per instance from the record, no more). */
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "conservative rasterization of triangle strips with flat varyings is supported without "
+                       "primitive restart only");
+      return false;
+   }
+   if (dyn.rs.rasterizer_discard_enable) {
+      /* Nothing reaches the rasterizer: the ordinary draw does what the application sees. */
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      if (!terakan_emit_draw_state(cmd, cs, setup, 0, 0, indexed))
+         return false;
+      emit_draw(cs);
+      return true;
+   }
+   const unsigned vec4s = 1 + c.attributes;
+   const unsigned fan_vec4s = vec4s + (c.edges >= 0 ? cr::edge_output_count : 0);
+   const uint32_t capacity = indirect_capacity(vec4s, fan_vec4s);
+   const uint64_t triangle_bytes = 3 * 16 * vec4s;
+   const uint64_t capture_bytes = (uint64_t(capacity) + 1) * triangle_bytes; /* one more: see the block */
+   const uint64_t fan_bytes = uint64_t(capacity) * cr::output_vertices_per_triangle * 16 * fan_vec4s;
+   const uint64_t scratch_bytes = align_up(capture_bytes, 256) + fan_bytes;
+
+   /* The scratch, shared by the command buffer's indirect conservative draws (grown when a
+    * draw needs more: TERAKAN_CONSERVATIVE_CAPACITY can make it small). */
+   auto &scratch = cmd->conservative_scratch;
+   if (!scratch.bo || scratch.bytes < scratch_bytes) {
+      if (!terakan_cmd_upload(cmd, scratch_bytes, 256, scratch.bo, scratch.offset)) {
+         scratch = {};
+         return false;
+      }
+      scratch.bytes = scratch_bytes;
+   }
+   const Range capture = {scratch.bo, scratch.offset, capture_bytes};
+   const Range fans = {scratch.bo, scratch.offset + align_up(capture_bytes, 256), fan_bytes};
+
+   /* The block the count pass fills (terakan_conservative_shader.h) and the count pass's own
+    * constants. The block's driver constants give the construction's slot sizes; the
+    * provoking-vertex pass, which writes the capture in place, reads the same ones (its RAT
+    * covers the capture alone). */
+   RadeonBo *block_bo, *count_bo;
+   uint64_t block_offset, count_offset;
+   uint8_t *block = terakan_cmd_upload(cmd, cr::indirect_block_bytes, 256, block_bo, block_offset);
+   if (!block)
+      return false;
+   uint8_t *count_constants = terakan_cmd_upload(cmd, 512, 256, count_bo, count_offset);
+   if (!count_constants)
+      return false;
+   std::memset(block, 0, cr::indirect_block_bytes);
+   uint32_t push[cr::polygon_constant_count];
+   fill_constants(cmd, c, dyn, 0, strip, 0, push); /* triangle_count, strip_period: the count pass's */
+   std::memcpy(block, push, sizeof(push));
+   fill_driver_constants(block, 0, capture, fans);
+   const Range filled = {block_bo, block_offset + cr::indirect_filled_size, 16};
+   const Range written = {block_bo, block_offset, cr::indirect_block_bytes};
+   std::memset(count_constants, 0, 512);
+   const uint32_t count_push[cr::count_constant_count] = {uint32_t(triangle_bytes / 4), capacity};
+   std::memcpy(count_constants, count_push, sizeof(count_push));
+   fill_driver_constants(count_constants, 1, filled, written);
+
+   /* Pass 1: the application's indirect draw, captured; the streamout's filled size stored,
+    * and the record's vertex (index) count copied beside it (both draw records start with it). */
+   {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      terakan_emit_cp_dma_copy(cs, *setup.indirect_bo, setup.indirect_offset, *block_bo,
+                               block_offset + cr::indirect_vertex_count, 4, true);
+      terakan_draw_setup captured = setup;
+      captured.vertex_stage = &c.capture;
+      if (!terakan_emit_draw_state(cmd, cs, captured, 0, 0, indexed))
+         return false;
+      emit_capture_begin(cs, *capture.bo, capture.offset, capture.bytes, vec4s);
+      emit_draw(cs);
+      emit_capture_end(cs, block_bo, block_offset + cr::indirect_filled_size);
+   }
+   /* Pass 2: the count, then the provoking-vertex pass and the construction over as many
+    * triangles as were captured (at most the capacity). */
+   const Groups indirect_groups = {0, block_bo, block_offset + cr::indirect_dispatch_arguments};
+   emit_dispatch(terakan_cmd_stream(cmd), c.count, *c.count_code, 1, *count_bo, count_offset, filled, written, {1});
+   if (c.provoking_code && (strip || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN))
+      emit_dispatch(terakan_cmd_stream(cmd), c.provoking, *c.provoking_code, cr::group_size, *block_bo, block_offset,
+                    capture, capture, indirect_groups);
+   emit_dispatch(terakan_cmd_stream(cmd), c.construction, *c.construction_code, cr::group_size, *block_bo,
+                 block_offset, capture, fans, indirect_groups);
+   /* Pass 3: the fans, as many vertices as the count pass wrote in the arguments. */
+   CommandStream *cs = begin_fans(cmd, setup, fans.bo, fans.offset, fan_vec4s);
+   if (!cs)
+      return false;
+   cs->packet(pm4::SET_BASE, 3);
+   cs->emit(1); /* the draw-indirect argument base */
+   cs->emit(0);
+   cs->emit(0);
+   cs->relocation(*block_bo);
+   terakan_draw_packet(cmd, *cs, pm4::DRAW_INDIRECT, 2, false);
+   cs->emit(uint32_t(block_offset + cr::indirect_draw_arguments));
+   cs->emit(2); /* SOURCE_SELECT 2: auto index */
+   cmd->conservative_checks.push_back(
+      {reinterpret_cast<const uint32_t *>(block + cr::indirect_captured), capacity});
+   return true;
+}
+
+bool terakan_conservative_check_capacity(const terakan_cmd_buffer *cmd, std::string &message)
+{
+   for (const auto &check : cmd->conservative_checks) {
+      const uint32_t captured = *static_cast<const volatile uint32_t *>(check.captured);
+      if (captured > check.capacity) {
+         message = "an indirect draw with conservative rasterization made more triangles than the " +
+                   std::to_string(check.capacity) +
+                   " it can capture (docs/architecture.md, \"Conservative rasterization\"); its picture is wrong";
+         return false;
+      }
+   }
    return true;
 }

@@ -10,8 +10,10 @@
  *   3. the fans drawn as a triangle list by a pass-through vertex shader that exports the
  *      application's varyings, with the application's pixel shader and state, near and far
  *      clipping off.
- * Direct draws only (the triangle count is known on the CPU), one sample, lists, strips and
- * fans; everything else is refused at pipeline creation or at the draw with a message. */
+ * Direct draws count their triangles on the CPU; indirect ones on the GPU (the capture's
+ * filled size, a count pass, indirect dispatches and draw), up to a capacity. Lists, strips
+ * and fans, one sample or several; everything else is refused at pipeline creation or at the
+ * draw with a message. */
 #pragma once
 
 #include <functional>
@@ -34,6 +36,10 @@ struct terakan_conservative {
     * the captured fan and odd strip triangles (terakan_conservative_shader.h). */
    terakan::compiler::ShaderBinary provoking;
    terakan::winsys::RadeonBo *provoking_code = nullptr;
+   /* Indirect draws: the pass that turns the capture's filled size into the triangle count
+    * and the construction's and fans' arguments (terakan_conservative_shader.h). */
+   terakan::compiler::ShaderBinary count;
+   terakan::winsys::RadeonBo *count_code = nullptr;
    unsigned attributes = 0; /* captured varyings (vec4s besides the position) */
    uint32_t flat_mask = 0;  /* bit k: varying k is flat in the pixel shader */
    uint32_t linear_mask = 0; /* bit k: varying k is NoPerspective in the pixel shader */
@@ -65,3 +71,13 @@ bool terakan_conservative_draw(terakan_cmd_buffer *cmd, const terakan_draw_setup
                                uint32_t first_vertex_or_offset, uint32_t first_instance, bool indexed,
                                uint32_t count, uint32_t instances,
                                const std::function<void(terakan::winsys::CommandStream &)> &emit_draw);
+
+/* Records an indirect conservative draw: `emit_draw` emits the application's indirect draw
+ * packet (with SET_BASE and, indexed, the index buffer) after its state, which `setup` (with
+ * indirect_bo) describes. The triangle count stays on the GPU: the capture's filled size, turned
+ * into the construction's and the fans' arguments by a count pass. A draw captures at most a
+ * capacity of triangles (a fixed amount of memory); one that makes more is reported when its
+ * submission completes (terakan_conservative_check_capacity: the device is lost). False when
+ * the draw was refused. */
+bool terakan_conservative_draw_indirect(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup, bool indexed,
+                                        const std::function<void(terakan::winsys::CommandStream &)> &emit_draw);

@@ -205,6 +205,16 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs)
    /* Orientation: the polygon keeps the triangle's winding, so culling and facing agree. */
    nir_ssa_def *area = cross(b, minus(b, t[1], t[0]), minus(b, t[2], t[0]));
    usable = nir_iand(b, usable, nir_fneu(b, area, zero));
+   /* A triangle whose vertices, on the rasterizer's grid (truncated to 1/256 pixel; the corner
+    * is a whole pixel), span no area is culled: Terakan reports degenerateTrianglesRasterized
+    * false, and the specification culls such triangles then. Its output is degenerate. */
+   std::array<Point, 3> on_grid;
+   for (unsigned v = 0; v < 3; v++)
+      on_grid[v] = {nir_fmul_imm(b, nir_ffloor(b, nir_fmul_imm(b, t[v].x, snap_steps_per_pixel)), 1.0 / snap_steps_per_pixel),
+                    nir_fmul_imm(b, nir_ffloor(b, nir_fmul_imm(b, t[v].y, snap_steps_per_pixel)), 1.0 / snap_steps_per_pixel)};
+   nir_ssa_def *culled =
+      nir_iand(b, usable, nir_feq(b, cross(b, minus(b, on_grid[1], on_grid[0]), minus(b, on_grid[2], on_grid[0])), zero));
+   usable = nir_iand(b, usable, nir_inot(b, culled));
    nir_ssa_def *positive = nir_flt(b, zero, area);
    nir_ssa_def *sign = nir_bcsel(b, positive, nir_imm_float(b, 1.0f), nir_imm_float(b, -1.0f));
 
@@ -324,7 +334,8 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs)
    auto store_vertex = [&](unsigned f, unsigned c, const std::vector<nir_ssa_def *> &enlarged) {
       const unsigned original = f == 0 ? c : 0;
       for (unsigned k = 0; k <= attribute_count; k++) {
-         nir_ssa_def *unchanged = k == 0 ? position[original] : input_attribute(original, k - 1);
+         nir_ssa_def *unchanged = k == 0 ? nir_bcsel(b, culled, position[0], position[original])
+                                         : input_attribute(original, k - 1);
          store_vec4(b, output, nir_iadd_imm(b, out_base, (3 * f + c) * out_stride + 16 * k),
                     nir_bcsel(b, usable, enlarged[k], unchanged));
       }
@@ -361,10 +372,13 @@ nir_shader *build_provoking_shader(unsigned attribute_count)
    nir_ssa_def *group = nir_channel(b, nir_load_workgroup_id(b, 32), 0);
    nir_ssa_def *local = nir_channel(b, nir_load_local_invocation_id(b), 0);
    nir_ssa_def *triangle = nir_iadd(b, nir_imul_imm(b, group, group_size), local);
-   /* Fans: every triangle; strips: the odd ones (counted over the draw: the driver passes a
-    * strip only when every instance has an even number of triangles, or there is one). */
-   nir_ssa_def *odd_in_strip =
-      nir_iand(b, nir_ine_imm(b, constant(b, strip_triangles), 0), nir_ine_imm(b, nir_iand_imm(b, triangle, 1), 0));
+   /* Fans: every triangle; strips: the odd ones of each instance (strip_period triangles; the
+    * driver refuses strips cut by restart, whose parity only the VGT knows). */
+   nir_ssa_def *period = constant(b, strip_period);
+   nir_ssa_def *in_instance =
+      nir_bcsel(b, nir_ieq_imm(b, period, 0), triangle, nir_umod(b, triangle, nir_umax(b, period, nir_imm_int(b, 1))));
+   nir_ssa_def *odd_in_strip = nir_iand(b, nir_ine_imm(b, constant(b, strip_triangles), 0),
+                                        nir_ine_imm(b, nir_iand_imm(b, in_instance, 1), 0));
    nir_ssa_def *second = nir_ior(b, nir_ine_imm(b, constant(b, provoking_second), 0), odd_in_strip);
    nir_push_if(b, nir_iand(b, nir_ult(b, triangle, constant(b, triangle_count)), second));
    nir_ssa_def *base = nir_imul_imm(b, triangle, 3 * stride);
@@ -377,6 +391,39 @@ nir_shader *build_provoking_shader(unsigned attribute_count)
       nir_pop_if(b, nullptr);
    }
    nir_pop_if(b, nullptr);
+   return b->shader;
+}
+
+nir_shader *build_count_shader()
+{
+   nir_builder builder = terakan::compiler::begin_compute_nir("terakan conservative count", 1, 1, 1);
+   nir_builder *b = &builder;
+   auto count_constant = [&](CountConstant which) {
+      return nir_load_push_constant(b, 1, 32, nir_imm_int(b, 0), int(4 * which), 4u);
+   };
+   nir_ssa_def *input = storage_buffer(b, input_slot), *output = storage_buffer(b, output_slot);
+   nir_ssa_def *recorded = load_vec4(b, input, nir_imm_int(b, 0));
+   nir_ssa_def *filled = nir_channel(b, recorded, 0);
+   static_assert(indirect_vertex_count == indirect_filled_size + 4);
+   nir_ssa_def *vertices = nir_channel(b, recorded, 1);
+   nir_ssa_def *captured = nir_udiv(b, filled, count_constant(count_triangle_dwords));
+   nir_ssa_def *triangles = nir_umin(b, captured, count_constant(count_capacity));
+   nir_ssa_def *one = nir_imm_int(b, 1), *zero = nir_imm_int(b, 0);
+   nir_ssa_def *groups = nir_ushr_imm(b, nir_iadd_imm(b, triangles, group_size - 1), 6);
+   static_assert(group_size == 64);
+   store_vec4(b, output, nir_imm_int(b, indirect_dispatch_arguments), nir_vec4(b, groups, one, one, zero));
+   store_vec4(b, output, nir_imm_int(b, indirect_draw_arguments),
+              nir_vec4(b, nir_imul_imm(b, triangles, output_vertices_per_triangle), one, zero, zero));
+   store_vec4(b, output, nir_imm_int(b, indirect_captured), nir_vec4(b, captured, zero, zero, zero));
+   /* PolygonConstant triangle_count alone: the other constants beside it are the CPU's. */
+   static_assert(triangle_count == 0);
+   _nir_store_ssbo_indices indices{};
+   indices.write_mask = 0x1;
+   indices.align_mul = 4;
+   _nir_build_store_ssbo(b, triangles, output, nir_imm_int(b, 0), indices);
+   /* strip_period: the record's triangles per instance as a strip (unused for lists and fans). */
+   nir_ssa_def *period = nir_bcsel(b, nir_uge(b, vertices, nir_imm_int(b, 3)), nir_iadd_imm(b, vertices, -2), zero);
+   _nir_build_store_ssbo(b, period, output, nir_imm_int(b, 4 * strip_period), indices);
    return b->shader;
 }
 

@@ -72,6 +72,9 @@ enum PolygonConstant : unsigned {
     * vertices swapped to keep the winding). */
    provoking_second,
    strip_triangles,
+   /* With strip_triangles: the triangles of one instance (each instance is a strip of its own,
+    * whose parity starts again); 0 counts parity over the whole draw. */
+   strip_period,
    polygon_constant_count
 };
 
@@ -84,7 +87,9 @@ inline constexpr unsigned edge_output_count = 3;
 /* The construction for `attribute_count` vec4 outputs (besides the position). One invocation
  * per triangle (groups of group_size). Triangles with a vertex at w <= 0 (or not a number),
  * with zero area on the screen or entirely outside the clamp rectangle are written unchanged
- * (first output triangle; the others degenerate). A new vertex near or past the horizon of
+ * (first output triangle; the others degenerate); one whose vertices truncated to the 1/256
+ * grid span no area is culled (every output triangle degenerate: degenerateTrianglesRasterized
+ * is false). A new vertex near or past the horizon of
  * the triangle's 1/w plane (1/w below 1/64 of the triangle's smallest) gets that floor as its
  * 1/w and screen-linear attributes: its coverage stays right, its attributes do not follow
  * the perspective plane. */
@@ -97,5 +102,38 @@ nir_shader *build_polygon_shader(unsigned attribute_count, bool edge_outputs = f
  * vertex's flat attributes over the first's (PolygonConstant triangle_count, flat_mask,
  * provoking_second, strip_triangles). */
 nir_shader *build_provoking_shader(unsigned attribute_count);
+
+/* Indirect draws: the triangle count exists only on the GPU, as the capture's streamout filled
+ * size. One block of memory per draw carries everything the passes after the capture read:
+ *   bytes 0-255    the construction's (and provoking pass's) PolygonConstants, triangle_count
+ *                  written by the count pass;
+ *   bytes 256-511  their driver constants (the compiler's compute ABI);
+ *   indirect_dispatch_arguments   DISPATCH_INDIRECT's three group counts for those passes;
+ *   indirect_draw_arguments       DRAW_INDIRECT's four dwords for the fans (vertex count,
+ *                                 one instance, first vertex and instance 0);
+ *   indirect_captured             the triangles the capture wrote, unclamped: the queue reads
+ *                                 it after the submission to tell an overflow;
+ *   indirect_filled_size          where STRMOUT_BUFFER_UPDATE stores the filled size (dwords).
+ * The capture buffer has room for `capacity + 1` triangles, so a draw that made more than
+ * `capacity` shows as capacity + 1 captured ones (the streamout writes whole primitives while
+ * they fit and drops the rest). */
+inline constexpr unsigned indirect_dispatch_arguments = 512, indirect_draw_arguments = 528, indirect_captured = 544,
+                          indirect_filled_size = 560, indirect_block_bytes = 576;
+/* The record's vertex (or index) count, copied next to the filled size: the count pass makes
+ * strip_period from it. */
+inline constexpr unsigned indirect_vertex_count = indirect_filled_size + 4;
+
+enum CountConstant : unsigned {
+   count_triangle_dwords, /* dwords a captured triangle takes (3 vertices) */
+   count_capacity,        /* triangles the construction and the fans may take */
+   count_constant_count
+};
+
+/* The count pass, one invocation: reads the filled size (slot 0: the block from
+ * indirect_filled_size, 16 bytes), writes the block (slot 1: from byte 0, indirect_block_bytes):
+ * triangle_count = min(filled / triangle dwords, capacity), strip_period (the record's vertex
+ * count minus 2, from indirect_vertex_count), the dispatch and draw arguments for that many
+ * triangles, and the unclamped count. */
+nir_shader *build_count_shader();
 
 } // namespace terakan::conservative

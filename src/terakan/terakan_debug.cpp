@@ -14,7 +14,9 @@ uint64_t terakan_debug_flags()
       {"startup", TERAKAN_DEBUG_STARTUP},
       {"variants", TERAKAN_DEBUG_VARIANTS},
       {"errors", TERAKAN_DEBUG_ERRORS},
-      {"conservative", TERAKAN_DEBUG_CONSERVATIVE},
+      {"dmacopies", TERAKAN_DEBUG_DMA_COPIES},
+      {"copies", TERAKAN_DEBUG_COPIES},
+      {"streams", TERAKAN_DEBUG_STREAMS},
       {nullptr, 0},
    };
    /* Function-local statics are initialized once, thread-safely. */

@@ -13,9 +13,17 @@ enum terakan_debug_flag : uint64_t {
    /* Print every error the driver reports (the message of terakan_errorf) on stderr too: the
     * messages otherwise reach only debug messengers (Mesa's vk_errorf logs in debug builds). */
    TERAKAN_DEBUG_ERRORS = 1ull << 2,
-   /* Offer VK_EXT_conservative_rasterization, whose path is not complete yet (docs/status.md):
-    * for its tests and for trying it. */
-   TERAKAN_DEBUG_CONSERVATIVE = 1ull << 3,
+   /* 1 << 3 was "conservative", which offered VK_EXT_conservative_rasterization before it was
+    * offered by default. */
+   /* Image copies by CP DMA runs only, never by the copy shader (terakan_meta_copy.cpp): to
+    * compare the two paths and to measure the old one. */
+   TERAKAN_DEBUG_DMA_COPIES = 1ull << 4,
+   /* Print on stderr how each image copy region was done ("terakan: copy: shader" or
+    * "terakan: copy: cp-dma, N packets"): the copy tests check the path taken. */
+   TERAKAN_DEBUG_COPIES = 1ull << 5,
+   /* Print at vkEndCommandBuffer how many command streams and dwords the command buffer holds
+    * ("terakan: command buffer: N streams, M dwords"): terakan-bench-copy reads it. */
+   TERAKAN_DEBUG_STREAMS = 1ull << 6,
 };
 
 uint64_t terakan_debug_flags();

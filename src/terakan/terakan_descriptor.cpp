@@ -4,6 +4,7 @@
 #include "terakan_private.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "vk_descriptor_update_template.h"
 #include "vk_descriptors.h"
@@ -393,5 +394,30 @@ terakan_UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet descrip
          }
          terakan_UpdateDescriptorSets(device, 1, &write, 0, nullptr);
       }
+   }
+}
+
+/* textureSize and imageSize of texel buffers read the element count of the bound view from the
+ * stage's driver constants (compiler.h, texel_buffer_size_constants): range / texel size, where
+ * the view's range was already rounded down to whole texels. Nothing bound reads as 0. */
+void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &binary,
+                                      const std::vector<terakan_texture_source> &textures,
+                                      const std::array<terakan_bound_set, 4> &sets, uint8_t *driver_constants)
+{
+   const std::vector<unsigned> &slots = binary.texel_buffer_size_slots;
+   for (size_t i = 0; i < slots.size() && i < terakan::compiler::max_texel_buffer_sizes; i++) {
+      uint32_t elements = 0;
+      for (const terakan_texture_source &source : textures) {
+         if (source.sampler || source.rat || source.slot != slots[i])
+            continue;
+         const terakan_bound_set &bound = sets[source.set];
+         if (!bound.set || source.descriptor >= bound.set->descriptors.size())
+            break;
+         const terakan_descriptor &d = bound.set->descriptors[source.descriptor];
+         if (d.bo && d.texel_format && d.texel_format->bytes)
+            elements = uint32_t(std::min<uint64_t>(d.range / d.texel_format->bytes, UINT32_MAX));
+         break;
+      }
+      std::memcpy(driver_constants + 4 * (terakan::compiler::texel_buffer_size_constants + i), &elements, 4);
    }
 }

@@ -68,6 +68,14 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
    if (wait_error)
       return vk_queue_set_lost(&queue->vk, "terakan: waiting for the GPU failed (%s); the GPU "
                                            "hung or was reset", strerror(wait_error));
+   /* Conservative indirect draws that made more triangles than they could capture drew a
+    * wrong picture: say so (terakan_conservative_draw.cpp). */
+   for (uint32_t c = 0; c < submit->command_buffer_count; c++) {
+      std::string overflow;
+      if (!terakan_conservative_check_capacity(container_of(submit->command_buffers[c], terakan_cmd_buffer, vk),
+                                               overflow))
+         return vk_queue_set_lost(&queue->vk, "terakan: %s", overflow.c_str());
+   }
 
    return signal_all(device, submit);
 }

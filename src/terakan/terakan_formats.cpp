@@ -204,6 +204,24 @@ bool terakan_format_is_storage(const terakan_format *format)
    case VK_FORMAT_R32G32B32A32_SFLOAT:
    case VK_FORMAT_R32G32B32A32_UINT:
    case VK_FORMAT_R32G32B32A32_SINT:
+   /* 8- and 16-bit integer and 16-bit float formats of one and two channels: colour-buffer
+    * formats, which r600g binds as typed RATs as it binds any colour format
+    * (evergreen_set_shader_images takes the CB format of the image's format); stores convert
+    * as a colour export does, loads read the fetch or texture resource (api-storage-formats).
+    * Of Vulkan's extended storage formats these are offered as formats only: without the
+    * normalized, 10-bit and 11-bit ones, shaderStorageImageExtendedFormats stays off, so
+    * shaders reach them without a format qualifier (shaderStorageImageRead/WriteWithoutFormat)
+    * or through storage texel buffers. */
+   case VK_FORMAT_R16_UINT:
+   case VK_FORMAT_R16_SINT:
+   case VK_FORMAT_R16_SFLOAT:
+   case VK_FORMAT_R16G16_UINT:
+   case VK_FORMAT_R16G16_SINT:
+   case VK_FORMAT_R16G16_SFLOAT:
+   case VK_FORMAT_R8_UINT:
+   case VK_FORMAT_R8_SINT:
+   case VK_FORMAT_R8G8_UINT:
+   case VK_FORMAT_R8G8_SINT:
       return true;
    default:
       return false;
@@ -339,14 +357,19 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
                                               VK_IMAGE_CREATE_ALIAS_BIT |
                                               VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
                                               VK_IMAGE_CREATE_SAMPLE_LOCATIONS_COMPATIBLE_DEPTH_BIT_EXT;
-   if (!format || !supported_usage || (info->usage & ~supported_usage) || (info->flags & ~supported_flags) ||
-       (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
-      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   /* Vulkan 1.2 (separate stencil usage): a stencil aspect's own usage must be supported as
+    * well; one surface serves both aspects, so the union is what the image must allow. */
+   VkImageUsageFlags usage = info->usage;
    for (const VkBaseInStructure *next = static_cast<const VkBaseInStructure *>(info->pNext); next;
         next = next->pNext) {
       if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO)
          return VK_ERROR_FORMAT_NOT_SUPPORTED;
+      if (next->sType == VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO)
+         usage |= reinterpret_cast<const VkImageStencilUsageCreateInfo *>(next)->stencilUsage;
    }
+   if (!format || !supported_usage || (usage & ~supported_usage) || (info->flags & ~supported_flags) ||
+       (info->tiling != VK_IMAGE_TILING_LINEAR && info->tiling != VK_IMAGE_TILING_OPTIMAL))
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
    switch (info->type) {
    case VK_IMAGE_TYPE_1D:
       out.maxExtent = {4096, 1, 1};
@@ -377,7 +400,7 @@ terakan_GetPhysicalDeviceImageFormatProperties2(
    if (info->type == VK_IMAGE_TYPE_2D && info->tiling == VK_IMAGE_TILING_OPTIMAL &&
        !(info->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
        (supported_usage & (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
-       !(info->usage & ~terakan_multisampled_usage(format)))
+       !(usage & ~terakan_multisampled_usage(format)))
       out.sampleCounts = terakan_supported_sample_counts;
    out.maxResourceSize = 1ull << 31;
    return VK_SUCCESS;

@@ -19,6 +19,7 @@
 
 #include <cstring>
 
+#include "vk_format.h"
 #include "vk_shader_module.h"
 
 using terakan::compiler::CompileOptions;
@@ -50,7 +51,7 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
                             const VkPipelineShaderStageCreateInfo *stage_info, ShaderStage stage,
                             const struct vk_vertex_input_state *vertex_input, bool export_vertex_order,
                             unsigned colour_targets, terakan_graphics_stage &out, bool capture_outputs = false,
-                            int conservative_edges = -1)
+                            int conservative_edges = -1, bool dynamic_vertex_input = false)
 {
    VK_FROM_HANDLE(vk_shader_module, module, stage_info->module);
    VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
@@ -71,16 +72,18 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
    options.capture_outputs = capture_outputs;
    options.conservative_edges = conservative_edges;
    options.colour_targets = colour_targets;
-   if (stage == ShaderStage::Vertex && vertex_input) {
+   /* VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: rates and divisors come with each draw, through the
+    * vertex shader's driver constants (docs/compiler.md, "Dynamic vertex input"). */
+   if (stage == ShaderStage::Vertex && dynamic_vertex_input)
+      options.dynamic_vertex_input = true;
+   else if (stage == ShaderStage::Vertex && vertex_input) {
       u_foreach_bit(location, vertex_input->attributes_valid) {
          const uint32_t binding = vertex_input->attributes[location].binding;
-         if (vertex_input->bindings[binding].input_rate == VK_VERTEX_INPUT_RATE_INSTANCE) {
-            if (vertex_input->bindings[binding].divisor != 1)
-               return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                                     "terakan: vertex binding %u: instance divisors other than 1 are not supported",
-                                     binding);
-            options.vertex_inputs.push_back({location, terakan::compiler::VertexInputRate::Instance});
-         }
+         /* VK_EXT_vertex_attribute_divisor: the divisor (0 included) goes into the program and
+          * its cache key; the shader divides (docs/compiler.md, "Vertex inputs"). */
+         if (vertex_input->bindings[binding].input_rate == VK_VERTEX_INPUT_RATE_INSTANCE)
+            options.vertex_inputs.push_back({location, terakan::compiler::VertexInputRate::Instance,
+                                             vertex_input->bindings[binding].divisor});
       }
    }
    VkResult result = terakan_read_specialization(device, stage_info->pSpecializationInfo, options);
@@ -150,8 +153,10 @@ static VkResult check_state(terakan_device *device, const terakan_graphics_pipel
             return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                   "terakan: colour attachment %u: format %d cannot be rendered to", i, format);
       }
+      /* A stencil format without a stencil aspect (dEQP's dynamic-rendering depth_clamp cases
+       * give their depth-only format for both) has nothing to render: no stencil attachment. */
       const VkFormat stencil = s.rp->stencil_attachment_format;
-      if (stencil != VK_FORMAT_UNDEFINED && stencil != VK_FORMAT_D24_UNORM_S8_UINT &&
+      if (stencil != VK_FORMAT_UNDEFINED && vk_format_has_stencil(stencil) && stencil != VK_FORMAT_D24_UNORM_S8_UINT &&
           stencil != VK_FORMAT_D32_SFLOAT_S8_UINT)
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                "terakan: stencil attachment format %d cannot be rendered to", stencil);
@@ -214,7 +219,11 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
       return fail(result);
    vk_dynamic_graphics_state_init(&graphics->dynamic);
    graphics->dynamic.ms.sample_locations = &graphics->sample_locations;
+   /* The static vertex input state too, since command buffers keep theirs in the dynamic
+    * state (VK_EXT_vertex_input_dynamic_state needs the storage on both sides). */
+   graphics->dynamic.vi = &graphics->vertex_input;
    vk_dynamic_graphics_state_fill(&graphics->dynamic, &graphics->state);
+   const bool dynamic_vertex_input = BITSET_TEST(graphics->state.dynamic, MESA_VK_DYNAMIC_VI);
 
    /* The fragment stage first: a pixel shader that reads BaryCoordKHR or PerVertexKHR needs the
     * vertex shader to export the vertex-order parameter. Without a fragment stage (depth-only
@@ -233,7 +242,8 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
       result = check_dual_source_with_memory_writes(device, *graphics);
    if (result == VK_SUCCESS)
       result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi,
-                           graphics->fragment.binary.graphics.uses_vertex_order, 0, graphics->vertex);
+                           graphics->fragment.binary.graphics.uses_vertex_order, 0, graphics->vertex, false, -1,
+                           dynamic_vertex_input);
    /* Conservative rasterization (terakan_conservative_draw.cpp): the vertex stage once more as
     * its capture variant, then the construction and the pass-through shader. */
    if (result == VK_SUCCESS && graphics->state.rs &&
@@ -242,7 +252,7 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
       if (!graphics->conservative)
          return fail(vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY));
       result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi, false, 0,
-                           graphics->conservative->capture, true);
+                           graphics->conservative->capture, true, -1, dynamic_vertex_input);
       /* Multisampled: the fragment stage again, with the discard of the pixels the whole-pixel
        * push-out adds (its edges at varying locations the vertex stage leaves free). The
        * pipeline only ever rasterizes the fans, so this program replaces the first. */

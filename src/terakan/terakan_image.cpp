@@ -3,8 +3,8 @@
  * Layouts (src/hw/surface.h): VK_IMAGE_TILING_LINEAR is linear aligned; OPTIMAL is 2D tiled
  * thin1 with the board's pipes and banks (RADEON_INFO_TILING_CONFIG), its small levels 1D tiled
  * as the hardware expects; 1D tiled thin1 if the kernel's tiling configuration is unusable.
- * Copies into and out of images are CP DMA copies of the runs of texels that are contiguous on
- * both sides (whole rows when linear, a few texels inside a micro tile when tiled). A view
+ * Copies into and out of tiled images are compute dispatches (terakan_meta_copy.cpp), others
+ * CP DMA copies of the runs of texels that are contiguous on both sides. A view
  * becomes the texture resource words at creation; the command buffer only relocates their two
  * addresses.
  *
@@ -203,10 +203,16 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: images of format %d are not supported", pCreateInfo->format);
    const VkImageUsageFlags supported_usage = terakan_supported_image_usage(format, pCreateInfo->tiling);
-   if (pCreateInfo->usage & ~supported_usage)
+   /* A separate stencil usage (Vulkan 1.2) is checked with the rest: one surface serves both
+    * aspects. */
+   VkImageUsageFlags usage = pCreateInfo->usage;
+   if (const auto *stencil = static_cast<const VkImageStencilUsageCreateInfo *>(
+          vk_find_struct_const(pCreateInfo->pNext, IMAGE_STENCIL_USAGE_CREATE_INFO)))
+      usage |= stencil->stencilUsage;
+   if (usage & ~supported_usage)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                        "terakan: image usage 0x%x is not supported for format %d (supported: 0x%x)",
-                       pCreateInfo->usage, pCreateInfo->format, supported_usage);
+                       usage, pCreateInfo->format, supported_usage);
    /* ALIAS (VK_KHR_bind_memory2): two images made alike get the same layout here anyway.
     * SAMPLE_LOCATIONS_COMPATIBLE_DEPTH (VK_EXT_sample_locations): depth is stored per sample
     * without compression (no HTILE), so its contents do not depend on the locations. */
@@ -226,11 +232,11 @@ terakan_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
           pCreateInfo->mipLevels != 1 || (pCreateInfo->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                "terakan: multisampled images must be 2D, optimally tiled, with one level");
-      if (pCreateInfo->usage & ~terakan_multisampled_usage(format))
+      if (usage & ~terakan_multisampled_usage(format))
          return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                                "terakan: multisampled image usage 0x%x is not supported for format %d (supported: "
                                "0x%x; storage images and depth input attachments are not)",
-                               pCreateInfo->usage, pCreateInfo->format, terakan_multisampled_usage(format));
+                               usage, pCreateInfo->format, terakan_multisampled_usage(format));
    }
    auto *image = terakan_object_new<terakan_image>(pAllocator ? pAllocator : &device->vk.alloc,
                                                    VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
@@ -305,6 +311,31 @@ terakan_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequire
    requirements.alignment = std::max<uint64_t>(image->layout.alignment, 256);
    requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
    terakan_fill_dedicated_requirements(pMemoryRequirements);
+}
+
+/* maintenance4: the requirements of an image not made yet. The layout is the whole answer and
+ * comes from the create info alone, so a short-lived image gives it; an image the driver
+ * would refuse gives empty requirements (the application may not ask for one). */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDeviceImageMemoryRequirements(VkDevice _device, const VkDeviceImageMemoryRequirements *pInfo,
+                                         VkMemoryRequirements2 *pMemoryRequirements)
+{
+   pMemoryRequirements->memoryRequirements = {};
+   VkImage image = VK_NULL_HANDLE;
+   if (terakan_CreateImage(_device, pInfo->pCreateInfo, nullptr, &image) != VK_SUCCESS)
+      return;
+   VkImageMemoryRequirementsInfo2 info = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2};
+   info.image = image;
+   terakan_GetImageMemoryRequirements2(_device, &info, pMemoryRequirements);
+   terakan_DestroyImage(_device, image, nullptr);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDeviceImageSparseMemoryRequirements(VkDevice, const VkDeviceImageMemoryRequirements *,
+                                               uint32_t *pSparseMemoryRequirementCount,
+                                               VkSparseImageMemoryRequirements2 *)
+{
+   *pSparseMemoryRequirementCount = 0; /* no sparse images */
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

@@ -170,6 +170,19 @@ terakan_GetBufferMemoryRequirements2(VkDevice _device, const VkBufferMemoryRequi
    terakan_fill_dedicated_requirements(pMemoryRequirements);
 }
 
+/* maintenance4: a buffer's requirements follow from its size alone. */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetDeviceBufferMemoryRequirements(VkDevice _device, const VkDeviceBufferMemoryRequirements *pInfo,
+                                          VkMemoryRequirements2 *pMemoryRequirements)
+{
+   VK_FROM_HANDLE(terakan_device, device, _device);
+   VkMemoryRequirements &requirements = pMemoryRequirements->memoryRequirements;
+   requirements.size = align64(pInfo->pCreateInfo->size, 4);
+   requirements.alignment = buffer_alignment;
+   requirements.memoryTypeBits = (1u << device->physical->memory.memoryTypeCount) - 1;
+   terakan_fill_dedicated_requirements(pMemoryRequirements);
+}
+
 void terakan_fill_dedicated_requirements(VkMemoryRequirements2 *requirements)
 {
    /* Each allocation is one buffer object of its own, so a dedicated one gains nothing. */

@@ -3,10 +3,20 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "terakan_private.h"
 #include "compiler/nir_shaders.h"
+
+/* A compute program of the driver's own (the copies: terakan_meta_copy.cpp), or why it could
+ * not be made. */
+struct terakan_meta_compute {
+   VkResult result = VK_SUCCESS;
+   terakan::compiler::ShaderBinary binary;
+   terakan::winsys::RadeonBo *code_bo = nullptr;
+   ~terakan_meta_compute() { delete code_bo; }
+};
 
 /* Program pairs made on first use and kept for the device's lifetime. */
 struct terakan_meta {
@@ -15,6 +25,8 @@ struct terakan_meta {
    std::map<uint32_t, terakan_graphics_pipeline *> blits;  /* by terakan_meta_blit.cpp's key */
    /* by terakan_meta_depth_resolve.cpp's key (aspect, mode, samples) */
    std::map<uint32_t, terakan_graphics_pipeline *> depth_resolves;
+   /* by terakan_meta_copy.cpp's key (source and destination kinds) */
+   std::map<uint32_t, std::unique_ptr<terakan_meta_compute>> copies;
 };
 
 /* Where the meta vertex shader finds its three RECTLIST corners in the push constants. */

@@ -46,6 +46,9 @@ static const struct vk_device_extension_table terakan_device_extensions = {
     * a block a COND_WRITE fills from the count (terakan_cmd_draw.cpp, indirect_draws). */
    .KHR_draw_indirect_count = true,
    .KHR_driver_properties = true,
+   /* vkCmdBeginRendering/EndRendering: the driver's rendering commands (render passes are the
+    * runtime's over them); inheritance into secondaries through the replay. */
+   .KHR_dynamic_rendering = true,
    .KHR_format_feature_flags2 = true, /* VkFormatProperties3 repeats the format features */
    /* BaryCoordKHR from the SPI's I/J pairs, PerVertexKHR from INTERP_LOAD_P0/P10/P20
     * (src/compiler/barycentric.h), in Vulkan's vertex order for triangle lists, strips and
@@ -66,11 +69,12 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_maintenance1 = true,
    .KHR_maintenance2 = true,
    .KHR_maintenance3 = true,
+   .KHR_maintenance4 = true, /* a 1.3 feature (terakan_core_1_3_features) */
    /* Multiview: each draw, clear and resolve of a multiview render pass instance is emitted
     * once per view, on the view's layer, with ViewIndex in the driver constants
     * (terakan_for_each_layer). */
    .KHR_multiview = true,
-   /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.1
+   /* Vulkan 1.1's block layout rules: the compiler validates SPIR-V in the Vulkan 1.2
     * environment, which already allows them, and every buffer access is per dword. */
    .KHR_relaxed_block_layout = true,
    /* MIRROR_CLAMP_TO_EDGE is the texture unit's MIRROR_ONCE_LAST_TEXEL (terakan_sampler.cpp;
@@ -79,12 +83,30 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .KHR_separate_depth_stencil_layouts = true,
    /* BaseVertex, BaseInstance and DrawIndex: the vertex shader's driver constants. */
    .KHR_shader_draw_parameters = true,
+   /* SPIR-V 1.4 modules: the compiler validates in Vulkan 1.2's environment and Mesa's
+    * translator reads them; float controls are offered with every property VK_FALSE (no
+    * execution mode is promised: nothing is known of the ALU's denormals). */
+   .KHR_shader_float_controls = true,
    /* Integer dot products: NIR lowers them to multiplies and adds (none is accelerated). */
    .KHR_shader_integer_dot_product = true,
+   /* With 8-, 16- and 64-bit shader types all absent there is nothing to extend. */
+   .KHR_shader_subgroup_extended_types = true,
+   /* OpTerminateInvocation: KILL, and out of every loop with the rest of the program skipped
+    * where a loop could follow (compiler terminate_lowering.h). A 1.3 feature. */
+   .KHR_shader_terminate_invocation = true,
+   .KHR_spirv_1_4 = true,
    /* The StorageBuffer storage class: spirv_to_nir treats it as a storage buffer. */
    .KHR_storage_buffer_storage_class = true,
    .KHR_swapchain = true, /* wsi_common's CPU presentation path (terakan_wsi.cpp) */
+   /* The "2" barrier, event and timestamp commands are the driver's; vkQueueSubmit2 is the
+    * runtime's (vk_queue.c). */
+   .KHR_synchronization2 = true,
    .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
+   /* std430 uniform buffers: the scalar layout (below) already allows them. */
+   .KHR_uniform_buffer_standard_layout = true,
+   /* Workgroup blocks with explicit layouts, aliasing from offset 0: LDS byte offsets read
+    * and written a dword at a time (compiler nir_frontend.cpp; api-workgroup-layout). */
+   .KHR_workgroup_memory_explicit_layout = true,
    /* Workgroup variables initialized with OpConstantNull: zeroed by the invocations first. */
    .KHR_zero_initialize_workgroup_memory = true,
    /* Cull mode, front face, topology, viewport and scissor counts, vertex strides, depth
@@ -99,6 +121,10 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    .EXT_extended_dynamic_state2 = true,
    /* vkResetQueryPool: query pools are coherent CPU-mapped memory (terakan_query.cpp). */
    .EXT_host_query_reset = true,
+   /* vkCmdDrawMulti(Indexed)EXT: each record is its own draw with its DrawIndex
+    * (terakan_cmd_draw.cpp). */
+   .EXT_multi_draw = true,
+   .EXT_pipeline_creation_cache_control = true, /* a 1.3 feature (terakan_core_1_3_features) */
    /* Private data slots: the runtime keeps them on every object (vk_object.c). */
    .EXT_private_data = true,
    /* Programmable sample locations: the scan converter takes each sample's offset from
@@ -109,9 +135,23 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* C-like buffer layouts: every buffer access is per dword at any 4-byte offset, and the
     * compiler's SPIR-V validation allows the scalar rules. */
    .EXT_scalar_block_layout = true,
+   /* Demote is KILL (the lane runs on as a helper for its quad's derivatives, writing nothing);
+    * OpIsHelperInvocationEXT and HelperInvocation a fetch clause with VALID_PIXEL_MODE that only
+    * valid pixels run (compiler select_graphics.cpp). A 1.3 feature. */
+   .EXT_shader_demote_to_helper_invocation = true,
    /* FragStencilRefEXT: PIXEL 61's y with DB_SHADER_CONTROL.STENCIL_REF_EXPORT_ENABLE
     * (compiler select_graphics.cpp; r600g's stencil_export GL scene on the simulator). */
    .EXT_shader_stencil_export = true,
+   /* VkPipelineShaderStageRequiredSubgroupSizeCreateInfo and the stage flags for varying
+    * and full subgroups: subgroups have one size, 1, so each request is met as it is. */
+   .EXT_subgroup_size_control = true,
+   /* Instance-rate divisors, 0 included: the vertex shader computes the element from
+    * InstanceIndex and firstInstance (compiler vertex_divisors.h; api-vertex-divisor). */
+   .EXT_vertex_attribute_divisor = true,
+   /* vkCmdSetVertexInputEXT is the runtime's; formats, offsets and strides are fetch-resource
+    * words written at each draw, rates and divisors driver constants the vertex shader reads
+    * (compiler vertex_divisors.h; api-vertex-input-dynamic). */
+   .EXT_vertex_input_dynamic_state = true,
 };
 
 static void log_startup(const char *format, const char *path, const char *detail)
@@ -251,10 +291,10 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    vk_physical_device_dispatch_table_from_entrypoints(
       &dispatch_table, &terakan_unimplemented_physical_device_entrypoints, false);
 
-   /* VK_EXT_conservative_rasterization is offered only with TERAKAN_DEBUG=conservative until
-    * its whole path works (multisampled and indirect draws are refused; docs/status.md). */
+   /* VK_EXT_conservative_rasterization: overestimation by drawing a bigger polygon, direct and
+    * indirect draws (terakan_conservative_draw.h; what it refuses is in docs/status.md). */
    struct vk_device_extension_table extensions = terakan_device_extensions;
-   extensions.EXT_conservative_rasterization = terakan_debug(TERAKAN_DEBUG_CONSERVATIVE);
+   extensions.EXT_conservative_rasterization = true;
    VkResult result = vk_physical_device_init(&pdev->vk, vk_instance, &extensions, &dispatch_table);
    if (result != VK_SUCCESS) {
       vk_free(&vk_instance->alloc, pdev);
@@ -305,6 +345,82 @@ void terakan_physical_device_destroy(struct vk_physical_device *vk_pdev)
    delete pdev->radeon;
    vk_physical_device_finish(&pdev->vk);
    vk_free(&pdev->vk.instance->alloc, pdev);
+}
+
+/* Vulkan 1.1's features: multiview and draw parameters; the rest is optional and absent. */
+static VkPhysicalDeviceVulkan11Features terakan_core_1_1_features()
+{
+   VkPhysicalDeviceVulkan11Features f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+   /* Multiview: each draw, clear and resolve replayed per view (terakan_for_each_layer); no
+    * geometry or tessellation stages to combine it with. */
+   f.multiview = VK_TRUE;
+   /* BaseVertex, BaseInstance, DrawIndex: the vertex shader's driver constants. */
+   f.shaderDrawParameters = VK_TRUE;
+   return f;
+}
+
+/* Vulkan 1.2's features. Required by 1.2 and offered: imageless framebuffers, uniform buffer
+ * standard layout, subgroup extended types, separate depth/stencil layouts, host query reset,
+ * timeline semaphores, subgroupBroadcastDynamicId. The optional ones offered are those the
+ * extension table lists; everything else (8/16-bit storage, Float16/Int8, 64-bit atomics,
+ * descriptor indexing, filter min/max, buffer device address, the memory model, viewport and
+ * layer outputs) is absent and says so (docs/status.md, the Physical device row). */
+static VkPhysicalDeviceVulkan12Features terakan_core_1_2_features()
+{
+   VkPhysicalDeviceVulkan12Features f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+   f.samplerMirrorClampToEdge = VK_TRUE; /* MIRROR_ONCE_LAST_TEXEL (terakan_sampler.cpp) */
+   f.drawIndirectCount = VK_TRUE;        /* predicated records (terakan_cmd_draw.cpp) */
+   f.scalarBlockLayout = VK_TRUE;        /* every buffer access is a dword at any 4-byte offset */
+   f.imagelessFramebuffer = VK_TRUE;     /* the runtime's render passes take the views at begin */
+   /* std430 in uniform buffers: a subset of the scalar layout above; constant-offset loads
+    * through the constant cache pick the dword they need (api-vulkan12 StandardLayoutUniforms). */
+   f.uniformBufferStandardLayout = VK_TRUE;
+   /* Subgroup operations on 8-, 16- and 64-bit types: no such shader types are offered
+    * (shaderInt8, shaderFloat16, shaderInt16, shaderInt64 are off), so nothing more to do. */
+   f.shaderSubgroupExtendedTypes = VK_TRUE;
+   f.separateDepthStencilLayouts = VK_TRUE; /* layouts do not change a TeraScale surface */
+   f.hostQueryReset = VK_TRUE;              /* query pools are coherent CPU-mapped memory */
+   f.timelineSemaphore = VK_TRUE;           /* the runtime's emulation over terakan_cpu_sync_type */
+   /* A subgroup is one invocation (subgroups.h): a broadcast from any id in range reads the
+    * invocation's own value, whether the id is constant or not. */
+   f.subgroupBroadcastDynamicId = VK_TRUE;
+   return f;
+}
+
+/* Vulkan 1.3's features that Terakan has, answered to the extension structures of a 1.2
+ * device (the device does not report 1.3: docs/status.md lists what stands in the way). */
+static VkPhysicalDeviceVulkan13Features terakan_core_1_3_features()
+{
+   VkPhysicalDeviceVulkan13Features f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+   f.privateData = VK_TRUE;                         /* the runtime keeps the slots (vk_object.c) */
+   f.shaderZeroInitializeWorkgroupMemory = VK_TRUE; /* zeroed by the invocations first */
+   f.shaderIntegerDotProduct = VK_TRUE;             /* NIR's multiplies and adds */
+   /* vkCmdBeginRendering/EndRendering are the driver's rendering commands (render passes are
+    * the runtime's, over them), in primaries and in secondaries through the replay
+    * (terakan_cmd_rendering.cpp, terakan_cmd_buffer.cpp). */
+   f.dynamicRendering = VK_TRUE;
+   /* The "2" barrier, event and timestamp commands are the driver's own (the 1.0 forms reach
+    * them through the runtime), and the runtime's queue takes vkQueueSubmit2. */
+   f.synchronization2 = VK_TRUE;
+   /* VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT answers from the pipeline
+    * cache alone (terakan_obtain_binary), EARLY_RETURN_ON_FAILURE stops a batch
+    * (terakan_create_pipelines); an externally synchronized cache is the runtime's. */
+   f.pipelineCreationCacheControl = VK_TRUE;
+   /* Memory requirements without objects (terakan_GetDevice*MemoryRequirements: a buffer's
+    * follow from its size, an image's from a short-lived image's layout), LocalSizeId (the
+    * compiler's validation allows it; spirv_to_nir reads it), maxBufferSize; pipeline and
+    * descriptor set layouts are reference-counted by the runtime, so objects made from them
+    * outlive them. */
+   f.maintenance4 = VK_TRUE;
+   /* Subgroups are one invocation whatever the pipeline asks (subgroups.h): the only size
+    * there is, 1, can be required, and every subgroup is full. */
+   f.subgroupSizeControl = VK_TRUE;
+   f.computeFullSubgroups = VK_TRUE;
+   /* Demote is KILL, whose lane runs on as a helper; helper queries are VALID_PIXEL_MODE
+    * fetches; terminate also leaves loops (compiler select_graphics.cpp, terminate_lowering.h). */
+   f.shaderDemoteToHelperInvocation = VK_TRUE;
+   f.shaderTerminateInvocation = VK_TRUE;
+   return f;
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL
@@ -366,13 +482,26 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * wide_lines GL scene on the simulator). */
    pFeatures->features.wideLines = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
+   /* Every 32-bit index value (limits.maxDrawIndexedIndexValue; api-draws
+    * IndicesBeyondTwentyFourBits). */
+   pFeatures->features.fullDrawIndexUint32 = VK_TRUE;
    /* PA_SU_SC_MODE_CNTL POLY_MODE with POINT and LINE primitive types (api-polygon-modes;
     * r600g's polygon_mode GL scene on the simulator). */
    pFeatures->features.fillModeNonSolid = VK_TRUE;
    /* EVENT_WRITE SAMPLE_PIPELINESTAT's eleven counters (api-queries
     * PipelineStatisticsKnownByConstruction; terakan_query.cpp). */
    pFeatures->features.pipelineStatisticsQuery = VK_TRUE;
+   /* The structures of Vulkan 1.1, 1.2 and 1.3 and the extension structures they absorbed
+    * are answered from one record per version (the runtime copies the fields), so that the
+    * core and the extension structures cannot disagree. */
+   const VkPhysicalDeviceVulkan11Features core11 = terakan_core_1_1_features();
+   const VkPhysicalDeviceVulkan12Features core12 = terakan_core_1_2_features();
+   const VkPhysicalDeviceVulkan13Features core13 = terakan_core_1_3_features();
    vk_foreach_struct(ext, pFeatures->pNext) {
+      if (vk_get_physical_device_core_1_1_feature_ext(ext, &core11) ||
+          vk_get_physical_device_core_1_2_feature_ext(ext, &core12) ||
+          vk_get_physical_device_core_1_3_feature_ext(ext, &core13))
+         continue;
       switch (ext->sType) {
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
          reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *>(ext)->extendedDynamicState = VK_TRUE;
@@ -387,73 +516,38 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
-         /* Not the logic op (logicOp is off) nor patch control points (no tessellation). */
+         /* Neither the logic op as dynamic state (untested) nor patch control points (no
+          * tessellation). */
          auto *eds2 = reinterpret_cast<VkPhysicalDeviceExtendedDynamicState2FeaturesEXT *>(ext);
          eds2->extendedDynamicState2 = VK_TRUE;
          eds2->extendedDynamicState2LogicOp = VK_FALSE;
          eds2->extendedDynamicState2PatchControlPoints = VK_FALSE;
          break;
       }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreFeatures *>(ext)->timelineSemaphore = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceImagelessFramebufferFeatures *>(ext)->imagelessFramebuffer = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures *>(ext)
-            ->separateDepthStencilLayouts = VK_TRUE;
-         break;
-      /* Vulkan 1.1's optional features Terakan does not have. */
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
-         auto *storage = reinterpret_cast<VkPhysicalDevice16BitStorageFeatures *>(ext);
-         storage->storageBuffer16BitAccess = storage->uniformAndStorageBuffer16BitAccess = VK_FALSE;
-         storage->storagePushConstant16 = storage->storageInputOutput16 = VK_FALSE;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
-         auto *pointers = reinterpret_cast<VkPhysicalDeviceVariablePointersFeatures *>(ext);
-         pointers->variablePointersStorageBuffer = pointers->variablePointers = VK_FALSE;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceProtectedMemoryFeatures *>(ext)->protectedMemory = VK_FALSE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceSamplerYcbcrConversionFeatures *>(ext)->samplerYcbcrConversion = VK_FALSE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
-         /* BaseVertex, BaseInstance, DrawIndex: the vertex shader's driver constants. */
-         reinterpret_cast<VkPhysicalDeviceShaderDrawParametersFeatures *>(ext)->shaderDrawParameters = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
-         /* No geometry or tessellation stages to combine it with. */
-         auto *multiview = reinterpret_cast<VkPhysicalDeviceMultiviewFeatures *>(ext);
-         multiview->multiview = VK_TRUE;
-         multiview->multiviewGeometryShader = VK_FALSE;
-         multiview->multiviewTessellationShader = VK_FALSE;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductFeatures *>(ext)
-            ->shaderIntegerDotProduct = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceHostQueryResetFeatures *>(ext)->hostQueryReset = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
-         reinterpret_cast<VkPhysicalDevicePrivateDataFeatures *>(ext)->privateData = VK_TRUE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceScalarBlockLayoutFeatures *>(ext)->scalarBlockLayout = VK_TRUE;
-         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR:
          reinterpret_cast<VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR *>(ext)
             ->fragmentShaderBarycentric = VK_TRUE;
          break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
-         reinterpret_cast<VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *>(ext)
-            ->shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR: {
+         /* 32-bit members in any layout, the scalar one included; no 8- or 16-bit types. */
+         auto *layout = reinterpret_cast<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *>(ext);
+         layout->workgroupMemoryExplicitLayout = VK_TRUE;
+         layout->workgroupMemoryExplicitLayoutScalarBlockLayout = VK_TRUE;
+         layout->workgroupMemoryExplicitLayout8BitAccess = VK_FALSE;
+         layout->workgroupMemoryExplicitLayout16BitAccess = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
+         reinterpret_cast<VkPhysicalDeviceMultiDrawFeaturesEXT *>(ext)->multiDraw = VK_TRUE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+         auto *divisor = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT *>(ext);
+         divisor->vertexAttributeInstanceRateDivisor = VK_TRUE;
+         divisor->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT:
+         reinterpret_cast<VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT *>(ext)->vertexInputDynamicState = VK_TRUE;
          break;
       default:
          break;
@@ -516,7 +610,9 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.subPixelPrecisionBits = 8;
    limits.subTexelPrecisionBits = 4;
    limits.mipmapPrecisionBits = 4;
-   limits.maxDrawIndexedIndexValue = (1u << 24) - 1;
+   /* fullDrawIndexUint32: VGT_MAX_VTX_INDX is ~0 (as r600g programs it, which gives GL's
+    * MAX_ELEMENT_INDEX of 2^32 - 1) and VertexIndex is a 32-bit GPR. */
+   limits.maxDrawIndexedIndexValue = UINT32_MAX;
    /* multiDrawIndirect: each draw is replayed with its own state (the minimum Vulkan asks for
     * with the feature; a long stream is split over several kernel submissions). */
    limits.maxDrawIndirectCount = 65535;
@@ -606,6 +702,103 @@ static void raise_compute_limits(VkPhysicalDeviceLimits &limits, terakan::hw::Is
    limits.maxPushConstantsSize = 256;
 }
 
+static VkPhysicalDeviceVulkan11Properties terakan_core_1_1_properties(const terakan_physical_device *pdev)
+{
+   VkPhysicalDeviceVulkan11Properties p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+   memcpy(p.deviceUUID, pdev->device_uuid, VK_UUID_SIZE);
+   memcpy(p.driverUUID, pdev->driver_uuid, VK_UUID_SIZE);
+   p.deviceLUIDValid = VK_FALSE;
+   /* Subgroups of one invocation (src/compiler/subgroups.h): the lanes of a wave have no
+    * instruction to exchange values, so each invocation is its own subgroup, and every
+    * operation below has its exact one-invocation answer. No quad operations (they need
+    * four invocations). */
+   p.subgroupSize = 1;
+   p.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+   p.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                   VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                   VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+   p.subgroupQuadOperationsInAllStages = VK_FALSE;
+   /* A point is drawn only when its vertex is inside the clip volume and every enabled clip
+    * distance keeps it, as the simulator's clipper does (src/sim/gfx/draw.cpp). */
+   p.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+   /* Views are replays of the draw, so any view mask works: 32 views is all a mask holds.
+    * Instances are not touched by the replay: NUM_INSTANCES is a 32-bit count. */
+   p.maxMultiviewViewCount = 32;
+   p.maxMultiviewInstanceIndex = UINT32_MAX;
+   p.protectedNoFault = VK_FALSE;
+   /* Descriptors are CPU records, so a set's size has no hardware bound: Vulkan's minimum is
+    * reported as the guideline. An allocation is one buffer object in one heap, so the
+    * largest heap bounds it (terakan_memory.cpp refuses larger ones). */
+   p.maxPerSetDescriptors = 1024;
+   for (uint32_t h = 0; h < pdev->memory.memoryHeapCount; h++)
+      p.maxMemoryAllocationSize = std::max(p.maxMemoryAllocationSize, pdev->memory.memoryHeaps[h].size);
+   return p;
+}
+
+static VkPhysicalDeviceVulkan12Properties terakan_core_1_2_properties(const VkPhysicalDeviceLimits &limits)
+{
+   VkPhysicalDeviceVulkan12Properties p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+   /* Khronos has not registered a VkDriverId for Terakan. Claiming another driver's id would
+    * trigger that driver's workarounds in applications (DXVK keys on it), so we report an id
+    * outside the registered range until one is assigned (docs/status.md). */
+   p.driverID = static_cast<VkDriverId>(TERAKAN_UNREGISTERED_DRIVER_ID);
+   snprintf(p.driverName, VK_MAX_DRIVER_NAME_SIZE, "terakan");
+   snprintf(p.driverInfo, VK_MAX_DRIVER_INFO_SIZE,
+            "Terakan " TERAKAN_VERSION " (not conformant; Mesa " MESA_RUNTIME_VERSION " runtime)");
+   p.conformanceVersion = {0, 0, 0, 0};
+   /* Float controls: no execution mode is promised (every property VK_FALSE), since nothing
+    * public says how the ALU treats denormals or which rounding its conversions use. With
+    * 32-bit floats only, the independence answers claim nothing either. */
+   p.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+   p.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+   /* Descriptor indexing is off, so no pool or set can be made for update after bind: no
+    * descriptors in such pools, and the per-stage and per-set counts "with or without" the
+    * flag are the ordinary limits. */
+   p.maxUpdateAfterBindDescriptorsInAllPools = 0;
+   p.maxPerStageDescriptorUpdateAfterBindSamplers = limits.maxPerStageDescriptorSamplers;
+   p.maxPerStageDescriptorUpdateAfterBindUniformBuffers = limits.maxPerStageDescriptorUniformBuffers;
+   p.maxPerStageDescriptorUpdateAfterBindStorageBuffers = limits.maxPerStageDescriptorStorageBuffers;
+   p.maxPerStageDescriptorUpdateAfterBindSampledImages = limits.maxPerStageDescriptorSampledImages;
+   p.maxPerStageDescriptorUpdateAfterBindStorageImages = limits.maxPerStageDescriptorStorageImages;
+   p.maxPerStageDescriptorUpdateAfterBindInputAttachments = limits.maxPerStageDescriptorInputAttachments;
+   p.maxPerStageUpdateAfterBindResources = limits.maxPerStageResources;
+   p.maxDescriptorSetUpdateAfterBindSamplers = limits.maxDescriptorSetSamplers;
+   p.maxDescriptorSetUpdateAfterBindUniformBuffers = limits.maxDescriptorSetUniformBuffers;
+   p.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = limits.maxDescriptorSetUniformBuffersDynamic;
+   p.maxDescriptorSetUpdateAfterBindStorageBuffers = limits.maxDescriptorSetStorageBuffers;
+   p.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = limits.maxDescriptorSetStorageBuffersDynamic;
+   p.maxDescriptorSetUpdateAfterBindSampledImages = limits.maxDescriptorSetSampledImages;
+   p.maxDescriptorSetUpdateAfterBindStorageImages = limits.maxDescriptorSetStorageImages;
+   p.maxDescriptorSetUpdateAfterBindInputAttachments = limits.maxDescriptorSetInputAttachments;
+   /* Depth (SAMPLE_ZERO, AVERAGE, MIN, MAX) and stencil (SAMPLE_ZERO, MIN, MAX) resolves as
+    * draws, one per aspect, each with its own mode or none (terakan_meta_depth_resolve.cpp). */
+   p.supportedDepthResolveModes =
+      VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+   p.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+   p.independentResolveNone = VK_TRUE;
+   p.independentResolve = VK_TRUE;
+   p.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+   /* Integer colour attachments take the same sample counts as the others (the image format
+    * properties offer them for every attachment format: terakan_formats.cpp). */
+   p.framebufferIntegerColorSampleCounts = terakan_supported_sample_counts;
+   return p;
+}
+
+/* Vulkan 1.3's properties, for the extension structures of the 1.3 features offered as
+ * extensions (integer dot products: none accelerated) and those of absent ones. */
+static VkPhysicalDeviceVulkan13Properties terakan_core_1_3_properties(const VkPhysicalDeviceLimits &limits,
+                                                                      const VkPhysicalDeviceVulkan11Properties &core11)
+{
+   VkPhysicalDeviceVulkan13Properties p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+   p.minSubgroupSize = p.maxSubgroupSize = core11.subgroupSize;
+   p.maxComputeWorkgroupSubgroups = limits.maxComputeWorkGroupInvocations;
+   p.requiredSubgroupSizeStages = core11.subgroupSupportedStages;
+   p.storageTexelBufferOffsetAlignmentBytes = limits.minTexelBufferOffsetAlignment;
+   p.uniformTexelBufferOffsetAlignmentBytes = limits.minTexelBufferOffsetAlignment;
+   p.maxBufferSize = core11.maxMemoryAllocationSize;
+   return p;
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
                                      VkPhysicalDeviceProperties2 *pProperties)
@@ -632,71 +825,15 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
    snprintf(properties.deviceName, sizeof(properties.deviceName), "%s", pdev->name);
    memcpy(properties.pipelineCacheUUID, pdev->pipeline_cache_uuid, VK_UUID_SIZE);
 
+   const VkPhysicalDeviceVulkan11Properties core11 = terakan_core_1_1_properties(pdev);
+   const VkPhysicalDeviceVulkan12Properties core12 = terakan_core_1_2_properties(properties.limits);
+   const VkPhysicalDeviceVulkan13Properties core13 = terakan_core_1_3_properties(properties.limits, core11);
    vk_foreach_struct(ext, pProperties->pNext) {
+      if (vk_get_physical_device_core_1_1_property_ext(ext, &core11) ||
+          vk_get_physical_device_core_1_2_property_ext(ext, &core12) ||
+          vk_get_physical_device_core_1_3_property_ext(ext, &core13))
+         continue;
       switch (ext->sType) {
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES: {
-         auto *driver = reinterpret_cast<VkPhysicalDeviceDriverProperties *>(ext);
-         /* Khronos has not registered a VkDriverId for Terakan. Claiming another driver's id
-          * would trigger that driver's workarounds in applications (DXVK keys on it), so we
-          * report an id outside the registered range until one is assigned (docs/status.md). */
-         driver->driverID = static_cast<VkDriverId>(TERAKAN_UNREGISTERED_DRIVER_ID);
-         snprintf(driver->driverName, VK_MAX_DRIVER_NAME_SIZE, "terakan");
-         snprintf(driver->driverInfo, VK_MAX_DRIVER_INFO_SIZE,
-                  "Terakan " TERAKAN_VERSION " (not conformant; Mesa " MESA_RUNTIME_VERSION
-                  " runtime)");
-         driver->conformanceVersion = {0, 0, 0, 0};
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES: {
-         /* No dot product has an instruction of its own: every "accelerated" bit is false. */
-         auto *dot = reinterpret_cast<VkPhysicalDeviceShaderIntegerDotProductProperties *>(ext);
-         VkBaseOutStructure *next = reinterpret_cast<VkBaseOutStructure *>(dot->pNext);
-         const VkStructureType type = dot->sType;
-         *dot = {};
-         dot->sType = type;
-         dot->pNext = next;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES: {
-         auto *resolve = reinterpret_cast<VkPhysicalDeviceDepthStencilResolveProperties *>(ext);
-         resolve->supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
-                                               VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
-         resolve->supportedStencilResolveModes =
-            VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
-         /* One draw per aspect, each with its own mode, or none. */
-         resolve->independentResolveNone = VK_TRUE;
-         resolve->independentResolve = VK_TRUE;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
-         /* A point is drawn only when its vertex is inside the clip volume and every enabled
-          * clip distance keeps it, as the simulator's clipper does (src/sim/gfx/draw.cpp). */
-         reinterpret_cast<VkPhysicalDevicePointClippingProperties *>(ext)->pointClippingBehavior =
-            VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
-         reinterpret_cast<VkPhysicalDeviceProtectedMemoryProperties *>(ext)->protectedNoFault = VK_FALSE;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
-         /* Descriptors are CPU records, so a set's size has no hardware bound: Vulkan's
-          * minimum is reported as the guideline. An allocation is one buffer object in one
-          * heap, so the largest heap bounds it (terakan_memory.cpp refuses larger ones). */
-         auto *maintenance3 = reinterpret_cast<VkPhysicalDeviceMaintenance3Properties *>(ext);
-         maintenance3->maxPerSetDescriptors = 1024;
-         VkDeviceSize largest = 0;
-         for (uint32_t h = 0; h < pdev->memory.memoryHeapCount; h++)
-            largest = std::max(largest, pdev->memory.memoryHeaps[h].size);
-         maintenance3->maxMemoryAllocationSize = largest;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {
-         /* Views are replays of the draw, so any view mask works: 32 views is all a mask holds.
-          * Instances are not touched by the replay: NUM_INSTANCES is a 32-bit count. */
-         auto *multiview = reinterpret_cast<VkPhysicalDeviceMultiviewProperties *>(ext);
-         multiview->maxMultiviewViewCount = 32;
-         multiview->maxMultiviewInstanceIndex = UINT32_MAX;
-         break;
-      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONSERVATIVE_RASTERIZATION_PROPERTIES_EXT: {
          /* The bigger polygon (terakan_conservative_draw.h): every pixel the triangle touches
           * (grown by the extra size), and pixels at most 1/64 pixel beyond. No underestimation,
@@ -726,38 +863,23 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          p->variableSampleLocations = VK_FALSE;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+         /* Any 32-bit divisor: the shader divides by it as an immediate (vertex_divisors.h). */
+         reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *>(ext)->maxVertexAttribDivisor =
+            UINT32_MAX;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
+         /* Records are replayed on the CPU, so any count works; the same bound as
+          * maxDrawIndirectCount keeps one call's command stream within reason. */
+         reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT *>(ext)->maxMultiDrawCount =
+            properties.limits.maxDrawIndirectCount;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_PROPERTIES_KHR:
          /* Only matters in VK_EXT_provoking_vertex's last-vertex mode, which is not offered;
           * VK_FALSE claims nothing. */
          reinterpret_cast<VkPhysicalDeviceFragmentShaderBarycentricPropertiesKHR *>(ext)
             ->triStripVertexOrderIndependentOfProvokingVertex = VK_FALSE;
          break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
-         /* Subgroups of one invocation (src/compiler/subgroups.h): the lanes of a wave have no
-          * instruction to exchange values, so each invocation is its own subgroup, and every
-          * operation below has its exact one-invocation answer. No quad operations (they need
-          * four invocations). */
-         auto *subgroups = reinterpret_cast<VkPhysicalDeviceSubgroupProperties *>(ext);
-         subgroups->subgroupSize = 1;
-         subgroups->supportedStages =
-            VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-         subgroups->supportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
-         subgroups->quadOperationsInAllStages = VK_FALSE;
-         break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
-         reinterpret_cast<VkPhysicalDeviceTimelineSemaphoreProperties *>(ext)
-            ->maxTimelineSemaphoreValueDifference = UINT64_MAX;
-         break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
-         auto *id = reinterpret_cast<VkPhysicalDeviceIDProperties *>(ext);
-         memcpy(id->deviceUUID, pdev->device_uuid, VK_UUID_SIZE);
-         memcpy(id->driverUUID, pdev->driver_uuid, VK_UUID_SIZE);
-         id->deviceLUIDValid = VK_FALSE;
-         break;
-      }
       default:
          break; /* structures of features we do not have are left as the caller set them */
       }
@@ -818,4 +940,16 @@ terakan_GetPhysicalDeviceMultisamplePropertiesEXT(VkPhysicalDevice physicalDevic
    pMultisampleProperties->maxSampleLocationGridSize =
       samples != VK_SAMPLE_COUNT_1_BIT && (samples & terakan_supported_sample_counts) ? VkExtent2D{1, 1}
                                                                                       : VkExtent2D{0, 0};
+}
+
+/* No external memory: no handle type can be exported or imported (fences and semaphores are
+ * the runtime's, from the sync types, which export nothing either). */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_GetPhysicalDeviceExternalBufferProperties(VkPhysicalDevice physicalDevice,
+                                                  const VkPhysicalDeviceExternalBufferInfo *pExternalBufferInfo,
+                                                  VkExternalBufferProperties *pExternalBufferProperties)
+{
+   (void)physicalDevice;
+   (void)pExternalBufferInfo;
+   pExternalBufferProperties->externalMemoryProperties = {};
 }

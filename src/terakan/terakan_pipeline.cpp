@@ -291,7 +291,7 @@ static void compute_key(const struct terakan_physical_device *pdev,
    const uint32_t stage_number = uint32_t(stage);
    _mesa_sha1_update(&context, &stage_number, sizeof(stage_number));
    for (const terakan::compiler::VertexInputOption &input : options.vertex_inputs) {
-      const uint32_t words[2] = {input.location, uint32_t(input.rate)};
+      const uint32_t words[3] = {input.location, uint32_t(input.rate), input.divisor};
       _mesa_sha1_update(&context, words, sizeof(words));
    }
    const uint32_t family = uint32_t(options.family);
@@ -322,6 +322,8 @@ static void compute_key(const struct terakan_physical_device *pdev,
    _mesa_sha1_update(&context, &vertex_order, 1);
    const uint8_t capture = options.capture_outputs;
    _mesa_sha1_update(&context, &capture, 1);
+   const uint8_t dynamic_vertex_input = options.dynamic_vertex_input;
+   _mesa_sha1_update(&context, &dynamic_vertex_input, 1);
    _mesa_sha1_update(&context, &options.conservative_edges, sizeof(options.conservative_edges));
    const uint32_t colour_targets = options.colour_targets; /* where a pixel shader's RATs start */
    _mesa_sha1_update(&context, &colour_targets, sizeof(colour_targets));

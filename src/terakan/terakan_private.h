@@ -571,6 +571,9 @@ struct terakan_cmd_buffer {
    std::array<uint8_t, 256> push_constants;
    /* VK_EXT_sample_locations: the storage the runtime's dynamic state points at. */
    struct vk_sample_locations_state sample_locations;
+   /* The vertex input state (VK_EXT_vertex_input_dynamic_state sets it; binding a pipeline
+    * with static vertex input copies the pipeline's): the runtime's dynamic state points here. */
+   struct vk_vertex_input_state vertex_input;
 
    /* The program variant and the dynamic unnormalized mask for the bound pipeline and sets;
     * recomputed at dispatch only after either changed. */
@@ -608,6 +611,20 @@ struct terakan_cmd_buffer {
       terakan::winsys::RadeonBo *bo;
       uint64_t offset;
    } draw_predicate;
+
+   /* Conservative indirect draws (terakan_conservative_draw.cpp): the scratch every such draw
+    * of the command buffer captures into and builds its fans in (one draw after another: each
+    * pass ends with a full barrier), and per draw the word the GPU writes with the triangles
+    * it captured, which the queue compares with the draw's capacity after the submission. */
+   struct {
+      terakan::winsys::RadeonBo *bo;
+      uint64_t offset, bytes;
+   } conservative_scratch;
+   struct terakan_conservative_check {
+      const uint32_t *captured;
+      uint32_t capacity;
+   };
+   std::vector<terakan_conservative_check> conservative_checks;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -626,6 +643,11 @@ uint32_t terakan_emit_storage_image_rats(terakan_cmd_buffer *cmd, terakan::winsy
 bool terakan_emit_pixel_shader_rats(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                                     const terakan_graphics_stage &stage, uint8_t *driver_constants,
                                     uint32_t &target_mask);
+/* The element counts of the texel buffers whose textureSize/imageSize a stage reads, into its
+ * driver constants (terakan_descriptor.cpp). */
+void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &binary,
+                                      const std::vector<terakan_texture_source> &textures,
+                                      const std::array<terakan_bound_set, 4> &sets, uint8_t *driver_constants);
 /* The texture resource words a storage image view is read through: the view's, with a cube
  * view's as the 2D array of its faces. */
 std::array<uint32_t, 8> terakan_storage_image_resource_words(const struct terakan_image_view *view);
@@ -640,6 +662,10 @@ void terakan_emit_constant_buffer(terakan::winsys::CommandStream &cs, uint32_t c
 bool terakan_slot_descriptor(const std::array<terakan_bound_set, 4> &sets, const terakan_slot_source &slot,
                              terakan_descriptor &out);
 void terakan_reset_graphics_state(terakan_cmd_buffer *cmd);
+/* After a submission of `cmd` completed: false, with a message, when one of its conservative
+ * indirect draws made more triangles than it could capture (terakan_conservative_draw.cpp);
+ * the queue then reports the device lost rather than a wrong picture as a success. */
+bool terakan_conservative_check_capacity(const terakan_cmd_buffer *cmd, std::string &message);
 /* Records the error on the command buffer with a message (vkEndCommandBuffer returns it). */
 void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message);
 /* Where a view's first layer starts in its buffer object (terakan_cmd_rendering.cpp), its

@@ -85,18 +85,20 @@ bool emit_image_rat(CommandStream &cs, unsigned n, const terakan_image_view *vie
 }
 
 /* A storage texel buffer view: one linear row of elements from BASE (the view's offset keeps
- * minTexelBufferOffsetAlignment, 256 bytes, BASE's unit). PITCH 64 elements and SLICE 0 are
- * the one layer the kernel checks (evergreen_surface_check: a linear-aligned pitch is a
- * multiple of 64 elements); DIM holds the element count - 1, as r600g writes it. */
+ * minTexelBufferOffsetAlignment, 256 bytes, BASE's unit). The PITCH and SLICE 0 are the one
+ * layer the kernel checks: a linear-aligned pitch is a multiple of max(64, group bytes / element
+ * bytes) elements (evergreen_surface_check_linear_aligned; 128 for 2-byte and 256 for 1-byte
+ * elements), the pitch r600g gives a buffer RAT (evergreen_set_color_surface_buffer); DIM holds
+ * the element count - 1, as r600g writes it. */
 bool emit_buffer_rat(CommandStream &cs, unsigned n, const terakan_descriptor &d, bool compute)
 {
    terakan_colour_target target;
    if (!d.bo || !d.texel_format || !terakan_colour_target_format(d.texel_format->vk, target))
       return false;
    const uint64_t elements = std::max<uint64_t>(d.range / d.texel_format->bytes, 1);
-   constexpr uint32_t pitch_64_elements = 64 / 8 - 1;
+   const uint32_t pitch_elements = std::max(64u, hw::surface_group_bytes / d.texel_format->bytes);
    cs.context_registers(reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE,
-                        {uint32_t(d.offset >> 8), pitch_64_elements, 0, 0,
+                        {uint32_t(d.offset >> 8), pitch_elements / 8 - 1, 0, 0,
                          format_info(target, hw::ArrayMode::LinearAligned) | info_rat(Buffer),
                          reg::rat_buffer_color_attrib, uint32_t(std::min<uint64_t>(elements - 1, 0xffffff))},
                         compute);

@@ -1,12 +1,16 @@
 /* terakan-compile: a shader in, TeraScale disassembly and statistics out.
  *
- *   terakan-compile [--chip NAME] [--stage comp|vert|frag] [--entry NAME] [--stats-only] FILE
+ *   terakan-compile [--chip NAME] [--stage comp|vert|frag] [--entry NAME] [--stats-only]
+ *                   [--instance-input LOCATION[:DIVISOR]]... [--dynamic-vertex-input] FILE
  *
  * FILE is SPIR-V (binary) or GLSL (any file not starting with the SPIR-V magic), which is
  * compiled with glslangValidator first. The stage comes from --stage, else from the file name
  * (.vert, .frag, .comp, also before .glsl/.spv), else from the SPIR-V entry point; GLSL without
  * any of these is taken as compute. --chip takes a family name in any case (default CYPRESS).
- * TERAKAN_DEBUG=nir,shaders prints NIR and the final program as it compiles.
+ * TERAKAN_DEBUG=nir,shaders prints NIR and the final program as it compiles. Vertex shaders:
+ * --instance-input fetches a location per instance (with a divisor, default 1), as a pipeline's
+ * static vertex input would; --dynamic-vertex-input compiles as for a pipeline whose vertex
+ * input is dynamic state (rates and divisors from driver constants).
  *
  * After the disassembly come two statistics lines: Terakan's own figures
  *   CHIP: dw: ..., gprs: ..., alu_groups: ..., occupancy: ...
@@ -29,7 +33,8 @@ static int usage(const char *message)
 {
    if (message)
       std::fprintf(stderr, "terakan-compile: %s\n", message);
-   std::fprintf(stderr, "usage: terakan-compile [--chip NAME] [--stage comp|vert|frag] [--entry NAME] [--stats-only] FILE\n"
+   std::fprintf(stderr, "usage: terakan-compile [--chip NAME] [--stage comp|vert|frag] [--entry NAME] [--stats-only]\n"
+                        "                      [--instance-input LOCATION[:DIVISOR]]... [--dynamic-vertex-input] FILE\n"
                         "  FILE: SPIR-V, or GLSL source (compiled with glslangValidator)\n");
    return 2;
 }
@@ -38,7 +43,8 @@ int main(int argc, char **argv)
 {
    std::string chip = "CYPRESS", entry = "main", path;
    std::optional<ShaderStage> stage;
-   bool stats_only = false;
+   bool stats_only = false, dynamic_vertex_input = false;
+   std::vector<compiler::VertexInputOption> instance_inputs;
    for (int i = 1; i < argc; i++) {
       const std::string arg = argv[i];
       if (arg == "--chip" && i + 1 < argc)
@@ -51,6 +57,14 @@ int main(int argc, char **argv)
             return usage(("unknown stage " + std::string(argv[i]) + " (comp, vert or frag)").c_str());
       } else if (arg == "--stats-only")
          stats_only = true;
+      else if (arg == "--dynamic-vertex-input")
+         dynamic_vertex_input = true;
+      else if (arg == "--instance-input" && i + 1 < argc) {
+         unsigned location = 0, divisor = 1;
+         if (std::sscanf(argv[++i], "%u:%u", &location, &divisor) < 1)
+            return usage(("bad --instance-input " + std::string(argv[i]) + " (LOCATION[:DIVISOR])").c_str());
+         instance_inputs.push_back({location, compiler::VertexInputRate::Instance, divisor});
+      }
       else if (arg == "--help" || arg == "-h")
          return usage(nullptr), 0;
       else if (!arg.empty() && arg[0] == '-')
@@ -91,6 +105,8 @@ int main(int argc, char **argv)
    compiler::CompileOptions options;
    options.family = *family;
    options.debug = compiler::debug_options_from_environment();
+   options.vertex_inputs = instance_inputs;
+   options.dynamic_vertex_input = dynamic_vertex_input;
    compiler::ShaderBinary binary;
    std::string error;
    if (!tools::compile_stage(words, *stage, entry, options, binary, error)) {

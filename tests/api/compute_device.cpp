@@ -34,7 +34,8 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
    return VK_FALSE;
 }
 
-ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access, uint32_t api_version)
+ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buffer_access, uint32_t api_version,
+                             const Options &options)
    : device_name(name)
 {
    std::vector<const char *> layers;
@@ -82,13 +83,19 @@ ComputeDevice::ComputeDevice(const char *name, bool validation, bool robust_buff
    /* Storage images without a format in the shader (api-storage-images-*), where offered. */
    enabled.shaderStorageImageReadWithoutFormat = offered.shaderStorageImageReadWithoutFormat;
    enabled.shaderStorageImageWriteWithoutFormat = offered.shaderStorageImageWriteWithoutFormat;
+   /* Format qualifiers such as r16ui (lavapipe, the reference, reads them only so; Terakan
+    * does not offer the feature: api-storage-formats reads those formats without a format). */
+   enabled.shaderStorageImageExtendedFormats = offered.shaderStorageImageExtendedFormats;
    if (robust_buffer_access && !offered.robustBufferAccess) {
       error = device_name + " does not offer robustBufferAccess";
       return;
    }
    enabled.robustBufferAccess = robust_buffer_access;
-   if (create_device(physical, queue_family, timeline_semaphores ? &timeline : nullptr, &enabled, device_extensions,
-                     device) != VK_SUCCESS) {
+   const void *features_next = timeline_semaphores ? &timeline : nullptr;
+   if (options.features_next)
+      features_next = options.features_next;
+   device_extensions.insert(device_extensions.end(), options.extensions.begin(), options.extensions.end());
+   if (create_device(physical, queue_family, features_next, &enabled, device_extensions, device) != VK_SUCCESS) {
       error = "vkCreateDevice failed";
       device = VK_NULL_HANDLE;
       return;

@@ -14,12 +14,22 @@ namespace terakan::test {
 
 std::vector<uint32_t> read_spirv(const std::string &name); /* from TERAKAN_API_SHADERS */
 
+/* What a test adds to a ComputeDevice: a feature chain (which then replaces the timeline
+ * semaphore structure the device is otherwise made with, so that a Vulkan 1.2 feature
+ * structure can be chained instead: it must enable timelineSemaphore) and extensions. */
+struct ComputeDeviceOptions {
+   const void *features_next = nullptr;
+   std::vector<const char *> extensions;
+};
+
 class ComputeDevice {
 public:
    /* robust_buffer_access: the device is made with that feature enabled. api_version: the
     * instance's (Vulkan 1.1 for SPIR-V 1.3 modules and 1.1's core commands). */
+   using Options = ComputeDeviceOptions;
    explicit ComputeDevice(const char *device_name, bool validation = true,
-                          bool robust_buffer_access = false, uint32_t api_version = VK_API_VERSION_1_1);
+                          bool robust_buffer_access = false, uint32_t api_version = VK_API_VERSION_1_1,
+                          const Options &options = {});
    ~ComputeDevice();
    ComputeDevice(const ComputeDevice &) = delete;
    ComputeDevice &operator=(const ComputeDevice &) = delete;

@@ -1,6 +1,5 @@
 /* VK_EXT_conservative_rasterization (overestimation, issue 17) through the loader with the
- * Khronos validation layer on, on the simulated GPU (TERAKAN_SIM_CHIP picks the chip; the
- * extension is offered with TERAKAN_DEBUG=conservative while its path is incomplete).
+ * Khronos validation layer on, on the simulated GPU (TERAKAN_SIM_CHIP picks the chip).
  *
  * The reference is exact geometry computed here in double precision (lavapipe 22.3 does not
  * offer the extension): for random and adversarial triangles every pixel whose square the
@@ -8,8 +7,10 @@
  * the triangle may be. Attributes on the enlarged polygon must follow the triangle's
  * perspective-correct plane within a stated bound, tested on long slivers in perspective (the
  * seed's case: 0.4% off before the vertices were snapped). The same scenes drawn without the
- * extension must equal lavapipe's pictures pixel for pixel. Refusals: multisampled pipelines
- * at creation, indirect draws at recording. */
+ * extension must equal lavapipe's pictures pixel for pixel. Indirect draws (their triangle
+ * count only the GPU knows) must give the direct draws' pictures, and one beyond its capacity
+ * must lose the device. Refusals: polygon mode LINE at creation, strips with flat varyings and
+ * restart at recording. */
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -360,18 +361,19 @@ TEST_F(Conservative, CullingFollowsTheTrianglesFacing)
 }
 
 /* The seed's picture through the driver (issue 17 item 4, docs/gallery.md): three thin
- * slivers on a 48x32 target drawn as ordinary triangles (left: they break into dashes or
- * vanish) and with conservative rasterization (right: every touched pixel lit), enlarged 16
+ * slivers on a 32x18 target drawn as ordinary triangles (left: they break into dashes or
+ * vanish) and with conservative rasterization (right: every touched pixel lit), enlarged 20
  * times with the pixel grid and the exact triangles as white lines; written to
  * TERAKAN_DRAW_PICTURES/slivers.png when that is set. Both halves are checked: the ordinary
  * one misses touched pixels, the conservative one none. */
 TEST_F(Conservative, SliversPicture)
 {
-   constexpr uint32_t width = 48, height = 32, scale = 16, gap = 16;
+   constexpr uint32_t width = 32, height = 18, scale = 20, gap = 20;
+   /* Each third vertex lies about 0.2 pixel off the line through the other two. */
    const std::array<std::array<Window, 3>, 3> slivers = {{
-      {Window{2.3, 4.1}, Window{45.6, 9.7}, Window{24.0, 7.3}},
-      {Window{5.2, 27.9}, Window{42.8, 14.3}, Window{20.0, 22.9}},
-      {Window{9.6, 30.7}, Window{14.1, 1.2}, Window{12.3, 15.0}},
+      {Window{1.5, 2.3}, Window{30.4, 5.5}, Window{16.0, 4.1}},
+      {Window{3.5, 15.7}, Window{28.5, 8.0}, Window{13.3, 12.9}},
+      {Window{6.4, 17.3}, Window{9.4, 0.7}, Window{8.2, 8.4}},
    }};
    const std::array<std::array<float, 4>, 3> colours = {{{1.0f, 0.55f, 0.1f, 1}, {0.2f, 0.8f, 0.3f, 1}, {0.3f, 0.55f, 1.0f, 1}}};
    DrawImages pictures[2];
@@ -700,6 +702,27 @@ TEST_F(Conservative, MultisampledDrawsCoverEverySampleOfTouchedPixels)
    }
 }
 
+/* degenerateTrianglesRasterized is false: a triangle whose vertices, on the rasterizer's 1/256
+ * grid, span no area is culled (its three y on one grid row here), while the same sliver
+ * moved to cross grid rows is drawn conservatively (dEQP-VK.rasterization.conservative.
+ * overestimate.*.triangles.degenerate.* failed before the construction culled them). */
+TEST_F(Conservative, TrianglesDegenerateOnTheGridAreCulled)
+{
+   const std::array<float, 4> white = {1, 1, 1, 1};
+   const Triangle flat = {Vertex{5.3, 7.1, 1, white}, Vertex{20.7, 7.101, 1, white}, Vertex{12.9, 7.1005, 1, white}};
+   const Triangle thin = {Vertex{5.3, 17.1, 1, white}, Vertex{20.7, 17.11, 1, white}, Vertex{12.9, 17.1, 1, white}};
+   DrawImages images;
+   ASSERT_TRUE(draw(terakan_gpu(), job_of({flat, thin}, true), images));
+   unsigned flat_drawn = 0;
+   for (unsigned y = 0; y < size / 2; y++)
+      for (unsigned x = 0; x < size; x++)
+         flat_drawn += texel(images, x, y)[3] != 0.0f;
+   EXPECT_EQ(flat_drawn, 0u) << "the triangle degenerate on the grid is drawn";
+   const Coverage c = measure(images, {thin});
+   EXPECT_EQ(c.missed, 0u);
+   EXPECT_EQ(c.beyond, 0u);
+}
+
 TEST_F(Conservative, PolygonModeLineIsRefused)
 {
    DrawJob job = job_of(adversarial_triangles(), true);
@@ -731,14 +754,310 @@ TEST_F(Conservative, FlatVaryingsOfRestartedStripsAreRefused)
    EXPECT_EQ(error, "vkEndCommandBuffer failed");
 }
 
-TEST_F(Conservative, IndirectDrawsAreRefused)
+/* ---- indirect draws: the triangle count only the GPU knows ---- */
+
+/* Draws `direct` (a direct draw) and `indirect` (the same draw with its parameters from a
+ * buffer) conservatively on `runner`: the two pictures must be equal byte for byte. Returns the
+ * indirect one's picture. */
+DrawImages expect_indirect_equals_direct(Conservative &test, VulkanDrawRunner &runner, const DrawJob &direct,
+                                         const DrawJob &indirect)
 {
-   DrawJob job = job_of(adversarial_triangles(), true);
-   job.indirect = true;
-   DrawImages images;
-   std::string error;
-   EXPECT_FALSE(terakan_gpu().run(job, images, error));
-   EXPECT_EQ(error, "vkEndCommandBuffer failed");
+   DrawImages a, b;
+   if (!test.draw(runner, direct, a) || !test.draw(runner, indirect, b))
+      return b;
+   EXPECT_EQ(a.targets[0].size(), b.targets[0].size());
+   unsigned differ = 0;
+   for (size_t p = 0; p + 16 <= a.targets[0].size() && p + 16 <= b.targets[0].size(); p += 16)
+      if (std::memcmp(&a.targets[0][p], &b.targets[0][p], 16) && differ++ < 8)
+         ADD_FAILURE() << "bytes " << p << "-" << p + 15 << " differ between the direct and the indirect draw";
+   EXPECT_EQ(differ, 0u);
+   return b;
+}
+
+/* Random triangles in perspective and the slivers, as one list. */
+std::vector<Triangle> indirect_scene()
+{
+   std::mt19937 random(23);
+   std::vector<Triangle> scene = random_triangles(random, 3, true);
+   const std::vector<Triangle> odd = adversarial_triangles();
+   scene.insert(scene.end(), odd.begin(), odd.begin() + 6);
+   return scene; /* 9 triangles */
+}
+
+/* vkCmdDrawIndirect, multiDrawIndirect (three records) and vkCmdDrawIndexedIndirect (with a
+ * vertex offset, once and as three records): the same picture as the direct draw, and every
+ * touched pixel drawn, none beyond the overestimation. */
+TEST_F(Conservative, IndirectDrawsEqualDirectOnes)
+{
+   const std::vector<Triangle> scene = indirect_scene();
+   const DrawJob direct = job_of(scene, true);
+   /* The indexed form: a triangle nobody draws first, skipped by the vertex offset (3), and
+    * the triangles' indices in reverse. */
+   std::vector<Triangle> stored = {scene[0]};
+   stored.insert(stored.end(), scene.begin(), scene.end());
+   DrawJob indexed = job_of(stored, true);
+   indexed.first_vertex = 3;
+   indexed.index_32bit = true;
+   for (uint32_t t = uint32_t(scene.size()); t-- > 0;)
+      for (uint32_t v = 0; v < 3; v++)
+         indexed.indices.push_back(3 * t + v);
+   struct Case {
+      const char *name;
+      const DrawJob &base;
+      uint32_t records;
+   };
+   for (const Case &c : {Case{"vkCmdDrawIndirect", direct, 1}, Case{"three records", direct, 3},
+                         Case{"vkCmdDrawIndexedIndirect", indexed, 1}, Case{"three indexed records", indexed, 3}}) {
+      SCOPED_TRACE(c.name);
+      DrawJob indirect = c.base;
+      indirect.indirect = true;
+      indirect.indirect_offset = 20;
+      indirect.indirect_draw_count = c.records;
+      const DrawImages images = expect_indirect_equals_direct(*this, terakan_gpu(), c.base, indirect);
+      if (images.targets.empty())
+         continue;
+      const Coverage coverage = measure(images, scene);
+      EXPECT_EQ(coverage.missed, 0u);
+      EXPECT_EQ(coverage.beyond, 0u);
+      for (size_t i = 0; i < coverage.examples.size() && i < 8; i++)
+         ADD_FAILURE() << coverage.examples[i];
+      EXPECT_GT(coverage.added, 20u);
+   }
+}
+
+/* A multisampled pipeline (4x: the whole-pixel push-out, the edges as flat varyings and the
+ * pixel shader's discard) drawn indirectly, as three records: the direct draw's picture. */
+TEST_F(Conservative, MultisampledIndirectDrawsEqualDirectOnes)
+{
+   DrawJob direct = job_of(indirect_scene(), true);
+   direct.targets[0].format = VK_FORMAT_R8G8B8A8_UNORM;
+   direct.samples = VK_SAMPLE_COUNT_4_BIT;
+   DrawJob indirect = direct;
+   indirect.indirect = true;
+   indirect.indirect_draw_count = 3;
+   const DrawImages images = expect_indirect_equals_direct(*this, terakan_gpu(), direct, indirect);
+   ASSERT_FALSE(images.targets.empty());
+   unsigned full = 0;
+   for (size_t p = 0; p < size * size; p++)
+      full += images.targets[0][4 * p + 3] == 255;
+   EXPECT_GT(full, 100u);
+}
+
+/* vkCmdDraw(Indexed)IndirectCount over three records of three triangles: a count of 0 draws
+ * nothing, 2 the first two records' triangles, 3 and 7 (beyond maxDrawCount) all of them; each
+ * picture equal to the direct draw of those triangles. */
+TEST_F(Conservative, CountedIndirectDrawsDrawTheCountedRecords)
+{
+   const std::vector<Triangle> scene = indirect_scene();
+   for (bool indexed : {false, true})
+      for (uint32_t count : {0u, 2u, 3u, 7u}) {
+         SCOPED_TRACE(std::string(indexed ? "indexed" : "not indexed") + ", count " + std::to_string(count));
+         const size_t drawn = std::min<size_t>(scene.size(), 3 * count);
+         DrawJob direct = job_of(std::vector<Triangle>(scene.begin(), scene.begin() + drawn), true);
+         DrawJob indirect = job_of(scene, true);
+         if (indexed)
+            for (uint32_t i = 0; i < 3 * scene.size(); i++)
+               indirect.indices.push_back(i);
+         indirect.indirect = true;
+         indirect.indirect_draw_count = 3;
+         indirect.use_indirect_count = true;
+         indirect.indirect_count = count;
+         indirect.indirect_count_offset = 12;
+         if (!drawn) {
+            DrawImages images;
+            ASSERT_TRUE(draw(terakan_gpu(), indirect, images));
+            for (size_t p = 0; p < size * size; p++)
+               ASSERT_EQ(texel(images, unsigned(p % size), unsigned(p / size))[3], 0.0f) << "pixel " << p;
+            continue;
+         }
+         const DrawImages images = expect_indirect_equals_direct(*this, terakan_gpu(), direct, indirect);
+         if (images.targets.empty())
+            continue;
+         const Coverage coverage =
+            measure(images, std::vector<Triangle>(scene.begin(), scene.begin() + drawn));
+         EXPECT_EQ(coverage.missed, 0u);
+         EXPECT_EQ(coverage.beyond, 0u);
+      }
+}
+
+/* Instance counts, first instance and first vertex (or vertex offset) come from the buffer:
+ * instanced.vert moves each instance by a per-instance attribute from firstInstance on and
+ * writes InstanceIndex and VertexIndex into the colour, so a wrong base shows in colour or
+ * place. Plain, indexed, and as two records. */
+TEST_F(Conservative, IndirectInstancesAndBasesComeFromTheBuffer)
+{
+   const std::vector<Triangle> all = adversarial_triangles();
+   /* Two unused triangles first: firstVertex 6 skips them. */
+   std::vector<Triangle> stored = {all[7], all[7]};
+   stored.insert(stored.end(), {all[0], all[3], all[6], all[7]});
+   const float step = 5.0f / (size / 2.0f);
+   const std::vector<float> offsets = {9, 9, 0, 0, step, step / 2, -step, step};
+   auto bytes_of = [](const std::vector<float> &v) {
+      std::vector<uint8_t> out(v.size() * 4);
+      std::memcpy(out.data(), v.data(), out.size());
+      return out;
+   };
+   for (bool indexed : {false, true})
+      for (uint32_t records : {1u, 2u}) {
+         SCOPED_TRACE(std::string(indexed ? "indexed" : "not indexed") + ", records " + std::to_string(records));
+         DrawJob direct = job_of(stored, true);
+         direct.vertex_spirv = spirv("instanced.vert");
+         direct.attributes.push_back({2, VK_FORMAT_R32G32_SFLOAT, 8, VK_VERTEX_INPUT_RATE_INSTANCE, bytes_of(offsets)});
+         direct.instance_count = 3;
+         direct.first_instance = 1;
+         direct.first_vertex = 6;
+         direct.vertex_count = 12;
+         if (indexed)
+            for (uint32_t i = 0; i < 12; i++)
+               direct.indices.push_back(11 - i);
+         DrawJob indirect = direct;
+         indirect.indirect = true;
+         indirect.indirect_draw_count = records;
+         const DrawImages images = expect_indirect_equals_direct(*this, terakan_gpu(), direct, indirect);
+         if (images.targets.empty())
+            continue;
+         unsigned lit = 0;
+         for (size_t p = 0; p < size * size; p++)
+            lit += texel(images, unsigned(p % size), unsigned(p / size))[2] != 0.0f;
+         EXPECT_GT(lit, 100u) << "instances 1 and 2 drawn";
+      }
+}
+
+/* Flat varyings of an indirect triangle fan and strip: the provoking-vertex pass runs over the
+ * count the GPU wrote (and, for the strip, the triangles per instance the count pass took from
+ * the record); the pictures are the direct draws'. */
+TEST_F(Conservative, IndirectFansAndStripsWithFlatVaryingsEqualDirectOnes)
+{
+   /* Six vertices: the runner's records hold whole multiples of three. */
+   const std::vector<Window> points = {{16.2, 16.1}, {30.1, 16.3}, {24.2, 29.8}, {8.1, 29.6}, {2.3, 15.8}, {8.2, 2.4}};
+   std::vector<Triangle> triangles;
+   for (size_t k = 0; k < points.size(); k += 3) {
+      Triangle t;
+      for (size_t v = 0; v < 3; v++) {
+         const Window p = points[std::min(points.size() - 1, k + v)];
+         t[v] = Vertex{p.x, p.y, 1.0, {float(k + v + 1) / 8.0f, 1.0f - float(k + v) / 8.0f, float(v) / 2.0f, 1.0f}};
+      }
+      triangles.push_back(t);
+   }
+   DrawJob direct = job_of(triangles, true);
+   std::vector<float> positions, colours;
+   for (size_t k = 0; k < points.size(); k++) {
+      const Vertex v{points[k].x, points[k].y, 1.0, {float(k + 1) / 8.0f, 1.0f - float(k) / 8.0f, float(k % 3) / 2.0f, 1.0f}};
+      const std::array<float, 4> c = clip_of(v);
+      positions.insert(positions.end(), c.begin(), c.end());
+      colours.insert(colours.end(), v.colour.begin(), v.colour.end());
+   }
+   direct.attributes[0].data.resize(positions.size() * 4);
+   std::memcpy(direct.attributes[0].data.data(), positions.data(), positions.size() * 4);
+   direct.attributes[1].data.resize(colours.size() * 4);
+   std::memcpy(direct.attributes[1].data.data(), colours.data(), colours.size() * 4);
+   direct.vertex_count = uint32_t(points.size());
+   direct.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
+   direct.vertex_spirv = spirv("msaa_flat.vert");
+   direct.fragment_spirv = spirv("msaa_flat.frag");
+   for (VkPrimitiveTopology topology : {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP}) {
+      SCOPED_TRACE(topology);
+      direct.topology = topology;
+      DrawJob indirect = direct;
+      indirect.indirect = true;
+      expect_indirect_equals_direct(*this, terakan_gpu(), direct, indirect);
+   }
+}
+
+/* Each instance of a strip is a strip of its own, whose parity starts again: with an odd
+ * number of triangles per instance, the second instance's odd triangles are the first's odd
+ * ones, not its even ones. Two instances drawn at the same place must give the picture of one
+ * (the second covers the first with the same flat colours), direct and indirect. Refused before
+ * the provoking-vertex pass counted parity per instance. */
+TEST_F(Conservative, FlatVaryingsOfInstancedStripsWithOddTriangleCounts)
+{
+   const std::vector<Window> points = {{2.2, 4.3}, {6.1, 28.4}, {12.3, 4.1}, {18.2, 28.2}, {26.4, 4.4}};
+   std::vector<float> positions, colours;
+   for (size_t k = 0; k < points.size(); k++) {
+      const Vertex v{points[k].x, points[k].y, 1.0, {float(k + 1) / 8.0f, 1.0f - float(k) / 8.0f, float(k % 3) / 2.0f, 1.0f}};
+      const std::array<float, 4> c = clip_of(v);
+      positions.insert(positions.end(), c.begin(), c.end());
+      colours.insert(colours.end(), v.colour.begin(), v.colour.end());
+   }
+   DrawJob once = job_of({}, true);
+   once.attributes[0].data.resize(positions.size() * 4);
+   std::memcpy(once.attributes[0].data.data(), positions.data(), positions.size() * 4);
+   once.attributes[1].data.resize(colours.size() * 4);
+   std::memcpy(once.attributes[1].data.data(), colours.data(), colours.size() * 4);
+   once.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   once.vertex_spirv = spirv("msaa_flat.vert");
+   once.fragment_spirv = spirv("msaa_flat.frag");
+   once.vertex_count = uint32_t(points.size());
+   DrawJob twice = once;
+   twice.instance_count = 2;
+   DrawImages reference;
+   ASSERT_TRUE(draw(terakan_gpu(), once, reference));
+   for (bool indirect : {false, true}) {
+      SCOPED_TRACE(indirect ? "indirect" : "direct");
+      DrawJob job = twice;
+      job.indirect = indirect;
+      /* The runner's indirect record holds whole multiples of three vertices: 3 of the 5, one
+       * triangle per instance (still an odd count), so the indirect case has its own reference. */
+      DrawImages reference_of_job = reference;
+      if (indirect) {
+         DrawJob single = once;
+         single.vertex_count = 3;
+         ASSERT_TRUE(draw(terakan_gpu(), single, reference_of_job));
+      }
+      DrawImages images;
+      ASSERT_TRUE(draw(terakan_gpu(), job, images));
+      unsigned differ = 0;
+      for (size_t p = 0; p < size * size; p++)
+         if (texel(images, unsigned(p % size), unsigned(p / size)) !=
+                texel(reference_of_job, unsigned(p % size), unsigned(p / size)) &&
+             differ++ < 8)
+            ADD_FAILURE() << "pixel " << p % size << "," << p / size << " differs from one instance's picture";
+      EXPECT_EQ(differ, 0u);
+   }
+}
+
+/* The capacity: an indirect draw captures at most a fixed number of triangles (what fits in 32
+ * MiB; TERAKAN_CONSERVATIVE_CAPACITY lowers it, here to 4). A record of exactly 4 triangles, and
+ * two records of 4 (the capacity is per record), draw right; a record of 5, or of 2 triangles
+ * times 3 instances, cannot, and the submission reports the device lost rather than a wrong
+ * picture as a success. Own devices: a lost one is of no further use. */
+TEST_F(Conservative, IndirectDrawsBeyondTheCapacityLoseTheDevice)
+{
+   struct Capacity {
+      Capacity() { setenv("TERAKAN_CONSERVATIVE_CAPACITY", "4", 1); }
+      ~Capacity() { unsetenv("TERAKAN_CONSERVATIVE_CAPACITY"); }
+   } capacity;
+   const std::vector<Triangle> scene = indirect_scene();
+   {
+      VulkanDrawRunner runner("Terakan");
+      ASSERT_TRUE(runner.available()) << runner.error();
+      for (uint32_t records : {1u, 2u}) {
+         SCOPED_TRACE(std::to_string(records) + " records of 4 triangles");
+         const std::vector<Triangle> drawn(scene.begin(), scene.begin() + 4 * records);
+         const DrawJob direct = job_of(drawn, true);
+         DrawJob indirect = direct;
+         indirect.indirect = true;
+         indirect.indirect_draw_count = records;
+         const DrawImages images = expect_indirect_equals_direct(*this, runner, direct, indirect);
+         if (!images.targets.empty()) {
+            const Coverage coverage = measure(images, drawn);
+            EXPECT_EQ(coverage.missed, 0u);
+            EXPECT_EQ(coverage.beyond, 0u);
+         }
+      }
+   }
+   for (unsigned instances : {1u, 3u}) {
+      SCOPED_TRACE(std::to_string(instances) + " instances");
+      VulkanDrawRunner runner("Terakan");
+      ASSERT_TRUE(runner.available()) << runner.error();
+      DrawJob indirect = job_of(std::vector<Triangle>(scene.begin(), scene.begin() + (instances == 1 ? 5 : 2)), true);
+      indirect.instance_count = instances;
+      indirect.indirect = true;
+      DrawImages images;
+      std::string error;
+      EXPECT_FALSE(runner.run(indirect, images, error));
+      EXPECT_EQ(error, "vkQueueSubmit failed");
+   }
 }
 
 } // namespace

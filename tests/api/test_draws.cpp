@@ -593,6 +593,35 @@ TEST_F(Draws, IndexedWithRestartAndVertexOffset)
    }
 }
 
+/* fullDrawIndexUint32: 32-bit indices above 2^24 (up to 2^32 - 2; restart is off) reach
+ * VertexIndex whole. vertex_index.vert places a vertex by its index's low byte and colours it
+ * by the other three, so each quadrant's triangle shows its indices' high bytes (as r600g,
+ * the driver keeps VGT_MAX_VTX_INDX at ~0). */
+TEST_F(Draws, IndicesBeyondTwentyFourBits)
+{
+   DrawJob job;
+   job.vertex_spirv = spirv("vertex_index.vert");
+   job.fragment_spirv = spirv("vertex_index.frag");
+   job.targets.push_back({});
+   job.width = job.height = size;
+   job.index_32bit = true;
+   const uint32_t bases[4] = {0x01808000u, 0x7fffff00u, 0xfffffe00u, 0x00ffff00u};
+   const uint32_t corners[4] = {0x00, 0x08, 0x80, 0x88}; /* the quadrants' first grid points */
+   for (unsigned t = 0; t < 4; t++)
+      for (uint32_t low : {0x00u, 0x06u, 0x60u})
+         job.indices.push_back(bases[t] + corners[t] + low);
+   const DrawImages ours = expect_same(job);
+   ASSERT_FALSE(ours.targets.empty());
+   const unsigned inside[4][2] = {{3, 3}, {19, 3}, {3, 19}, {19, 19}};
+   for (unsigned t = 0; t < 4; t++) {
+      const uint8_t *texel = &ours.targets[0][(inside[t][1] * size + inside[t][0]) * 4];
+      const uint32_t high = bases[t] >> 8;
+      EXPECT_EQ(texel[0], (high >> 0) & 0xff) << "triangle " << t;
+      EXPECT_EQ(texel[1], (high >> 8) & 0xff) << "triangle " << t;
+      EXPECT_EQ(texel[2], (high >> 16) & 0xff) << "triangle " << t;
+   }
+}
+
 TEST_F(Draws, InstancesWithPerInstanceAttributesAndBases)
 {
    DrawJob job = coloured(triangle(1, 1, 9, 1, 1, 9, 0, {1, 0.5f, 0, 1}));
@@ -937,6 +966,44 @@ TEST_F(Draws, ScissorAndViewport)
    expect_same(job);
    job.viewport = {4, 6, 20, 16, 0, 1};
    expect_same(job);
+}
+
+/* Every blend factor that needs no second colour (the four SRC1 ones: DualSourceBlending),
+ * each as the source and the destination factor of both colour and alpha at once, over a
+ * clear colour with an alpha of its own and two overlapping translucent triangles, with
+ * blend constants whose colour and alpha differ; within one unit of lavapipe per channel. */
+TEST_F(Draws, EveryBlendFactor)
+{
+   const std::vector<Vertex> vertices = triangle(1, 1, 30, 2, 3, 29, 0, {1, 0.5f, 0.25f, 0.75f}) +
+                                        triangle(31, 3, 29, 31, 2, 20, 0, {0.25f, 0.875f, 0.5f, 0.375f});
+   for (VkBlendFactor factor :
+        {VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_SRC_COLOR, VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR,
+         VK_BLEND_FACTOR_DST_COLOR, VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR, VK_BLEND_FACTOR_SRC_ALPHA,
+         VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_FACTOR_DST_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA,
+         VK_BLEND_FACTOR_CONSTANT_COLOR, VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR, VK_BLEND_FACTOR_CONSTANT_ALPHA,
+         VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA, VK_BLEND_FACTOR_SRC_ALPHA_SATURATE}) {
+      for (bool as_source : {true, false}) {
+         SCOPED_TRACE(std::to_string(factor) + (as_source ? " as the source factor" : " as the destination factor"));
+         DrawJob job = coloured(vertices);
+         job.targets[0].clear.float32[0] = 0.5f;
+         job.targets[0].clear.float32[1] = 0.125f;
+         job.targets[0].clear.float32[2] = 0.75f;
+         job.targets[0].clear.float32[3] = 0.625f;
+         job.blend = true;
+         job.blend_state.blendEnable = VK_TRUE;
+         /* The other factor is a plain one, so that the tested factor's effect shows alone. */
+         const VkBlendFactor other = as_source ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_SRC_ALPHA;
+         job.blend_state.srcColorBlendFactor = job.blend_state.srcAlphaBlendFactor = as_source ? factor : other;
+         job.blend_state.dstColorBlendFactor = job.blend_state.dstAlphaBlendFactor = as_source ? other : factor;
+         job.blend_state.colorBlendOp = job.blend_state.alphaBlendOp = VK_BLEND_OP_ADD;
+         job.blend_state.colorWriteMask = 0xf;
+         job.blend_constants[0] = 0.25f;
+         job.blend_constants[1] = 0.5f;
+         job.blend_constants[2] = 1.0f;
+         job.blend_constants[3] = 0.375f;
+         expect_same(job);
+      }
+   }
 }
 
 TEST_F(Draws, BlendEquationsAndFactors)

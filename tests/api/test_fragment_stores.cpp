@@ -120,7 +120,16 @@ public:
       features.fragmentStoresAndAtomics = VK_TRUE;
       features.dualSrcBlend = offered.dualSrcBlend;
       features.independentBlend = offered.independentBlend; /* attachments with other write masks */
-      if (create_device(physical, family, nullptr, &features, {}, device) != VK_SUCCESS) {
+      /* Demote where offered (both devices): DemotedPixelsDoNotWrite. */
+      VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT demote{
+         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT};
+      std::vector<const char *> device_extensions;
+      if (has_device_extension(physical, VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME)) {
+         device_extensions.push_back(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME);
+         demote.shaderDemoteToHelperInvocation = VK_TRUE;
+      }
+      if (create_device(physical, family, device_extensions.empty() ? nullptr : &demote, &features, device_extensions,
+                        device) != VK_SUCCESS) {
          error = std::string("no device ") + name;
          device = VK_NULL_HANDLE;
          return;
@@ -743,6 +752,43 @@ TEST(FragmentStores, HelperAndKilledPixelsDoNotWrite)
    /* The atomic before the discard ran for the discarded pixels too (a KILL placed before it
     * would leave them out), and for no helper. */
    EXPECT_GT(words_of(ours.bindings[3])[0], count + 100);
+}
+
+/* Demote (VK_EXT_shader_demote_to_helper_invocation): a demoted pixel runs on as a helper, so
+ * its neighbour's fine derivative after the demote is exact, but it writes nothing (its
+ * atomics are not counted) and helperInvocationEXT() is true for it; every covered pixel
+ * counted itself before the demote. */
+TEST(FragmentStores, DemotedPixelsDoNotWrite)
+{
+   Scene scene;
+   scene.bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::vector<uint32_t>(size * size, 0)},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {0}},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {0}},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {0}}};
+   scene.draws = {DrawStep{"coloured.vert", "fragment_stores_demoted.frag", slanted_triangle, 3, 1}};
+   Result ours, theirs;
+   render_both(scene, ours, theirs);
+   if (HasFatalFailure())
+      return;
+   /* The interpolated colour may round apart from lavapipe's: only where it was drawn counts. */
+   for (unsigned b = 0; b < 4; b++)
+      expect_same_bytes(ours.bindings[b], theirs.bindings[b], ("binding " + std::to_string(b)).c_str());
+   const std::vector<bool> drawn = drawn_pixels(ours.colours[0]);
+   const std::vector<uint32_t> marks = words_of(ours.bindings[0]);
+   uint32_t count = 0, demoted = 0;
+   for (uint32_t y = 0; y < size; y++)
+      for (uint32_t x = 0; x < size; x++) {
+         const uint32_t i = y * size + x;
+         EXPECT_EQ(marks[i], drawn[i] ? 2u : 0u) << x << "," << y; /* 1 + an exact derivative */
+         count += drawn[i];
+         if (((x ^ y) & 1) && (drawn[i ^ 1] || (x > 0 && drawn[i - 1])))
+            demoted++;
+      }
+   EXPECT_GT(count, 100u);
+   EXPECT_GT(demoted, 100u) << "the checkerboard should have demoted pixels inside the triangle";
+   EXPECT_EQ(words_of(ours.bindings[1])[0], count);
+   EXPECT_EQ(words_of(ours.bindings[3])[0], count) << "pixels that are not helpers after the demote";
+   EXPECT_GT(words_of(ours.bindings[2])[0], count + 100) << "every covered pixel before the demote";
 }
 
 TEST(FragmentStores, AtomicsWhoseResultsAreUsed)

@@ -80,7 +80,7 @@ TEST_F(PhysicalDevice, NamesTheBoard)
    EXPECT_EQ(properties.deviceID, board.device_id);
    EXPECT_EQ(properties.deviceType, board.type);
    EXPECT_EQ(VK_API_VERSION_MAJOR(properties.apiVersion), 1u);
-   EXPECT_EQ(VK_API_VERSION_MINOR(properties.apiVersion), 1u);
+   EXPECT_EQ(VK_API_VERSION_MINOR(properties.apiVersion), 2u); /* Vulkan 1.2 (src/terakan/meson.build) */
 }
 
 TEST_F(PhysicalDevice, DriverPropertiesSayNotConformant)
@@ -200,13 +200,15 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t write_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageWriteWithoutFormat) / sizeof(VkBool32);
    /* api-fragment-stores-*. */
    const size_t fragment_stores = offsetof(VkPhysicalDeviceFeatures, fragmentStoresAndAtomics) / sizeof(VkBool32);
+   /* api-draws IndicesBeyondTwentyFourBits. */
+   const size_t full_index = offsetof(VkPhysicalDeviceFeatures, fullDrawIndexUint32) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
                            i == bias_clamp || i == cube_array || i == wide_lines || i == read_formatless ||
                            i == write_formatless || i == fill_mode_non_solid || i == statistics || i == sample_rate ||
-                           i == fragment_stores;
+                           i == fragment_stores || i == full_index;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 

@@ -610,7 +610,12 @@ TEST(StorageImages, StorageFeaturesOnlyForTestedFormats)
                               VK_FORMAT_R32_UINT,            VK_FORMAT_R32_SINT,            VK_FORMAT_R32G32_SFLOAT,
                               VK_FORMAT_R32G32_UINT,         VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT,
                               VK_FORMAT_R32G32B32A32_SINT,   VK_FORMAT_R8G8B8A8_SNORM,      VK_FORMAT_R16G16B16A16_UINT,
-                              VK_FORMAT_R16G16B16A16_SINT,   VK_FORMAT_R32G32_SINT};
+                              VK_FORMAT_R16G16B16A16_SINT,   VK_FORMAT_R32G32_SINT,
+                              /* api-storage-formats (test_storage_formats.cpp) tests these */
+                              VK_FORMAT_R16_UINT,            VK_FORMAT_R16_SINT,            VK_FORMAT_R16_SFLOAT,
+                              VK_FORMAT_R16G16_UINT,         VK_FORMAT_R16G16_SINT,         VK_FORMAT_R16G16_SFLOAT,
+                              VK_FORMAT_R8_UINT,             VK_FORMAT_R8_SINT,             VK_FORMAT_R8G8_UINT,
+                              VK_FORMAT_R8G8_SINT};
    /* Storage texel buffers only (Vulkan requires them; no SPIR-V image format names them, so
     * they are not offered as storage images). */
    const VkFormat texel_only[] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,

@@ -36,9 +36,9 @@ TEST_P(Vulkan11, ReportsVersionAndCoreFeatures)
 {
    VkPhysicalDeviceProperties properties;
    vkGetPhysicalDeviceProperties(gpu().physical, &properties);
+   /* The device's own version (1.2 on Terakan) is checked by api-vulkan12; a 1.1 instance
+    * gets 1.1 behaviour from a newer device. */
    EXPECT_GE(properties.apiVersion, VK_API_VERSION_1_1);
-   if (!std::strcmp(GetParam(), "Terakan"))
-      EXPECT_EQ(VK_API_VERSION_MINOR(properties.apiVersion), 1u);
 
    VkPhysicalDeviceMultiviewFeatures multiview{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES};
    VkPhysicalDeviceShaderDrawParametersFeatures draw_parameters{

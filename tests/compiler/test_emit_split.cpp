@@ -5,6 +5,7 @@
  * generator of random groups (RandomGroups.*), which also runs what the encoder made. */
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -459,6 +460,216 @@ TEST(RandomGroups, EncodeAndRunAsOneParallelStep)
                seed, counts.split, counts.copied);
    EXPECT_GE(counts.split, count / 20) << "the generator hardly reaches the split";
    EXPECT_GE(counts.copied, count / 2000) << "the generator hardly reaches a cycle";
+}
+
+/* ---- PV/PS forwarding and the packer's read ports ----
+ * emit.cpp reads a value the previous group of the clause wrote through PV.c (vector slot c)
+ * or PS (Evergreen's t slot) instead of its GPR; never across a clause boundary. */
+
+/* A tiny interpreter of decoded ADD_INT clauses that knows PV and PS. */
+std::string run_add_clauses(const isa::Program &program, std::vector<uint32_t> &file)
+{
+   for (const isa::AluClause &alu_clause : program.alu_clauses) {
+      std::array<uint32_t, 5> previous{};
+      std::array<bool, 5> previous_valid{};
+      for (const isa::AluGroup &encoded : alu_clause.groups) {
+         std::array<uint32_t, 5> results{};
+         std::array<bool, 5> valid{};
+         std::vector<std::pair<unsigned, uint32_t>> writes;
+         for (const isa::AluInstruction &instruction : encoded.instructions) {
+            if (std::string(instruction.op->name) != "ADD_INT")
+               return "an instruction the interpreter does not run";
+            uint32_t s[2] = {};
+            for (unsigned k = 0; k < 2; k++) {
+               const isa::AluSource source = isa::alu_source(instruction, k);
+               if (source.sel < isa::src_sel::gpr_count) {
+                  s[k] = file[source.sel * 4 + source.chan];
+               } else if (source.sel == isa::src_sel::pv || source.sel == isa::src_sel::ps) {
+                  const unsigned slot = source.sel == isa::src_sel::ps ? 4 : source.chan;
+                  if (!previous_valid[slot])
+                     return "PV/PS read with no result behind it";
+                  s[k] = previous[slot];
+               } else {
+                  return "an operand the interpreter does not read";
+               }
+            }
+            const unsigned slot = static_cast<unsigned>(instruction.slot);
+            results[slot] = s[0] + s[1];
+            valid[slot] = true;
+            writes.push_back({instruction.get(isa::alu::dst_gpr) * 4 + instruction.get(isa::alu::dst_chan), s[0] + s[1]});
+         }
+         for (const auto &[place, v] : writes)
+            file[place] = v;
+         previous = results;
+         previous_valid = valid;
+      }
+   }
+   return "";
+}
+
+unsigned count_source_selects(const isa::AluGroup &group, unsigned sel)
+{
+   unsigned n = 0;
+   for (const isa::AluInstruction &instruction : group.instructions)
+      for (unsigned k = 0; k < instruction.source_count(); k++)
+         n += isa::alu_source(instruction, k).sel == sel;
+   return n;
+}
+
+TEST(Forwarding, PreviousResultsAreReadThroughPvAndPs)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      const bool evergreen = isa == hw::IsaClass::Evergreen;
+      Builder b;
+      b.selected.isa = isa;
+      const unsigned a = b.value(2, 0), c = b.value(2, 2);
+      const unsigned r1 = b.value(3, 0), r2 = b.value(3, 3), r3 = b.value(4, 0), r4 = b.value(4, 1),
+                     r5 = b.value(5, 2);
+      ScheduledGroup first, second, third;
+      first.ops.push_back(add_int(r1, a, c, 0));
+      if (evergreen) {
+         /* The t slot (w is taken, so the hardware puts the second w writer there): read back
+          * through PS. */
+         first.ops.push_back(add_int(b.value(6, 3), a, a, 3));
+         first.ops.push_back(add_int(r2, a, a, 4));
+      }
+      second.ops.push_back(add_int(r3, r1, c, 0));
+      second.ops.push_back(add_int(r4, r1, evergreen ? r2 : c, 1));
+      third.ops.push_back(add_int(r5, r3, r4, 2)); /* next clause: GPRs again */
+      ScheduledProgram scheduled;
+      scheduled.isa = isa;
+      Clause clause;
+      clause.groups = {first, second};
+      scheduled.clauses.push_back(clause);
+      clause.groups = {third};
+      scheduled.clauses.push_back(clause);
+      ShaderBinary binary;
+      std::string error;
+      ASSERT_TRUE(emit_program(scheduled, b.allocation, b.selected, binary, error)) << error;
+      isa::Program program;
+      isa::DecodeError decode_error;
+      ASSERT_TRUE(isa::decode_program(binary.code, isa, program, decode_error)) << decode_error.message;
+      EXPECT_TRUE(isa::check_program(program).empty());
+      ASSERT_EQ(program.alu_clauses.size(), 2u);
+      ASSERT_EQ(program.alu_clauses[0].groups.size(), 2u);
+      const isa::AluGroup &reader = program.alu_clauses[0].groups[1];
+      EXPECT_EQ(count_source_selects(reader, isa::src_sel::pv), 2u);
+      EXPECT_EQ(count_source_selects(reader, isa::src_sel::ps), evergreen ? 1u : 0u);
+      EXPECT_EQ(count_source_selects(reader, 2), evergreen ? 1u : 2u); /* c stays in R2.z */
+      const isa::AluGroup &next_clause = program.alu_clauses[1].groups.at(0);
+      EXPECT_EQ(count_source_selects(next_clause, isa::src_sel::pv), 0u);
+      EXPECT_EQ(count_source_selects(next_clause, 4), 2u);
+
+      std::vector<uint32_t> file(128 * 4, 0);
+      file[2 * 4 + 0] = 1000;
+      file[2 * 4 + 2] = 7;
+      ASSERT_EQ(run_add_clauses(program, file), "");
+      const uint32_t v1 = 1007, v2 = 2000, v3 = v1 + 7, v4 = v1 + (evergreen ? v2 : 7);
+      EXPECT_EQ(file[3 * 4 + 0], v1);
+      EXPECT_EQ(file[4 * 4 + 0], v3);
+      EXPECT_EQ(file[4 * 4 + 1], v4);
+      EXPECT_EQ(file[5 * 4 + 2], v3 + v4);
+   }
+}
+
+/* Four additions of eight values that all sit in channel x of different GPRs: no group can
+ * read more than three of them (one GPR per channel in each of three cycles). The packer
+ * spreads them over groups itself, so the encoder never has to split one. */
+TEST(Forwarding, PackerKeepsToTheReadPorts)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      SelectedProgram selected;
+      selected.isa = isa;
+      std::vector<unsigned> inputs;
+      for (unsigned g = 2; g < 10; g++) {
+         inputs.push_back(selected.new_value());
+         selected.values.back().fixed_gpr = int(g);
+         selected.values.back().fixed_chan = 0;
+      }
+      for (unsigned k = 0; k < 4; k++) {
+         Node node;
+         node.alu.op = isa::find_alu_op("ADD_INT");
+         node.alu.dst = selected.new_value();
+         node.alu.src[0] = Operand::of_value(inputs[2 * k]);
+         node.alu.src[1] = Operand::of_value(inputs[2 * k + 1]);
+         selected.nodes.push_back(node);
+      }
+      ScheduledProgram scheduled;
+      std::string error;
+      ASSERT_TRUE(schedule_program(selected, scheduled, error)) << error;
+      size_t scheduled_groups = 0;
+      for (const Clause &clause : scheduled.clauses) {
+         for (const ScheduledGroup &group : clause.groups) {
+            std::set<unsigned> channel_x;
+            for (const ScheduledAlu &op : group.ops)
+               for (unsigned s = 0; s < 2; s++)
+                  channel_x.insert(op.op.src[s].value);
+            EXPECT_LE(channel_x.size(), 3u) << "a group reads more channel-x GPRs than it can";
+            scheduled_groups++;
+         }
+      }
+      EXPECT_GE(scheduled_groups, 2u);
+      Allocation allocation;
+      ASSERT_TRUE(allocate_registers(selected, scheduled, allocation, error)) << error;
+      ShaderBinary binary;
+      ASSERT_TRUE(emit_program(scheduled, allocation, selected, binary, error)) << error;
+      isa::Program program;
+      isa::DecodeError decode_error;
+      ASSERT_TRUE(isa::decode_program(binary.code, isa, program, decode_error)) << decode_error.message;
+      EXPECT_TRUE(isa::check_program(program).empty());
+      size_t emitted_groups = 0;
+      for (const isa::AluClause &alu_clause : program.alu_clauses)
+         emitted_groups += alu_clause.groups.size();
+      EXPECT_EQ(emitted_groups, scheduled_groups) << "the encoder had to split a group";
+   }
+}
+
+/* A clause of 160 slots goes on in a second clause; PV/PS do not reach into it, so the second
+ * clause starts at a group that reads no previous result. */
+TEST(Forwarding, ClauseSplitStartsWithoutPreviousResults)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      Builder b;
+      b.selected.isa = isa;
+      const unsigned a = b.value(2, 0), one = b.value(2, 1);
+      std::array<unsigned, 4> previous{};
+      ScheduledProgram scheduled;
+      scheduled.isa = isa;
+      Clause clause;
+      std::vector<uint32_t> expected(128 * 4, 0);
+      expected[2 * 4 + 0] = 5;
+      expected[2 * 4 + 1] = 1;
+      std::vector<uint32_t> file = expected;
+      for (unsigned i = 0; i < 40; i++) {
+         ScheduledGroup group;
+         std::array<unsigned, 4> written{};
+         const unsigned gpr = 3 + i % 2;
+         for (unsigned k = 0; k < 4; k++) {
+            written[k] = b.value(gpr, k);
+            /* Every third group reads only R2; the others the previous group's results. */
+            const bool chained = i % 3 != 0;
+            group.ops.push_back(add_int(written[k], chained ? previous[k] : a, chained ? a : one, int(k)));
+            const uint32_t source = chained ? expected[(3 + (i + 1) % 2) * 4 + k] : 1;
+            expected[gpr * 4 + k] = source + 5;
+         }
+         previous = written;
+         clause.groups.push_back(group);
+      }
+      scheduled.clauses.push_back(clause);
+      ShaderBinary binary;
+      std::string error;
+      ASSERT_TRUE(emit_program(scheduled, b.allocation, b.selected, binary, error)) << error;
+      isa::Program program;
+      isa::DecodeError decode_error;
+      ASSERT_TRUE(isa::decode_program(binary.code, isa, program, decode_error)) << decode_error.message;
+      EXPECT_TRUE(isa::check_program(program).empty());
+      ASSERT_EQ(program.alu_clauses.size(), 2u);
+      const isa::AluGroup &first = program.alu_clauses[1].groups.at(0);
+      EXPECT_EQ(count_source_selects(first, isa::src_sel::pv) + count_source_selects(first, isa::src_sel::ps), 0u);
+      ASSERT_EQ(run_add_clauses(program, file), "");
+      for (unsigned place = 3 * 4; place < 5 * 4; place++)
+         EXPECT_EQ(file[place], expected[place]) << "R" << place / 4 << "." << "xyzw"[place % 4];
+   }
 }
 
 } // namespace

@@ -861,6 +861,103 @@ TEST_P(Graphics, DerivativesAfterDiscard)
    });
 }
 
+/* gl_HelperInvocation over a triangle whose edges cut quads: a pixel whose quad row (column)
+ * neighbour lies clearly outside the triangle sees that helper's 1 in its fine difference,
+ * one whose neighbour is covered sees 0 (against lavapipe pixel for pixel as well). */
+TEST_P(Graphics, HelperInvocationOnQuadsCutByEdges)
+{
+   const std::vector<float> positions = {-0.8984375f, -0.8515625f, 0.25f, 1.0f, 0.9453125f, -0.6015625f, 0.5f, 1.0f,
+                                         -0.3046875f, 0.8984375f, 1.0f, 1.0f};
+   Scene scene;
+   scene.vs = "fullscreen.vert";
+   scene.ps = "helper_invocation.frag";
+   scene.attributes = {clip_positions(positions)};
+   scene.count = 3;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   std::array<WindowVertex, 3> window;
+   for (unsigned k = 0; k < 3; k++)
+      window[k] = to_window({positions[4 * k], positions[4 * k + 1], positions[4 * k + 2], positions[4 * k + 3]});
+   auto state = [&](unsigned x, unsigned y) { /* 1 covered, 0 outside, -1 too close to tell */
+      bool near_edge;
+      const bool inside = barycentrics(window[0], window[1], window[2], x, y, near_edge).has_value();
+      return near_edge ? -1 : inside ? 1 : 0;
+   };
+   unsigned helper_neighbours = 0, valid_neighbours = 0;
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         if (state(x, y) != 1)
+            continue;
+         const auto got = draw->pixel(0, x, y);
+         EXPECT_EQ(got[2], 255) << "HelperInvocation on a covered pixel " << x << "," << y;
+         const unsigned mate_x = x ^ 1, mate_y = y ^ 1;
+         /* d/dx = right - left of the pixel's own row; d/dy = bottom - top of its column. */
+         if (state(mate_x, y) >= 0) {
+            const bool helper = state(mate_x, y) == 0;
+            const uint8_t expected = !helper ? unorm8(0.5) : (mate_x > x ? 255 : 0);
+            EXPECT_EQ(got[0], expected) << "dFdxFine(helper) at " << x << "," << y;
+            (helper ? helper_neighbours : valid_neighbours)++;
+         }
+         if (state(x, mate_y) >= 0) {
+            const bool helper = state(x, mate_y) == 0;
+            const uint8_t expected = !helper ? unorm8(0.5) : (mate_y > y ? 255 : 0);
+            EXPECT_EQ(got[1], expected) << "dFdyFine(helper) at " << x << "," << y;
+            (helper ? helper_neighbours : valid_neighbours)++;
+         }
+      }
+   EXPECT_GT(helper_neighbours, 10u);
+   EXPECT_GT(valid_neighbours, 40u);
+}
+
+/* A demoted checkerboard: the survivors' fine differences still read the demoted pixels (the
+ * product's exact differences), helperInvocationEXT() is true on them after the demote (the
+ * survivor's row neighbour always is: b is 1 on even columns, 0 on odd ones) and false on
+ * every pixel before it (alpha). */
+TEST_P(Graphics, DemoteKeepsDerivativesAndMakesHelpers)
+{
+   Scene scene = fullscreen_scene("demote.frag");
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   EXPECT_TRUE(ps.graphics.uses_kill);
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if ((x + y) % 2)
+         return std::nullopt;
+      return Rgba8{unorm8(0.5 + 8 * (y + 0.5) / 256), unorm8(0.5 + 8 * (x + 0.5) / 256),
+                   uint8_t(x % 2 ? 0 : 255), 255};
+   });
+}
+
+/* terminateInvocation as the only way out of an endless loop for half the pixels (a KILL
+ * alone leaves them looping: the simulator stops such a loop as a hang), and discard before
+ * and inside such loops (compiler terminate_lowering.h). */
+TEST_P(Graphics, TerminateLeavesAnEndlessLoop)
+{
+   Scene scene = fullscreen_scene("terminate_loop.frag");
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if ((x + y) % 2)
+         return std::nullopt;
+      return Rgba8{unorm8((2 + (y & 3)) / 8.0), unorm8(0.5), unorm8(0.25), 255};
+   });
+}
+
+TEST_P(Graphics, DiscardLeavesAnEndlessLoop)
+{
+   Scene scene = fullscreen_scene("discard_loop.frag");
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps);
+   ASSERT_TRUE(draw);
+   expect_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<Rgba8> {
+      if ((x + y) % 2)
+         return std::nullopt;
+      return Rgba8{unorm8((2 + (y & 3)) / 8.0), unorm8(0.5), unorm8(0.75), 255};
+   });
+}
+
 TEST_P(Graphics, PointCoordOnPoints)
 {
    /* Three points 4 pixels wide centred on pixel corners (window (4, 4), (10, 6), (7, 12)):
@@ -991,6 +1088,45 @@ TEST_P(Graphics, BinaryRoundTripKeepsTheInterface)
  * where Mesa's r600 puts it (sfn TexInstr::prepare_source): w, or z beside an LOD or bias in w.
  * The simulator's texture unit reads it from there (tests/sim TexDepth.*); the API test
  * api-sampled-depth runs such shaders against lavapipe. */
+/* The helper-invocation query's code: one TEX clause with VALID_PIXEL_MODE holding only a
+ * GET_GRADIENTS_H that writes the constant 0 (DST_SEL 4) into one channel; the derivatives'
+ * clauses run on every lane (no VALID_PIXEL_MODE: helpers must compute for their quad). */
+TEST_P(Graphics, HelperInvocationQueryIsAValidPixelModeClause)
+{
+   const ShaderBinary ps = compile("helper_invocation.frag", ShaderStage::Fragment);
+   isa::Program program;
+   isa::DecodeError decode_error;
+   ASSERT_TRUE(isa::decode_program(ps.code, hw::family_info(GetParam().family).isa_class, program, decode_error))
+      << decode_error.message;
+   unsigned queries = 0, others = 0;
+   for (const isa::CfInstruction &cf : program.cf) {
+      if (cf.op->name != "TEX")
+         continue;
+      const isa::FetchClause *clause = nullptr;
+      for (const isa::FetchClause &c : program.fetch_clauses)
+         if (c.address == cf.get(isa::cf::addr))
+            clause = &c;
+      ASSERT_NE(clause, nullptr);
+      if (!cf.get(isa::cf::valid_pixel_mode)) {
+         others++;
+         continue;
+      }
+      queries++;
+      ASSERT_EQ(clause->instructions.size(), 1u);
+      const isa::FetchInstruction &t = clause->instructions[0];
+      EXPECT_EQ(t.op->name, "GET_GRADIENTS_H");
+      unsigned zeros = 0, masked = 0;
+      for (const isa::Field field : {isa::tex::dst_sel_x, isa::tex::dst_sel_y, isa::tex::dst_sel_z, isa::tex::dst_sel_w}) {
+         zeros += t.get(field) == 4;
+         masked += t.get(field) == 7;
+      }
+      EXPECT_EQ(zeros, 1u);
+      EXPECT_EQ(masked, 3u);
+   }
+   EXPECT_EQ(queries, 1u);
+   EXPECT_GE(others, 1u);
+}
+
 TEST_P(Graphics, DepthComparisonForms)
 {
    const ShaderBinary ps = compile("depth_compare.frag", ShaderStage::Fragment);
@@ -1035,7 +1171,6 @@ TEST_P(Graphics, Refusals)
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
       {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
-      {"refused_helper.frag", ShaderStage::Fragment, "helper invocations"},
       {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
       {"refused_cube_shadow.frag", ShaderStage::Fragment, "with a LOD bias on a 2D array or cube"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},

@@ -135,6 +135,7 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
    enabled.features.wideLines = offered.features.wideLines;
    enabled.features.fillModeNonSolid = offered.features.fillModeNonSolid;
    enabled.features.drawIndirectFirstInstance = offered.features.drawIndirectFirstInstance;
+   enabled.features.fullDrawIndexUint32 = offered.features.fullDrawIndexUint32;
    enabled.features.sampleRateShading = offered.features.sampleRateShading;
    enabled.pNext = vulkan_1_1 ? &draw_parameters : nullptr; /* as offered */
    /* On Vulkan 1.0 the draw parameters come from their extension, where offered; extended
@@ -175,21 +176,60 @@ VulkanDrawRunner::VulkanDrawRunner(const char *name)
       device_extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
       sample_locations_ = true;
    }
-   /* Conservative rasterization where offered (Terakan with TERAKAN_DEBUG=conservative). */
+   /* Conservative rasterization where offered (Terakan; lavapipe 22.3 has none). */
    if (offers(VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME)) {
       device_extensions.push_back(VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME);
       conservative_ = true;
+   }
+   /* Instance divisors, 0 included, where offered (both devices). */
+   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisors{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+   if (offers(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
+      divisors.vertexAttributeInstanceRateDivisor = VK_TRUE;
+      divisors.vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+      divisors.pNext = const_cast<void *>(next);
+      next = &divisors;
+   }
+   /* Vertex input as dynamic state where offered (both devices). */
+   VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vertex_input{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT};
+   const bool dynamic_vertex_input = offers(VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME);
+   if (dynamic_vertex_input) {
+      device_extensions.push_back(VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME);
+      vertex_input.vertexInputDynamicState = VK_TRUE;
+      vertex_input.pNext = const_cast<void *>(next);
+      next = &vertex_input;
    }
    /* Draw counts from a buffer where offered (both devices). */
    const bool indirect_count = offers(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
    if (indirect_count)
       device_extensions.push_back(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
+   /* Demote and terminate where offered (both devices): the helper-invocation cases. */
+   VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT demote{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT};
+   if (offers(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME);
+      demote.shaderDemoteToHelperInvocation = VK_TRUE;
+      demote.pNext = const_cast<void *>(next);
+      next = &demote;
+   }
+   VkPhysicalDeviceShaderTerminateInvocationFeaturesKHR terminate{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES_KHR};
+   if (offers(VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME)) {
+      device_extensions.push_back(VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME);
+      terminate.shaderTerminateInvocation = VK_TRUE;
+      terminate.pNext = const_cast<void *>(next);
+      next = &terminate;
+   }
    if (create_device(physical_, *family, next, vulkan_1_1 ? nullptr : &enabled.features, device_extensions,
                      device_) != VK_SUCCESS) {
       error_ = "vkCreateDevice failed";
       device_ = VK_NULL_HANDLE;
       return;
    }
+   if (dynamic_vertex_input)
+      set_vertex_input_ = reinterpret_cast<PFN_vkCmdSetVertexInputEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetVertexInputEXT"));
    if (indirect_count) {
       draw_indirect_count_ = reinterpret_cast<PFN_vkCmdDrawIndirectCountKHR>(
          vkGetDeviceProcAddr(device_, "vkCmdDrawIndirectCountKHR"));
@@ -256,7 +296,9 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
    VkDescriptorSet descriptor_set = VK_NULL_HANDLE;
    const bool has_texture = !job.texture.texels.empty();
-   const bool has_descriptors = has_texture || !job.uniform_data.empty();
+   const bool has_descriptors = has_texture || !job.uniform_data.empty() || !job.texel_buffers.empty();
+   std::vector<Buffer> texel_buffers(job.texel_buffers.size());
+   std::vector<VkBufferView> texel_views(job.texel_buffers.size(), VK_NULL_HANDLE);
    std::vector<Image> targets(job.targets.size());
    /* Multisampled jobs: the single-sample images the colour attachments resolve into. */
    const bool multisampled = job.samples != VK_SAMPLE_COUNT_1_BIT;
@@ -267,7 +309,7 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
    VkPipelineLayout layout = VK_NULL_HANDLE;
    VkPipeline pipeline = VK_NULL_HANDLE;
-   VkCommandBuffer commands = VK_NULL_HANDLE;
+   VkCommandBuffer commands = VK_NULL_HANDLE, secondary = VK_NULL_HANDLE;
    bool ok = [&]() {
       for (size_t a = 0; a < job.attributes.size(); a++) {
          const auto &attribute = job.attributes[a];
@@ -505,6 +547,28 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
                return false;
             }
          }
+         for (size_t t = 0; t < job.texel_buffers.size(); t++) {
+            const DrawJob::TexelBuffer &texel = job.texel_buffers[t];
+            bindings.push_back({uint32_t(2 + t), texel.type, 1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
+            sizes.push_back({texel.type, 1});
+            const VkBufferUsageFlags usage = texel.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                                                ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
+                                                : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
+            if (!make_buffer(texel.buffer_bytes, usage, texel_buffers[t])) {
+               error = "texel buffer creation failed";
+               return false;
+            }
+            std::memset(texel_buffers[t].map, 0, texel.buffer_bytes);
+            VkBufferViewCreateInfo view_info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+            view_info.buffer = texel_buffers[t].buffer;
+            view_info.format = texel.format;
+            view_info.offset = texel.offset;
+            view_info.range = texel.range;
+            if (vkCreateBufferView(device_, &view_info, nullptr, &texel_views[t]) != VK_SUCCESS) {
+               error = "vkCreateBufferView failed";
+               return false;
+            }
+         }
          VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
          set_info.bindingCount = uint32_t(bindings.size());
          set_info.pBindings = bindings.data();
@@ -546,6 +610,15 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
             write.pImageInfo = &image_info;
             writes.push_back(write);
          }
+         for (size_t t = 0; t < job.texel_buffers.size(); t++) {
+            VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            write.dstSet = descriptor_set;
+            write.dstBinding = uint32_t(2 + t);
+            write.descriptorCount = 1;
+            write.descriptorType = job.texel_buffers[t].type;
+            write.pTexelBufferView = &texel_views[t];
+            writes.push_back(write);
+         }
          vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
       }
       VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -581,6 +654,16 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       vertex_input.pVertexBindingDescriptions = bindings.data();
       vertex_input.vertexAttributeDescriptionCount = uint32_t(attribute_descriptions.size());
       vertex_input.pVertexAttributeDescriptions = attribute_descriptions.data();
+      std::vector<VkVertexInputBindingDivisorDescriptionEXT> divisors;
+      for (size_t a = 0; a < job.attributes.size(); a++)
+         if (job.attributes[a].rate == VK_VERTEX_INPUT_RATE_INSTANCE && job.attributes[a].divisor != 1)
+            divisors.push_back({uint32_t(a), job.attributes[a].divisor});
+      VkPipelineVertexInputDivisorStateCreateInfoEXT divisor_state{
+         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT};
+      divisor_state.vertexBindingDivisorCount = uint32_t(divisors.size());
+      divisor_state.pVertexBindingDivisors = divisors.data();
+      if (!divisors.empty())
+         vertex_input.pNext = &divisor_state;
       VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
       assembly.topology = job.topology;
       assembly.primitiveRestartEnable = job.primitive_restart;
@@ -706,11 +789,20 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          depth_state.front = depth_state.back = VkStencilOpState{VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP,
                                                                  VK_STENCIL_OP_KEEP, VK_COMPARE_OP_NEVER, 0, 0, 0};
       }
+      if (job.dynamic_vertex_input) {
+         if (!set_vertex_input_) {
+            error = "the device does not offer VK_EXT_vertex_input_dynamic_state";
+            return false;
+         }
+         dynamic_states.push_back(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
+         dynamic_info.dynamicStateCount = uint32_t(dynamic_states.size());
+         dynamic_info.pDynamicStates = dynamic_states.data();
+      }
       VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
       pipeline_info.pDynamicState = dynamic_states.empty() ? nullptr : &dynamic_info;
       pipeline_info.stageCount = stage_count;
       pipeline_info.pStages = stages;
-      pipeline_info.pVertexInputState = &vertex_input;
+      pipeline_info.pVertexInputState = job.dynamic_vertex_input ? nullptr : &vertex_input;
       pipeline_info.pInputAssemblyState = &assembly;
       pipeline_info.pViewportState = &viewport_state;
       pipeline_info.pRasterizationState = &raster;
@@ -787,7 +879,24 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       pass_begin.renderArea = whole;
       pass_begin.clearValueCount = uint32_t(clears.size());
       pass_begin.pClearValues = clears.data();
-      vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
+      /* With vertex_input_in_secondary the pass's commands go to a secondary command buffer:
+       * `commands` names it until the primary executes it. */
+      const VkCommandBuffer primary = commands;
+      if (job.vertex_input_in_secondary) {
+         allocate.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+         vkAllocateCommandBuffers(device_, &allocate, &secondary);
+         VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+         inheritance.renderPass = render_pass;
+         inheritance.framebuffer = framebuffer;
+         VkCommandBufferBeginInfo secondary_begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+         secondary_begin.flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+         secondary_begin.pInheritanceInfo = &inheritance;
+         vkBeginCommandBuffer(secondary, &secondary_begin);
+         vkCmdBeginRenderPass(primary, &pass_begin, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+         commands = secondary;
+      } else {
+         vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
+      }
       vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
       if (job.extended_dynamic_state) {
          auto proc = [&](const char *name) { return vkGetDeviceProcAddr(device_, name); };
@@ -833,7 +942,13 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
       if (!job.indices.empty())
          vkCmdBindIndexBuffer(commands, index_buffer.buffer, 0,
                               job.index_32bit ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
-      if (job.indirect && job.use_indirect_count && job.indices.empty())
+      if (job.dynamic_vertex_input) {
+         for (const DrawJob::VertexInputDraw &draw : job.vertex_input_draws) {
+            set_vertex_input_(commands, uint32_t(draw.bindings.size()), draw.bindings.data(),
+                              uint32_t(draw.attributes.size()), draw.attributes.data());
+            vkCmdDraw(commands, draw.vertex_count, draw.instance_count, draw.first_vertex, draw.first_instance);
+         }
+      } else if (job.indirect && job.use_indirect_count && job.indices.empty())
          draw_indirect_count_(commands, indirect_buffer.buffer, job.indirect_offset, count_buffer.buffer,
                               job.indirect_count_offset, job.indirect_draw_count, 32);
       else if (job.indirect && job.use_indirect_count)
@@ -867,6 +982,15 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
          set_stencil(job.second_stencil_front, job.second_stencil_back);
       if (job.second_draw_vertex_count)
          vkCmdDraw(commands, job.second_draw_vertex_count, 1, job.second_draw_first_vertex, 0);
+      if (job.vertex_input_in_secondary) {
+         if (vkEndCommandBuffer(secondary) != VK_SUCCESS) {
+            commands = primary;
+            error = "vkEndCommandBuffer of the secondary command buffer failed";
+            return false;
+         }
+         commands = primary;
+         vkCmdExecuteCommands(commands, 1, &secondary);
+      }
       vkCmdEndRenderPass(commands);
       auto copy = [&](const Image &image, VkImageAspectFlags aspect, const Buffer &to) {
          VkBufferImageCopy region{};
@@ -959,6 +1083,8 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    }();
    if (commands)
       vkFreeCommandBuffers(device_, pool_, 1, &commands);
+   if (secondary)
+      vkFreeCommandBuffers(device_, pool_, 1, &secondary);
    vkDestroyPipeline(device_, pipeline, nullptr);
    vkDestroyPipelineLayout(device_, layout, nullptr);
    for (VkShaderModule module : modules)
@@ -977,6 +1103,10 @@ bool VulkanDrawRunner::run(const DrawJob &job, DrawImages &images, std::string &
    destroy(count_buffer);
    destroy(uniform_buffer);
    destroy(staging);
+   for (VkBufferView view : texel_views)
+      vkDestroyBufferView(device_, view, nullptr);
+   for (Buffer &buffer : texel_buffers)
+      destroy(buffer);
    destroy(texture);
    vkDestroySampler(device_, sampler, nullptr);
    vkDestroyDescriptorPool(device_, descriptor_pool, nullptr);

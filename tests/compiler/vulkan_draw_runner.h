@@ -29,6 +29,9 @@ struct DrawJob {
       uint32_t stride = 0;
       VkVertexInputRate rate = VK_VERTEX_INPUT_RATE_VERTEX;
       std::vector<uint8_t> data;
+      /* Instance rate: VK_EXT_vertex_attribute_divisor's divisor of the binding (0 too) when
+       * not 1; the device must offer the extension. */
+      uint32_t divisor = 1;
    };
    std::vector<Attribute> attributes;
    struct Target {
@@ -83,6 +86,15 @@ struct DrawJob {
       bool unnormalized = false; /* unnormalizedCoordinates (clamp to edge, no levels) */
    } texture;
    std::vector<uint8_t> push_constants;
+   /* Texel buffers at set 0 bindings 2, 3, ...: a view of `format` at `offset` with `range`
+    * (VK_WHOLE_SIZE too) into a zeroed buffer of `buffer_bytes`, uniform or storage
+    * (`type`), visible to both stages. */
+   struct TexelBuffer {
+      VkDescriptorType type = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+      VkFormat format = VK_FORMAT_R32_UINT;
+      VkDeviceSize buffer_bytes = 0, offset = 0, range = VK_WHOLE_SIZE;
+   };
+   std::vector<TexelBuffer> texel_buffers;
    /* Cull mode, front face, topology, restart, depth test/write/compare and depth bias enable
     * as extended dynamic state (VK_EXT_extended_dynamic_state and _2), set by commands before
     * the draw; the pipeline's own values for them are then the opposite ones, which must not
@@ -157,6 +169,21 @@ struct DrawJob {
     * UNDERESTIMATE) and extraPrimitiveOverestimationSize, when not DISABLED. */
    VkConservativeRasterizationModeEXT conservative = VK_CONSERVATIVE_RASTERIZATION_MODE_DISABLED_EXT;
    float extra_overestimation = 0.0f;
+   /* VK_EXT_vertex_input_dynamic_state (the device must offer it): the pipeline leaves
+    * VK_DYNAMIC_STATE_VERTEX_INPUT_EXT dynamic (and gets no vertex input state), and instead of
+    * the job's one draw each of vertex_input_draws sets its state by vkCmdSetVertexInputEXT and
+    * draws (vkCmdDraw). `attributes` then only fill buffers: buffer a is bound at binding a
+    * (offset 0), whatever the draws' descriptions say. With vertex_input_in_secondary the
+    * pass's draws are recorded into a secondary command buffer (which binds the pipeline and
+    * buffers itself) that the primary executes. */
+   bool dynamic_vertex_input = false;
+   struct VertexInputDraw {
+      std::vector<VkVertexInputBindingDescription2EXT> bindings;
+      std::vector<VkVertexInputAttributeDescription2EXT> attributes;
+      uint32_t vertex_count = 0, instance_count = 1, first_vertex = 0, first_instance = 0;
+   };
+   std::vector<VertexInputDraw> vertex_input_draws;
+   bool vertex_input_in_secondary = false;
 };
 
 struct DrawImages {
@@ -209,6 +236,8 @@ private:
    bool extended_dynamic_state_ = false; /* both extensions enabled */
    bool sample_locations_ = false;       /* VK_EXT_sample_locations enabled */
    bool conservative_ = false;           /* VK_EXT_conservative_rasterization enabled */
+   /* VK_EXT_vertex_input_dynamic_state enabled: its command. */
+   PFN_vkCmdSetVertexInputEXT set_vertex_input_ = nullptr;
    /* VK_KHR_draw_indirect_count enabled: its commands. */
    PFN_vkCmdDrawIndirectCountKHR draw_indirect_count_ = nullptr;
    PFN_vkCmdDrawIndexedIndirectCountKHR draw_indexed_indirect_count_ = nullptr;

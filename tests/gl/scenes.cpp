@@ -550,6 +550,37 @@ void main()
    glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 9);
 }
 
+void draw_constant_attribute(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* The colour attribute's array disabled: every vertex reads GL's current value, which Mesa's
+    * state tracker hands r600g as a vertex buffer of stride 0 (st_atom_array.cpp), so the fetch
+    * unit must read the same element for every vertex index. Two draws, two values. */
+   kit.program(R"(#version 300 es
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec2 a_offset;
+layout(location = 2) in vec4 a_colour;
+flat out vec4 v_colour;
+void main()
+{
+   gl_Position = vec4((a_position + a_offset) / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = a_colour;
+}
+)",
+               flat_colour_fragment_source());
+   const float triangle[] = {1, 1, 13, 3, 5, 14, 20, 2, 30, 8, 24, 16};
+   kit.position_vertices(triangle);
+   glDisableVertexAttribArray(1);
+   glDisableVertexAttribArray(2);
+   glVertexAttrib2f(1, 8.0f, 10.0f);
+   glVertexAttrib4f(2, 1.0f, 0.75f, 0.25f, 1.0f);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+   glVertexAttrib2f(1, 20.0f, 36.0f);
+   glVertexAttrib4f(2, 0.25f, 0.5f, 1.0f, 1.0f);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
 void draw_scissor_draw(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -1155,6 +1186,8 @@ const Scene scenes[] = {
    {"primitive_restart", "GL_PRIMITIVE_RESTART_FIXED_INDEX with 16- and 32-bit strips", draw_primitive_restart},
    {"indirect_draws", "glDrawArraysIndirect and glDrawElementsIndirect with base vertex and instance counts", draw_indirect_draws},
    {"instanced_divisor", "per-instance attributes with divisors 1 and 3", draw_instanced_divisor},
+   {"constant_attribute", "attributes from GL's current values (r600g: vertex buffers of stride 0), two draws",
+    draw_constant_attribute},
    {"scissor_draw", "triangles drawn through two scissor rectangles", draw_scissor_draw},
    {"occlusion_query", "GL_ANY_SAMPLES_PASSED(_CONSERVATIVE) queries behind an occluder, answers drawn as squares", draw_occlusion_query, GL_DEPTH24_STENCIL8},
    /* Not simulated yet: r600g stores to the RGBA8 image with typed RAT writes, which the
@@ -1192,6 +1225,8 @@ std::span<const Scene> all_scenes()
       for (const Scene &scene : msaa_scenes())
          list.push_back(scene);
       for (const Scene &scene : sample_shading_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : helper_scenes())
          list.push_back(scene);
       return list;
    }();

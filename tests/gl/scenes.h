@@ -36,6 +36,8 @@ std::span<const Scene> msaa_scenes();
 /* Sample-shading scenes (scenes_sample_shading.cpp, desktop GL 4.5): per-sample built-ins and
  * interpolation in 4x framebuffers. */
 std::span<const Scene> sample_shading_scenes();
+/* Helper-invocation scenes (scenes_helpers.cpp, desktop GL 4.5): gl_HelperInvocation. */
+std::span<const Scene> helper_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

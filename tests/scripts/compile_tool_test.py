@@ -46,4 +46,21 @@ dumped = run(['--stats-only', os.path.join(folder, 'int_add.comp')], env=env)
 assert dumped.returncode == 0, dumped.stderr
 assert 'terakan: NIR from SPIR-V' in dumped.stderr and 'terakan: shader for' in dumped.stderr
 assert 'terakan: backend IR after selection' in dumped.stderr and 'alu clause' in dumped.stderr
+# Vertex input options: instance-rate locations with divisors, and dynamic vertex input, whose
+# program reads the rates and divisors from driver constants and jumps over the division when no
+# divisor differs from 1 (docs/compiler.md, "Dynamic vertex input").
+vertex = os.path.join(folder, '..', '..', 'api', 'shaders', 'vertex_input_dynamic.vert')
+def alu_groups(result):
+    return int(result.stdout.split('alu_groups: ')[1].split(',')[0])
+for chip in ['barts', 'Cayman']:
+    static = run(['--chip', chip, vertex])
+    divided = run(['--chip', chip, '--instance-input', '1', '--instance-input', '2:3', vertex])
+    dynamic = run(['--chip', chip, '--dynamic-vertex-input', vertex])
+    for result in (static, divided, dynamic):
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.count('VFETCH') == 3, result.stdout
+    assert 'JUMP' not in static.stdout and 'JUMP' in dynamic.stdout, dynamic.stdout
+    assert alu_groups(static) < alu_groups(divided) < alu_groups(dynamic), (static.stdout, dynamic.stdout)
+    count += 3
+assert run(['--instance-input', 'x', vertex]).returncode == 2
 print('%d compilations checked' % count)

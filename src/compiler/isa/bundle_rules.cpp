@@ -104,13 +104,9 @@ constexpr RuleInfo rules[] = {
     "R600ControlFlowFinalizer"},
 };
 
-/* Read cycle of src0, src1, src2 for each bank swizzle (AMD field names VEC_ and SCL_). */
-constexpr unsigned vector_cycles[6][3] = {
-   {0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0},
-};
-constexpr unsigned trans_cycles[4][3] = {
-   {2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1},
-};
+/* The read-cycle tables are in bundle_rules.h (bank_swizzle_vector_cycles/_trans_cycles). */
+constexpr auto &vector_cycles = bank_swizzle_vector_cycles;
+constexpr auto &trans_cycles = bank_swizzle_trans_cycles;
 
 bool is_gpr(unsigned sel) { return sel < src_sel::gpr_count; }
 bool is_kcache(unsigned sel)

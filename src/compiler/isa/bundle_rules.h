@@ -69,6 +69,16 @@ struct KcacheLock {
    unsigned line = 0;
 };
 
+/* Read cycle of src0, src1, src2 for each bank swizzle (AMD field names VEC_012..VEC_210 in
+ * vector slots, SCL_210..SCL_221 in the t slot). In each cycle a group reads at most one GPR
+ * per channel (rule GPR_READ_PORTS). */
+inline constexpr unsigned bank_swizzle_vector_cycles[6][3] = {
+   {0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0},
+};
+inline constexpr unsigned bank_swizzle_trans_cycles[4][3] = {
+   {2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1},
+};
+
 struct GroupContext {
    std::array<KcacheLock, 4> kcache{};
    bool has_previous_group = false;

@@ -1194,6 +1194,25 @@ private:
        * same clause writes is undefined (Mesa splits clauses to avoid it). */
       std::vector<uint8_t> &written = fetch_written;
       written.assign(size_t(ctx.gpr_storage) + 4, 0);
+      /* VALID_PIXEL_MODE (CF_WORD1 bit 20): the clause runs as if helper and killed lanes were
+       * inactive, so they keep what their destination GPRs held. Mesa r600's sfn relies on it
+       * for gl_HelperInvocation (a preset -1 that a VPM fetch overwrites with 0 on valid lanes,
+       * emit_load_helper_invocation) and sets it on the fetches of RAT returns
+       * (docs/sim-semantics.md, "Pixel quads"). Outside pixel shaders every lane is valid. */
+      std::vector<uint8_t> state_outside;
+      if (cf.get(cf::valid_pixel_mode)) {
+         state_outside = state;
+         for (unsigned lane = 0; lane < width; lane++)
+            if (state[lane] == Active && !lane_valid(lane))
+               state[lane] = InactiveBranch;
+      }
+      run_fetch_instructions(step, written);
+      if (!state_outside.empty())
+         state = state_outside;
+   }
+
+   void run_fetch_instructions(const CfStep &step, std::vector<uint8_t> &written)
+   {
       for (const FetchInstruction &instruction : step.fetch->instructions) {
          const std::string_view name = instruction.op->name;
          const bool is_vfetch = name == "VFETCH";
@@ -1473,7 +1492,9 @@ private:
             continue;
          ctx.statistics.fetches++;
          const uint64_t index = gpr_at(src, src_chan, lane, "VFETCH reads");
-         const uint64_t offset = index * std::max(res.stride, 1u) + instruction.get(vtx::offset);
+         /* STRIDE 0 reads one element for every index: r600g programs it for GL's current
+          * vertex attributes (Mesa st_atom_array.cpp gives those buffers stride 0). */
+         const uint64_t offset = index * res.stride + instruction.get(vtx::offset);
          uint32_t element[4] = {0, 0, 0, 0};
          /* The hardware bounds-checks against the resource size; outside it a fetch returns
           * zeros (the value is not documented to us; zero is what robust buffer access needs). */
