@@ -38,6 +38,8 @@ extern "C" {
 /* drm-shim's originals, reached through the linker's --wrap. */
 void __real_drm_shim_fd_register(int fd, struct shim_fd *shim_fd);
 void __real_drm_shim_fd_unregister(int fd);
+/* sim_radeon_shim.cpp: returns once the simulated GPU has run everything accepted so far. */
+void terakan_sim_finish_queued_work(void);
 
 void __wrap_drm_shim_fd_register(int fd, struct shim_fd *shim_fd)
 {
@@ -50,6 +52,8 @@ void __wrap_drm_shim_fd_unregister(int fd)
 {
    if (fd < 0)
       return; /* close(-1) and friends: never registered, and -1 + 1 is the reserved key */
+   /* The last close of a node gives its buffers back; queued work may still use them. */
+   terakan_sim_finish_queued_work();
    __real_drm_shim_fd_unregister(fd);
 }
 

@@ -5,12 +5,15 @@
  * It answers device discovery (the PCI sysfs files libdrm reads, DRM_RADEON_INFO, GEM_INFO),
  * buffer objects (GEM_CREATE, GEM_MMAP, GEM_WAIT_IDLE, GEM_BUSY, GEM_SET_DOMAIN, GEM_SET_TILING,
  * GEM_GET_TILING; GEM_CLOSE is drm-shim's) and command submission (DRM_RADEON_CS: chunks,
- * relocations, the kernel's CS checker, then the command processor, synchronously; the DMA
- * ring's streams go through the kernel's DMA checker to the DMA engine). A GPU
- * hang or fault marks the device lost: later waits and submissions fail with EDEADLK, as the
- * radeon kernel does after a lockup.
+ * relocations and the kernel's CS checker inside the ioctl, then the command processor on the
+ * simulated GPU's own thread after the ioctl has returned, as a card runs its rings; the DMA
+ * ring's streams go through the kernel's DMA checker to the DMA engine, on the same thread
+ * and in the same order). Buffer-object waits are how a program learns that work is done
+ * (gpu_queue.h). A GPU hang or fault marks the device lost: later waits and submissions fail
+ * with EDEADLK, as the radeon kernel does after a lockup.
  */
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -39,6 +42,7 @@ extern "C" {
 #include "cp/dma_checker.h"
 #include "cp/dma_engine.h"
 #include "core/gpu_memory.h"
+#include "gpu_queue.h"
 
 using terakan::sim::SimBoard;
 
@@ -61,22 +65,33 @@ struct BufferInfo {
    uint64_t size = 0;
    uint32_t domains = 0;
    uint32_t tiling_flags = 0, pitch = 0;
+   /* The last accepted submission that names the buffer (GpuQueue sequence; 0: none). */
+   uint64_t last_use = 0;
 };
 
 std::mutex buffers_lock;
 std::map<uint64_t, BufferInfo> buffers; /* by GPU address */
 uint8_t *memory_file = nullptr;
-bool device_lost = false;
+std::atomic<bool> device_lost = false;
+
+/* The buffers a submission names in its relocations, by GPU address, with their sizes: all a
+ * submission can reach without virtual memory (the checker patched every address in it from
+ * this list). The GPU thread reads its own copy, so buffers made or closed meanwhile by the
+ * program do not race with it. */
+using SubmissionBuffers = std::map<uint64_t, uint64_t>;
 
 class ShimMemory : public terakan::sim::GpuMemory {
 public:
+   /* Set by the GPU thread around each submission it runs. */
+   const SubmissionBuffers *buffers = nullptr;
+
    uint8_t *resolve(uint64_t address, uint64_t size, std::string &error) override
    {
-      auto found = buffers.upper_bound(address);
-      if (found != buffers.begin()) {
+      auto found = buffers->upper_bound(address);
+      if (found != buffers->begin()) {
          --found;
          const uint64_t offset = address - found->first;
-         if (offset <= found->second.size && size <= found->second.size - offset)
+         if (offset <= found->second && size <= found->second - offset)
             return memory_file + address;
       }
       char text[128];
@@ -87,12 +102,12 @@ public:
    }
    uint64_t bytes_after(uint64_t address) override
    {
-      auto found = buffers.upper_bound(address);
-      if (found == buffers.begin())
+      auto found = buffers->upper_bound(address);
+      if (found == buffers->begin())
          return 0;
       --found;
       const uint64_t offset = address - found->first;
-      return offset < found->second.size ? found->second.size - offset : 0;
+      return offset < found->second ? found->second - offset : 0;
    }
 };
 
@@ -102,6 +117,8 @@ std::unique_ptr<terakan::sim::CommandProcessor> command_processor;
  * radeon_cs_get_ring). They run the same packets and submissions complete inside the ioctl,
  * so one engine stands for both. */
 std::unique_ptr<terakan::sim::DmaEngine> dma_engine;
+/* After the engines: destroyed first, so queued work finishes while they still exist. */
+terakan::sim::GpuQueue gpu_queue(std::getenv("TERAKAN_SIM_SYNC") && std::atoi(std::getenv("TERAKAN_SIM_SYNC")) > 0);
 
 /* Version of Debian 12's kernel (Linux 6.1): radeon KMS 2.50.0 (radeon_drv.c). */
 constexpr int kms_major = 2, kms_minor = 50, kms_patchlevel = 0;
@@ -366,24 +383,52 @@ int radeon_gem_mmap(int fd, unsigned long request, void *arg)
    return 0;
 }
 
+uint64_t last_use(const struct shim_bo *bo)
+{
+   std::lock_guard<std::mutex> guard(buffers_lock);
+   auto found = buffers.find(bo->mem_addr);
+   return found == buffers.end() ? 0 : found->second.last_use;
+}
+
+/* radeon_gem_wait_idle_ioctl: until every submission that names the buffer has run. */
 int radeon_gem_wait_idle(int fd, unsigned long request, void *arg)
 {
    auto *wait = static_cast<drm_radeon_gem_wait_idle *>(arg);
-   if (!lookup(fd, wait->handle))
+   struct shim_bo *bo = lookup(fd, wait->handle);
+   if (!bo)
       return fail(ENOENT);
-   /* Submissions run to completion inside the CS ioctl, so every buffer is idle. */
+   gpu_queue.wait_for(last_use(bo));
    return device_lost ? fail(EDEADLK) : 0;
 }
 
+/* radeon_gem_busy_ioctl: EBUSY while a submission that names the buffer has not run. */
 int radeon_gem_busy(int fd, unsigned long request, void *arg)
 {
    auto *busy = static_cast<drm_radeon_gem_busy *>(arg);
    struct shim_bo *bo = lookup(fd, busy->handle);
    if (!bo)
       return fail(ENOENT);
-   std::lock_guard<std::mutex> guard(buffers_lock);
-   busy->domain = buffers[bo->mem_addr].domains;
-   return device_lost ? fail(EDEADLK) : 0;
+   const bool idle = gpu_queue.has_completed(last_use(bo));
+   {
+      std::lock_guard<std::mutex> guard(buffers_lock);
+      busy->domain = buffers[bo->mem_addr].domains;
+   }
+   if (device_lost)
+      return fail(EDEADLK);
+   return idle ? 0 : fail(EBUSY);
+}
+
+/* GEM_CLOSE is drm-shim's, and it gives the memory back at once. The kernel keeps a buffer
+ * that queued work still uses until that work is done; here the close waits for it instead,
+ * which only changes when the call returns. */
+ioctl_fn_t drm_shim_gem_close = nullptr;
+
+int radeon_gem_close(int fd, unsigned long request, void *arg)
+{
+   const auto *close = static_cast<const drm_gem_close *>(arg);
+   if (struct shim_bo *bo = lookup(fd, close->handle))
+      gpu_queue.wait_for(last_use(bo));
+   return drm_shim_gem_close(fd, request, arg);
 }
 
 int radeon_gem_set_domain(int fd, unsigned long request, void *arg)
@@ -463,6 +508,8 @@ int radeon_cs(int fd, unsigned long request, void *arg)
       return refuse("CS: Failed to get ib ! (larger than the 1 MiB IB pool)");
 
    std::vector<terakan::sim::CsReloc> relocs;
+   std::vector<uint64_t> named; /* the relocated buffers' addresses, for their busy marks */
+   auto reachable = std::make_shared<SubmissionBuffers>();
    if (relocs_chunk) {
       const auto *entries = reinterpret_cast<const drm_radeon_cs_reloc *>(uintptr_t(relocs_chunk->chunk_data));
       for (uint32_t i = 0; i < relocs_chunk->length_dw / 4; i++) {
@@ -479,8 +526,18 @@ int radeon_cs(int fd, unsigned long request, void *arg)
          std::lock_guard<std::mutex> guard(buffers_lock);
          const BufferInfo &info = buffers[bo->mem_addr];
          relocs.push_back({bo->mem_addr, info.size, info.tiling_flags});
+         named.push_back(bo->mem_addr);
+         (*reachable)[bo->mem_addr] = info.size;
       }
    }
+   /* Queued for the GPU thread; the buffers it names are busy until it has run. */
+   auto queue = [&](terakan::sim::GpuQueue::Work work) {
+      gpu_queue.submit(std::move(work), [&](uint64_t sequence) {
+         std::lock_guard<std::mutex> guard(buffers_lock);
+         for (uint64_t address : named)
+            buffers[address].last_use = sequence;
+      });
+   };
    const auto *ib_data = reinterpret_cast<const uint32_t *>(uintptr_t(ib_chunk->chunk_data));
    std::vector<uint32_t> ib(ib_data, ib_data + ib_chunk->length_dw);
    if (ring == RADEON_CS_RING_DMA) {
@@ -488,12 +545,17 @@ int radeon_cs(int fd, unsigned long request, void *arg)
       const std::string refused = terakan::sim::check_and_patch_dma(ib, relocs, terakan::hw::family_info(board.family).isa_class);
       if (!refused.empty())
          return refuse(("CS: Invalid command stream ! " + refused).c_str());
-      std::lock_guard<std::mutex> guard(buffers_lock);
-      const std::string failed = dma_engine->execute(ib);
-      if (!failed.empty()) {
-         std::fprintf(stderr, "terakan-sim: GPU hang: DMA ring: %s\n", failed.c_str());
-         device_lost = true;
-      }
+      queue([ib = std::move(ib), reachable] {
+         if (device_lost)
+            return; /* a lost GPU runs nothing more */
+         gpu_memory.buffers = reachable.get();
+         const std::string failed = dma_engine->execute(ib);
+         gpu_memory.buffers = nullptr;
+         if (!failed.empty()) {
+            std::fprintf(stderr, "terakan-sim: GPU hang: DMA ring: %s\n", failed.c_str());
+            device_lost = true;
+         }
+      });
       return 0;
    }
    terakan::sim::CsCheckOptions options;
@@ -504,14 +566,19 @@ int radeon_cs(int fd, unsigned long request, void *arg)
    if (!refused.empty())
       return refuse(("CS: Invalid command stream ! " + refused).c_str());
 
-   std::lock_guard<std::mutex> guard(buffers_lock);
-   const std::string failed = command_processor->execute(ib);
-   if (!failed.empty()) {
-      /* What a real card would hang or fault on: the submission was accepted, the GPU is
-       * now lost. */
-      std::fprintf(stderr, "terakan-sim: GPU hang: %s\n", failed.c_str());
-      device_lost = true;
-   }
+   queue([ib = std::move(ib), reachable] {
+      if (device_lost)
+         return;
+      gpu_memory.buffers = reachable.get();
+      const std::string failed = command_processor->execute(ib);
+      gpu_memory.buffers = nullptr;
+      if (!failed.empty()) {
+         /* What a real card would hang or fault on: the submission was accepted, the GPU is
+          * now lost. */
+         std::fprintf(stderr, "terakan-sim: GPU hang: %s\n", failed.c_str());
+         device_lost = true;
+      }
+   });
    return 0;
 }
 
@@ -602,6 +669,11 @@ void fake_pci_sysfs()
 
 } // namespace
 
+extern "C" void terakan_sim_finish_queued_work(void)
+{
+   gpu_queue.wait_for_all();
+}
+
 extern "C" void drm_shim_driver_init(void)
 {
    std::string error;
@@ -647,6 +719,10 @@ extern "C" void drm_shim_driver_init(void)
    shim_device.driver_ioctl_count = sizeof(radeon_ioctls) / sizeof(radeon_ioctls[0]);
 
    core_ioctls[_IOC_NR(DRM_IOCTL_GET_CAP)] = radeon_get_cap;
+   drm_shim_gem_close = core_ioctls[_IOC_NR(DRM_IOCTL_GEM_CLOSE)];
+   core_ioctls[_IOC_NR(DRM_IOCTL_GEM_CLOSE)] = radeon_gem_close;
+   pthread_atfork([] { gpu_queue.before_fork(); }, [] { gpu_queue.after_fork_in_parent(); },
+                  [] { gpu_queue.after_fork_in_child(); });
    shim_device.driver_bo_free = forget_buffer;
 
    /* Reach every buffer's bytes through one mapping of drm-shim's memory file. */

@@ -1,7 +1,8 @@
 /* VkDevice and VkQueue. A queue submission is a series of DRM_RADEON_CS ioctls (one per
- * command stream of each command buffer), then a small stream that writes the queue's fence
- * buffer; waiting until that buffer is idle means the whole submission is done, and only then
- * are the submission's fences and semaphores signalled (terakan_sync.cpp). */
+ * command stream of each command buffer), then a small stream that writes the submission's own
+ * fence buffer. vkQueueSubmit returns once the kernel has accepted them; the submission's
+ * fences and semaphores are pending on that buffer and signalled when the kernel says it is
+ * idle (terakan_sync.cpp). */
 #include "terakan_private.h"
 
 #include "vk_cmd_enqueue_entrypoints.h"
@@ -9,14 +10,44 @@
 
 #include "hw/pm4.h"
 
-static VkResult signal_all(terakan_device *device, struct vk_queue_submit *submit)
+/* Every signal of the submission becomes pending on `fence` (signalled now if null). */
+static void signal_all(struct vk_queue_submit *submit, terakan_submission_fence *fence)
 {
-   for (uint32_t i = 0; i < submit->signal_count; i++) {
-      const VkResult result = vk_sync_signal(&device->vk, submit->signals[i].sync,
-                                             submit->signals[i].signal_value);
-      if (result != VK_SUCCESS)
-         return result;
+   for (uint32_t i = 0; i < submit->signal_count; i++)
+      terakan_sync_signal_on_submission(submit->signals[i].sync, fence);
+}
+
+/* Ends a submission: an end-of-pipe event writes its number into a buffer only this stream
+ * names, once all earlier work on the ring is done. Under the device's submit lock. */
+static VkResult submit_fence(terakan_device *device, terakan_queue *queue)
+{
+   std::string error;
+   int error_number = 0;
+   terakan::winsys::RadeonBo *bo = terakan::winsys::RadeonBo::create(
+      *device->radeon, 4096, 4096, terakan::winsys::BoPlacement::GttCached, error, error_number);
+   if (!bo)
+      return terakan_bo_error(device, error_number, error);
+   const uint64_t sequence = queue->submitted + 1;
+   terakan_submission_fence *fence = terakan_submission_fence_create(bo, sequence);
+   if (!fence) {
+      delete bo;
+      return vk_error(device, VK_ERROR_OUT_OF_HOST_MEMORY);
    }
+   terakan::winsys::CommandStream stream;
+   stream.packet(terakan::hw::pm4::EVENT_WRITE_EOP, 5);
+   stream.emit(terakan::hw::pm4::EVENT_CACHE_FLUSH_AND_INV_TS);
+   stream.emit(0);
+   stream.emit(terakan::hw::pm4::eop_data_sel(2)); /* 64-bit data */
+   stream.emit(uint32_t(sequence));
+   stream.emit(uint32_t(sequence >> 32));
+   stream.relocation(*bo);
+   if (stream.submit(*device->radeon, error)) {
+      terakan_submission_fence_unref(fence);
+      return vk_queue_set_lost(&queue->vk, "terakan: the kernel refused the fence (%s)", error.c_str());
+   }
+   queue->submitted = sequence;
+   terakan_submission_fence_unref(queue->last_fence);
+   queue->last_fence = fence;
    return VK_SUCCESS;
 }
 
@@ -25,7 +56,12 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
    terakan_queue *queue = container_of(vk_queue, terakan_queue, vk);
    terakan_device *device = container_of(vk_queue->base.device, terakan_device, vk);
 
+   /* Every queue of the device feeds the one GFX ring, which runs in order: a wait for a sync
+    * that submitted work will signal needs nothing more. Anything else (a sync the host has
+    * still to signal) is waited for here. */
    for (uint32_t i = 0; i < submit->wait_count; i++) {
+      if (terakan_sync_signal_is_submitted(submit->waits[i].sync))
+         continue;
       const VkResult result = vk_sync_wait(&device->vk, submit->waits[i].sync,
                                            submit->waits[i].wait_value, VK_SYNC_WAIT_COMPLETE,
                                            UINT64_MAX);
@@ -33,16 +69,19 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
          return result;
    }
 
-   /* Every earlier submission finished before its driver_submit returned, so a submission
-    * without command buffers (fences and semaphores only, vkQueueWaitIdle's) has nothing to
-    * wait for on the GPU. */
-   if (submit->command_buffer_count == 0)
-      return signal_all(device, submit);
-
    std::lock_guard<std::mutex> guard(*device->submit_lock);
+   /* Nothing to run and nothing to wait for (vkQueueWaitIdle's submission, fences alone): it
+    * is done when the queue's last submission is. */
+   if (submit->command_buffer_count == 0 && submit->wait_count == 0) {
+      signal_all(submit, queue->last_fence);
+      return VK_SUCCESS;
+   }
+
    std::string error;
+   bool checks_capacity = false;
    for (uint32_t c = 0; c < submit->command_buffer_count; c++) {
       auto *cmd = container_of(submit->command_buffers[c], terakan_cmd_buffer, vk);
+      checks_capacity |= !cmd->conservative_checks.empty();
       for (const terakan::winsys::CommandStream &cs : cmd->streams) {
          const int error_number = cs.submit(*device->radeon, error);
          if (error_number)
@@ -50,40 +89,35 @@ static VkResult terakan_queue_submit(struct vk_queue *vk_queue, struct vk_queue_
                                                  "(%s)", error.c_str());
       }
    }
+   VkResult result = submit_fence(device, queue);
+   if (result != VK_SUCCESS)
+      return result;
 
-   /* The end-of-pipe event writes the submission's number once all earlier work is done. */
-   terakan::winsys::CommandStream fence;
-   const uint64_t sequence = ++queue->submitted;
-   fence.packet(terakan::hw::pm4::EVENT_WRITE_EOP, 5);
-   fence.emit(terakan::hw::pm4::EVENT_CACHE_FLUSH_AND_INV_TS);
-   fence.emit(0);
-   fence.emit(terakan::hw::pm4::eop_data_sel(2)); /* 64-bit data */
-   fence.emit(uint32_t(sequence));
-   fence.emit(uint32_t(sequence >> 32));
-   fence.relocation(*queue->fence_bo);
-   if (fence.submit(*device->radeon, error))
-      return vk_queue_set_lost(&queue->vk, "terakan: the kernel refused the fence (%s)",
-                               error.c_str());
-   const int wait_error = queue->fence_bo->wait_idle();
-   if (wait_error)
-      return vk_queue_set_lost(&queue->vk, "terakan: waiting for the GPU failed (%s); the GPU "
-                                           "hung or was reset", strerror(wait_error));
    /* Conservative indirect draws that made more triangles than they could capture drew a
-    * wrong picture: say so (terakan_conservative_draw.cpp). */
-   for (uint32_t c = 0; c < submit->command_buffer_count; c++) {
-      std::string overflow;
-      if (!terakan_conservative_check_capacity(container_of(submit->command_buffers[c], terakan_cmd_buffer, vk),
-                                               overflow))
-         return vk_queue_set_lost(&queue->vk, "terakan: %s", overflow.c_str());
+    * wrong picture, and only the GPU knows how many they made: such submissions are waited
+    * for here, to say so (terakan_conservative_draw.cpp). */
+   if (checks_capacity) {
+      const int wait_error = queue->last_fence->bo->wait_idle();
+      if (wait_error)
+         return vk_queue_set_lost(&queue->vk, "terakan: waiting for the GPU failed (%s); the GPU "
+                                              "hung or was reset", strerror(wait_error));
+      for (uint32_t c = 0; c < submit->command_buffer_count; c++) {
+         std::string overflow;
+         if (!terakan_conservative_check_capacity(container_of(submit->command_buffers[c], terakan_cmd_buffer, vk),
+                                                  overflow))
+            return vk_queue_set_lost(&queue->vk, "terakan: %s", overflow.c_str());
+      }
    }
 
-   return signal_all(device, submit);
+   signal_all(submit, queue->last_fence);
+   return VK_SUCCESS;
 }
 
 static void finish_queue(terakan_queue *queue)
 {
    vk_queue_finish(&queue->vk);
-   delete queue->fence_bo;
+   terakan_submission_fence_unref(queue->last_fence);
+   queue->last_fence = nullptr;
 }
 
 /* Secondary command buffers are the runtime's recordings (docs/architecture.md, "Secondary
@@ -183,20 +217,11 @@ terakan_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *
          if (result != VK_SUCCESS)
             break;
          terakan_queue &queue = queues[device->queue_count];
-         std::string error;
-         int error_number = 0;
-         queue.fence_bo = terakan::winsys::RadeonBo::create(
-            *device->radeon, 4096, 4096, terakan::winsys::BoPlacement::GttCached, error,
-            error_number);
-         if (!queue.fence_bo) {
-            result = terakan_bo_error(device, error_number, error);
-            break;
-         }
+         queue.submitted = 0;
+         queue.last_fence = nullptr;
          result = vk_queue_init(&queue.vk, &device->vk, &info, q);
-         if (result != VK_SUCCESS) {
-            delete queue.fence_bo;
+         if (result != VK_SUCCESS)
             break;
-         }
          queue.vk.driver_submit = terakan_queue_submit;
          device->queue_count++;
       }

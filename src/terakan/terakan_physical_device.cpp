@@ -101,7 +101,7 @@ static const struct vk_device_extension_table terakan_device_extensions = {
    /* The "2" barrier, event and timestamp commands are the driver's; vkQueueSubmit2 is the
     * runtime's (vk_queue.c). */
    .KHR_synchronization2 = true,
-   .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_cpu_sync_type */
+   .KHR_timeline_semaphore = true, /* the runtime's emulation over terakan_sync_type */
    /* std430 uniform buffers: the scalar layout (below) already allows them. */
    .KHR_uniform_buffer_standard_layout = true,
    /* Workgroup blocks with explicit layouts, aliasing from offset 0: LDS byte offsets read
@@ -312,8 +312,8 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
    compute_uuids(pdev);
    compute_memory_properties(pdev);
 
-   pdev->timeline_sync_type = vk_sync_timeline_get_type(&terakan_cpu_sync_type);
-   pdev->sync_types[0] = &terakan_cpu_sync_type;
+   pdev->timeline_sync_type = vk_sync_timeline_get_type(&terakan_sync_type);
+   pdev->sync_types[0] = &terakan_sync_type;
    pdev->sync_types[1] = &pdev->timeline_sync_type.sync;
    pdev->sync_types[2] = nullptr;
    pdev->vk.supported_sync_types = pdev->sync_types;
@@ -380,7 +380,7 @@ static VkPhysicalDeviceVulkan12Features terakan_core_1_2_features()
    f.shaderSubgroupExtendedTypes = VK_TRUE;
    f.separateDepthStencilLayouts = VK_TRUE; /* layouts do not change a TeraScale surface */
    f.hostQueryReset = VK_TRUE;              /* query pools are coherent CPU-mapped memory */
-   f.timelineSemaphore = VK_TRUE;           /* the runtime's emulation over terakan_cpu_sync_type */
+   f.timelineSemaphore = VK_TRUE;           /* the runtime's emulation over terakan_sync_type */
    /* A subgroup is one invocation (subgroups.h): a broadcast from any id in range reads the
     * invocation's own value, whether the id is constant or not. */
    f.subgroupBroadcastDynamicId = VK_TRUE;

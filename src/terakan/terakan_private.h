@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <new>
 #include <string>
@@ -77,7 +78,7 @@ struct terakan_physical_device {
    /* Placement of each memory type (index = memory type). */
    terakan::winsys::BoPlacement memory_placement[VK_MAX_MEMORY_TYPES];
 
-   /* The CPU-signalled sync type and the runtime's timeline emulation over it. */
+   /* The sync type (terakan_sync.cpp) and the runtime's timeline emulation over it. */
    struct vk_sync_timeline_type timeline_sync_type;
    const struct vk_sync_type *sync_types[3];
 };
@@ -85,12 +86,25 @@ struct terakan_physical_device {
 VK_DEFINE_HANDLE_CASTS(terakan_physical_device, vk.base, VkPhysicalDevice,
                        VK_OBJECT_TYPE_PHYSICAL_DEVICE)
 
+/* The end of one queue submission as the kernel lets a program see it: a small buffer that
+ * only the submission's last command stream names (its EVENT_WRITE_EOP writes the sequence
+ * number there). The ring runs in order, so the buffer is idle once the whole submission is
+ * done (terakan_sync.cpp). Shared by the syncs the submission signals; reference counted. */
+struct terakan_submission_fence {
+   terakan::winsys::RadeonBo *bo;
+   uint64_t sequence;
+   std::atomic<int> references{1};
+   std::atomic<bool> known_idle{false};
+};
+terakan_submission_fence *terakan_submission_fence_create(terakan::winsys::RadeonBo *bo, uint64_t sequence);
+terakan_submission_fence *terakan_submission_fence_ref(terakan_submission_fence *fence);
+void terakan_submission_fence_unref(terakan_submission_fence *fence);
+
 struct terakan_queue {
    struct vk_queue vk;
-   /* A small buffer every submission ends by writing (EVENT_WRITE_EOP); waiting for it to be
-    * idle waits for the whole submission. */
-   terakan::winsys::RadeonBo *fence_bo;
+   /* Submissions so far, and the last one's fence (a reference; null before the first). */
    uint64_t submitted;
+   terakan_submission_fence *last_fence;
 };
 
 struct terakan_device {
@@ -158,7 +172,12 @@ template <typename T> void terakan_object_delete(const VkAllocationCallbacks *al
 }
 
 /* terakan_sync.cpp: a sync object signalled by the CPU once the kernel reports the work done. */
-extern const struct vk_sync_type terakan_cpu_sync_type;
+extern const struct vk_sync_type terakan_sync_type;
+/* A submission will signal `sync` when `fence` is idle (null: signalled now). */
+void terakan_sync_signal_on_submission(struct vk_sync *sync, terakan_submission_fence *fence);
+/* Whether `sync` is of Terakan's type and signalled, or pending on work already submitted
+ * (which the in-order ring finishes before anything submitted later). */
+bool terakan_sync_signal_is_submitted(struct vk_sync *sync);
 
 /* ---- memory and buffers (terakan_memory.cpp) ---- */
 

@@ -239,13 +239,22 @@ terakan_GetQueryPoolResults(VkDevice _device, VkQueryPool queryPool, uint32_t fi
       uint8_t *out = static_cast<uint8_t *>(pData) + i * stride;
       uint64_t values[pm4::pipeline_statistic_count];
       bool available = read_query(pool, firstQuery + i, values);
-      /* Submissions finish before vkQueueSubmit returns, so a query that is not available now
-       * waits for a submission another thread has still to make (or forever, which the
-       * specification allows when the application never ends it). */
+      /* Waiting: first for the submitted work that uses the pool (the kernel's wait); a query
+       * still not available then waits for a submission another thread has still to make (or
+       * forever, which the specification allows when the application never ends it). */
+      bool waited_for_the_gpu = false;
       while (!available && (flags & VK_QUERY_RESULT_WAIT_BIT)) {
          if (vk_device_is_lost(&device->vk))
             return VK_ERROR_DEVICE_LOST;
-         std::this_thread::sleep_for(std::chrono::milliseconds(1));
+         if (!waited_for_the_gpu) {
+            if (const int error = pool->bo->wait_idle())
+               return vk_device_set_lost(&device->vk, "terakan: waiting for a query pool failed (%s)",
+                                         strerror(error));
+            waited_for_the_gpu = true;
+         } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            waited_for_the_gpu = false;
+         }
          available = read_query(pool, firstQuery + i, values);
       }
       /* VK_NOT_READY only when the query's value is left unwritten (the specification names

@@ -126,8 +126,10 @@ struct ShimJob {
       std::memcpy(pool.map, inputs.data(), inputs.size() * 4);
    }
    std::vector<uint32_t> handles() const { return {code.handle, params.handle, pool.handle, fence.handle}; }
+   /* What the job wrote, once the GPU has run it: a submission returns when it is queued. */
    uint32_t output(unsigned i) const
    {
+      EXPECT_EQ(device.wait_idle(pool.handle), 0);
       uint32_t v;
       std::memcpy(&v, pool.map + output_offset + i * 4, 4);
       return v;

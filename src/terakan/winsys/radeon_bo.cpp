@@ -99,4 +99,15 @@ int RadeonBo::wait_idle()
    return -result;
 }
 
+int RadeonBo::busy()
+{
+   drm_radeon_gem_busy busy = {};
+   busy.handle = handle_;
+   int result;
+   do {
+      result = drmCommandWriteRead(device_.fd(), DRM_RADEON_GEM_BUSY, &busy, sizeof(busy));
+   } while (result == -EINTR || result == -EAGAIN);
+   return -result;
+}
+
 } // namespace terakan::winsys

@@ -36,6 +36,9 @@ public:
    /* Blocks until the GPU no longer uses the buffer. Returns 0 or the kernel's errno
     * (EDEADLK: the GPU hung, the device is lost). */
    int wait_idle();
+   /* Whether the GPU still uses the buffer, without waiting: 0 (idle), EBUSY, or the kernel's
+    * errno (EDEADLK: the device is lost). */
+   int busy();
 
    uint32_t handle() const { return handle_; }
    uint64_t size() const { return size_; }
