@@ -36,6 +36,7 @@ public:
    void wait_for(uint64_t sequence);
    bool has_completed(uint64_t sequence);
    void wait_for_all();
+   bool synchronous() const { return synchronous_; }
 
    /* fork(): the child has no worker thread. Before the fork the parent finishes its queue
     * (the child shares the GPU memory file, so neither may run half of a submission), and the

@@ -734,6 +734,12 @@ extern "C" void drm_shim_driver_init(void)
       command_processor = std::make_unique<terakan::sim::CommandProcessor>(
          board.family, gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       command_processor->set_render_backends(board.backends);
+      /* radeon's lockup_timeout module parameter defaults to 10000 ms (radeon_drv.c);
+       * TERAKAN_SIM_LOCKUP_TIMEOUT_MS shortens it for tests of hangs. */
+      unsigned lockup_ms = 10000;
+      if (const char *lockup = std::getenv("TERAKAN_SIM_LOCKUP_TIMEOUT_MS"))
+         lockup_ms = unsigned(std::strtoul(lockup, nullptr, 10));
+      command_processor->set_concurrent_host(!gpu_queue.synchronous(), lockup_ms);
       dma_engine = std::make_unique<terakan::sim::DmaEngine>(
          gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       if (const char *trace = std::getenv("TERAKAN_SIM_TRACE")) {

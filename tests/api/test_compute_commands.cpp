@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -524,6 +525,50 @@ TEST(ComputeCommands, EventsSetOnHostAndOnDevice)
       out.insert(out.end(), words.begin(), words.end());
       vkDestroyEvent(gpu.device, from_host, nullptr);
       vkDestroyEvent(gpu.device, from_device, nullptr);
+      gpu.destroy(p);
+      gpu.destroy(data);
+      return out;
+   });
+}
+
+/* vkCmdWaitEvents on an event the host sets only after the submission (allowed outside render
+ * passes): the GPU waits (the simulated CP polls the event's dword while the program runs), the
+ * submission is unfinished while the event is reset, and the dispatch behind the wait runs once
+ * vkSetEvent is called. */
+TEST(ComputeCommands, EventSetByTheHostAfterTheSubmission)
+{
+   expect_same_as_lavapipe([](ComputeDevice &gpu) {
+      auto data = gpu.buffer(1024);
+      auto p = gpu.program("scale_add", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 8);
+      VkDescriptorSet set = gpu.descriptor_set(p, 0, {{data.buffer, 0, VK_WHOLE_SIZE}});
+      VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+      VkEvent later;
+      vkCreateEvent(gpu.device, &info, nullptr, &later);
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdWaitEvents(commands, 1, &later, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      0, nullptr, 0, nullptr, 0, nullptr);
+      dispatch_scale_add(commands, p, set, 5, 2, 4);
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(vkEndCommandBuffer(commands), VK_SUCCESS);
+      VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      VkFence fence;
+      vkCreateFence(gpu.device, &fence_info, nullptr, &fence);
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.commandBufferCount = 1;
+      submit.pCommandBuffers = &commands;
+      EXPECT_EQ(vkQueueSubmit(gpu.queue, 1, &submit, fence), VK_SUCCESS);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::vector<uint32_t> out;
+      /* Still waiting for the host, on both devices. */
+      out.push_back(vkGetFenceStatus(gpu.device, fence) == VK_NOT_READY);
+      out.push_back(data.words[3]);
+      vkSetEvent(gpu.device, later);
+      EXPECT_EQ(vkWaitForFences(gpu.device, 1, &fence, VK_TRUE, UINT64_MAX), VK_SUCCESS);
+      auto words = words_of(data);
+      out.insert(out.end(), words.begin(), words.end());
+      vkDestroyFence(gpu.device, fence, nullptr);
+      vkFreeCommandBuffers(gpu.device, gpu.pool, 1, &commands);
+      vkDestroyEvent(gpu.device, later, nullptr);
       gpu.destroy(p);
       gpu.destroy(data);
       return out;

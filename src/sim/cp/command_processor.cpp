@@ -1,5 +1,8 @@
 #include "command_processor.h"
 
+#include <chrono>
+#include <thread>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -204,15 +207,26 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
             return "WAIT_REG_MEM reads " + read_error;
          const uint32_t reference = body[3], mask = body[4],
                         function = pm4::wait_reg_mem::function_of(body[0]);
-         const bool passes = pm4::compare_function_passes(function, value & mask, reference);
-         /* Nothing else runs while the CP waits, so a condition that is false now stays
-          * false: on hardware the ring would hang. */
+         bool passes = pm4::compare_function_passes(function, value & mask, reference);
+         /* The program runs beside the GPU thread and may still write the dword (vkSetEvent):
+          * poll it, every 100 us, until the kernel would call the GPU locked up. Without a
+          * concurrent program nothing can change it: the ring would hang. */
+         if (!passes && !on_register && concurrent_host) {
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(lockup_timeout_ms);
+            while (!passes && std::chrono::steady_clock::now() < give_up) {
+               std::this_thread::sleep_for(std::chrono::microseconds(100));
+               if (!memory.read(address, &value, 4, read_error))
+                  return "WAIT_REG_MEM reads " + read_error;
+               passes = pm4::compare_function_passes(function, value & mask, reference);
+            }
+         }
          if (!passes) {
-            char text[160];
+            char text[200];
             std::snprintf(text, sizeof(text),
                           "WAIT_REG_MEM at 0x%llx would wait forever (value 0x%x, mask 0x%x, "
-                          "reference 0x%x, function %u)",
-                          (unsigned long long)address, value, mask, reference, function);
+                          "reference 0x%x, function %u%s)",
+                          (unsigned long long)address, value, mask, reference, function,
+                          concurrent_host && !on_register ? "; the kernel's lockup time-out passed" : "");
             return text;
          }
          break;

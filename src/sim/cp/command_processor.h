@@ -38,6 +38,15 @@ public:
    /* The board's render backends (RADEON_INFO_NUM_BACKENDS): ZPASS_DONE writes one counter
     * pair slot per backend. */
    void set_render_backends(unsigned count) { zpass_counts.assign(count ? count : 1, 0); }
+   /* Whether the program runs while the CP does (the shim's GPU thread), and so may still
+    * change a dword a WAIT_REG_MEM polls: the CP then polls memory until the condition holds
+    * or `lockup_ms` have passed (the kernel's lockup detection), instead of calling the wait
+    * endless at once. */
+   void set_concurrent_host(bool concurrent, unsigned lockup_ms)
+   {
+      concurrent_host = concurrent;
+      lockup_timeout_ms = lockup_ms;
+   }
    void set_dump(std::string directory, std::string chip)
    {
       dump_directory = std::move(directory);
@@ -45,6 +54,8 @@ public:
    }
 
 private:
+   bool concurrent_host = false;
+   unsigned lockup_timeout_ms = 0;
    hw::Family family;
    hw::IsaClass isa;
    hw::TilingConfig tiling;
@@ -74,7 +85,7 @@ private:
    uint32_t index_type = 0;    /* INDEX_TYPE: 0 16-bit, 1 32-bit */
    uint32_t num_instances = 1; /* NUM_INSTANCES */
    uint64_t indirect_base = 0;     /* SET_BASE index 1: the draw-indirect argument buffer */
-   uint64_t index_base = 0;        /* INDEX_BASE: the index buffer of DRAW_INDEX_INDIRECT */
+   uint64_t index_base = 0;        /* INDEX_BASE: the index buffer of DRAW_INDEX_INDIRECT and _OFFSET_2 */
    uint32_t index_buffer_size = 0; /* INDEX_BUFFER_SIZE: its length in indices */
    /* While a DRAW_INDEX_INDIRECT runs: how many indices INDEX_BUFFER_SIZE leaves it. */
    uint32_t index_limit = UINT32_MAX;
