@@ -9,7 +9,16 @@
  *                 slices either way;
  *   upload        vkCmdCopyBufferToImage of 2048 x 2048 R8G8B8A8 texels into the tiled image;
  *   blit          vkCmdBlitImage from the 2048 x 2048 image to a 1024 x 1024 one, linear
- *                 filter (a draw: the same on both paths).
+ *                 filter (a draw: the same on both paths);
+ *   4x copy       the image copy's region between two 2048 x 2048 4-sample R8G8B8A8 images:
+ *                 draws shading every sample (terakan_meta_copy_msaa.cpp), on both paths
+ *                 (there is no CP DMA path for part of a multisampled image); bytes count
+ *                 every sample;
+ *   4x whole      the same images copied whole: one CP DMA run of the slices and one of FMASK.
+ *
+ * Before the multisampled copies were draws (3 December, simulated Cayman, --repeat 1) both
+ * 4x rows were per-texel CP DMA runs: 4x copy 2.7 commands/s and 20,941,302 dwords, 4x whole
+ * 3.6 commands/s and 10,486,006 dwords (and wrong: a run of one sample's bytes per pixel).
  *
  * and for each: commands recorded per second (vkBeginCommandBuffer to vkEndCommandBuffer of a
  * command buffer holding that one command, median of the repeats: the CPU cost of recording),
@@ -57,7 +66,8 @@ struct Image {
    VkDeviceMemory memory = VK_NULL_HANDLE;
 };
 
-Image make_image(ComputeDevice &gpu, uint32_t width, uint32_t height)
+Image make_image(ComputeDevice &gpu, uint32_t width, uint32_t height,
+                 VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT)
 {
    Image out;
    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -66,9 +76,12 @@ Image make_image(ComputeDevice &gpu, uint32_t width, uint32_t height)
    info.extent = {width, height, 1};
    info.mipLevels = 1;
    info.arrayLayers = 1;
-   info.samples = VK_SAMPLE_COUNT_1_BIT;
+   info.samples = samples;
    info.tiling = VK_IMAGE_TILING_OPTIMAL;
    info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   /* Multisampled images are attachments (Vulkan offers their sample counts for those). */
+   if (samples != VK_SAMPLE_COUNT_1_BIT)
+      info.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
    if (vkCreateImage(gpu.device, &info, nullptr, &out.image) != VK_SUCCESS ||
        !bind_image_memory(gpu.physical, gpu.device, out.image, out.memory)) {
@@ -168,13 +181,15 @@ int run(const char *path, unsigned repeats)
       return 1;
    }
    Image a = make_image(gpu, size, size), b = make_image(gpu, size, size), half = make_image(gpu, size / 2, size / 2);
+   Image msaa_a = make_image(gpu, size, size, VK_SAMPLE_COUNT_4_BIT);
+   Image msaa_b = make_image(gpu, size, size, VK_SAMPLE_COUNT_4_BIT);
    const uint64_t bytes = uint64_t(size) * size * 4;
    ComputeDevice::Buffer texels = gpu.buffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
    {
       VkCommandBuffer c = gpu.begin();
-      VkImageMemoryBarrier barriers[3]{};
-      const VkImage images[3] = {a.image, b.image, half.image};
-      for (unsigned i = 0; i < 3; i++) {
+      VkImageMemoryBarrier barriers[5]{};
+      const VkImage images[5] = {a.image, b.image, half.image, msaa_a.image, msaa_b.image};
+      for (unsigned i = 0; i < 5; i++) {
          barriers[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
          barriers[i].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
          barriers[i].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
@@ -184,7 +199,7 @@ int run(const char *path, unsigned repeats)
          barriers[i].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
       }
       vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                           nullptr, 3, barriers);
+                           nullptr, 5, barriers);
       capture_stderr([&] { gpu.submit_and_wait(c); }); /* its TERAKAN_DEBUG=streams line */
    }
    /* The old path records millions of packets per tiled copy: once is enough to measure it. */
@@ -213,8 +228,16 @@ int run(const char *path, unsigned repeats)
             vkCmdBlitImage(c, a.image, VK_IMAGE_LAYOUT_GENERAL, half.image, VK_IMAGE_LAYOUT_GENERAL, 1, &blit,
                            VK_FILTER_LINEAR);
          }));
+   /* 4x: the same region and the whole image between two multisampled images (every sample;
+    * bytes counted per sample). */
+   print(path, "4x copy", measure(gpu, heavy, uint64_t(size - 1) * (size - 1) * 4 * 4, [&](VkCommandBuffer c) {
+            vkCmdCopyImage(c, msaa_a.image, VK_IMAGE_LAYOUT_GENERAL, msaa_b.image, VK_IMAGE_LAYOUT_GENERAL, 1, &part);
+         }));
+   print(path, "4x whole", measure(gpu, heavy, bytes * 4, [&](VkCommandBuffer c) {
+            vkCmdCopyImage(c, msaa_a.image, VK_IMAGE_LAYOUT_GENERAL, msaa_b.image, VK_IMAGE_LAYOUT_GENERAL, 1, &whole);
+         }));
    gpu.destroy(texels);
-   for (Image *image : {&a, &b, &half}) {
+   for (Image *image : {&a, &b, &half, &msaa_a, &msaa_b}) {
       vkDestroyImage(gpu.device, image->image, nullptr);
       vkFreeMemory(gpu.device, image->memory, nullptr);
    }

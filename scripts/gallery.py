@@ -60,6 +60,11 @@ VULKAN = [
     ('barycentrics', 'VK_KHR_fragment_shader_barycentric: BaryCoordKHR as red, green, blue (right: not lavapipe, '
      'which lacks the extension, but the weights computed on the CPU from the specification\'s formulas)',
      'barycentrics-cayman/terakan.png', 'barycentrics-cayman/reference.png'),
+    ('anisotropy', 'samplerAnisotropy at 16x on a plane seen at a grazing angle, stripes along the receding '
+     'direction (trilinear filtering blurs their far half to one blue; right: lavapipe\'s own anisotropic filter, '
+     'another method: the test compares the left with the specification\'s model computed on the CPU)',
+     'anisotropy-cayman/anisotropy-stripes-trilinear-aniso16-terakan.png',
+     'anisotropy-cayman/anisotropy-stripes-trilinear-aniso16-lavapipe.png'),
 ]
 OPENGL = [(name, caption, 'gl/scenes-cayman/cayman/%s.png' % name, 'gl/scenes-cayman/llvmpipe/%s.png' % name)
           for name, caption in [

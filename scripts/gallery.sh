@@ -6,7 +6,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${1:-"$root/build"}
 meson test -C "$build_dir" --no-rebuild --logbase gallery \
-    api-draws-cayman api-multiview-cayman api-barycentrics-cayman api-polygon-modes-cayman api-conservative-cayman vkcube-cayman scene-cayman gl-scenes-r600g-cayman >/dev/null || {
+    api-draws-cayman api-multiview-cayman api-barycentrics-cayman api-polygon-modes-cayman api-anisotropy-cayman api-conservative-cayman vkcube-cayman scene-cayman gl-scenes-r600g-cayman >/dev/null || {
     echo "gallery: a test failed; see $build_dir/meson-logs/gallery.txt" >&2
     exit 1
 }

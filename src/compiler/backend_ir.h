@@ -71,6 +71,13 @@ struct TextureFetch {
    unsigned resource = 0, sampler = 0;
    std::array<bool, 4> normalized{}; /* COORD_TYPE_X..W */
    std::array<int, 3> offset_halves{}; /* OFFSET_X/Y/Z: constant texel offsets, in half texels */
+   int gather_component = -1;          /* GATHER4: the component, in INST_MOD; -1 otherwise */
+   /* SAMPLE_G / SAMPLE_C_G: d/dx and d/dy of the coordinates (x, y, z; one GPR group each). The
+    * scheduler puts a SET_GRADIENTS_H and a SET_GRADIENTS_V fetch reading them just before the
+    * sample, in its clause (schedule.cpp, schedule_fetches). */
+   std::array<unsigned, 4> gradients_h{no_value, no_value, no_value, no_value};
+   std::array<unsigned, 4> gradients_v{no_value, no_value, no_value, no_value};
+   bool has_gradients() const { return gradients_h[0] != no_value; }
    int record = -1;                  /* SamplerRecord whose patch list holds this fetch */
    /* A VFETCH of raw dwords (buffer loads of several components): result c is the dword at
     * byte coords[0] + offset + 4c, format FMT_32 x n from the first to the last result kept,
@@ -103,6 +110,10 @@ struct FetchOp {
       for (unsigned v : texture.coords)
          if (v != no_value)
             list.push_back(v);
+      for (const auto &gradients : {texture.gradients_h, texture.gradients_v})
+         for (unsigned v : gradients)
+            if (v != no_value)
+               list.push_back(v);
       return list;
    }
    std::vector<unsigned> results() const
@@ -136,6 +147,11 @@ struct StoreOp {
    bool typed = false;
    std::array<unsigned, 3> data_yzw{no_value, no_value, no_value};
    std::array<unsigned, 3> index_yzw{no_value, no_value, no_value};
+   /* MEM_SCRATCH (private arrays, docs/compiler.md "Scratch"): data, data_yzw are the channels
+    * written (a GPR group, each in the channel of its position, no_value where not written) to
+    * element scratch_element, plus index (channel x) when that is set. */
+   bool scratch = false;
+   unsigned scratch_element = 0;
 
    std::vector<unsigned> sources() const
    {
@@ -191,6 +207,40 @@ struct Node {
    int bundle_slot = -1;
 };
 
+/* Calls read(v) once per value operand of `node` (a value read twice is visited twice): ALU
+ * sources, fetch coordinates and addresses, RAT data and indices, exported components and an
+ * If's condition (the only marker that reads a value); never with no_value. The one
+ * definition of "what a node reads" for the passes that count reads (dead-operation removal,
+ * clamp folding). */
+template <typename Visit> void for_each_value_read(const Node &node, Visit &&read)
+{
+   auto visit = [&](unsigned v) {
+      if (v != no_value)
+         read(v);
+   };
+   switch (node.kind) {
+   case NodeKind::Alu:
+      for (unsigned s = 0; s < node.alu.op->sources; s++)
+         if (node.alu.src[s].is_value())
+            visit(node.alu.src[s].value);
+      break;
+   case NodeKind::Fetch:
+      for (unsigned v : node.fetch.sources())
+         visit(v);
+      break;
+   case NodeKind::Store:
+      for (unsigned v : node.store.sources())
+         visit(v);
+      break;
+   case NodeKind::Export:
+      for (unsigned v : node.exported.values)
+         visit(v);
+      break;
+   case NodeKind::If: visit(node.condition); break;
+   default: break;
+   }
+}
+
 struct ValueInfo {
    int fixed_gpr = -1;    /* preloaded values (thread and group ids), NIR registers */
    int fixed_chan = -1;
@@ -222,6 +272,9 @@ struct SelectedProgram {
    std::vector<SamplerRecord> sampler_records; /* dword offsets filled in by the emitter */
    std::vector<unsigned> texture_resources, samplers;
    unsigned gpr_groups = 0;
+   /* Scratch elements (16 bytes) each invocation uses: private arrays placed in the scratch
+    * ring (MEM_SCRATCH stores, READ_SCRATCH fetches). */
+   unsigned scratch_elements = 0;
    GraphicsInterface graphics; /* vertex and pixel shaders: what the driver programs */
 
    unsigned new_value(int required_chan = -1)

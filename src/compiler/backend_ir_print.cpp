@@ -54,6 +54,27 @@ const char *marker_name(NodeKind kind)
    }
 }
 
+/* A store: RAT stores and atomics, or a MEM_SCRATCH of the channels it writes. */
+std::string store_text(const StoreOp &store)
+{
+   std::ostringstream text;
+   if (store.scratch) {
+      text << "scratch[" << store.scratch_element;
+      if (store.index != no_value)
+         text << " + v" << store.index;
+      text << "] = (";
+      for (unsigned c = 0; c < 4; c++) {
+         const unsigned v = c ? store.data_yzw[c - 1] : store.data;
+         text << (c ? "," : "") << (v == no_value ? std::string("_") : "v" + std::to_string(v));
+      }
+      text << ')';
+      return text.str();
+   }
+   text << (store.atomic ? store.atomic : "store") << " rat" << store.binding << "[v" << store.index << "], v"
+        << store.data;
+   return text.str();
+}
+
 std::string fetch_text(const FetchOp &fetch)
 {
    std::ostringstream text;
@@ -111,8 +132,7 @@ std::string print_selected(const SelectedProgram &program)
          text << fetch_text(node.fetch);
          break;
       case NodeKind::Store:
-         text << (node.store.atomic ? node.store.atomic : "store") << " rat" << node.store.binding
-              << "[v" << node.store.index << "], v" << node.store.data;
+         text << store_text(node.store);
          break;
       case NodeKind::Export: text << export_text(node.exported); break;
       default:
@@ -156,8 +176,7 @@ std::string print_scheduled(const ScheduledProgram &program)
          text << '\n';
          break;
       case ClauseKind::Store:
-         text << "  " << (clause.store.atomic ? clause.store.atomic : "store") << " rat"
-              << clause.store.binding << "[v" << clause.store.index << "], v" << clause.store.data << '\n';
+         text << "  " << store_text(clause.store) << '\n';
          break;
       case ClauseKind::Export:
          text << "  " << export_text(clause.exported) << '\n';

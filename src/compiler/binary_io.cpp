@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 13;
+static constexpr uint32_t binary_layout_version = 15;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -34,7 +34,7 @@ static void write_graphics(struct blob &blob, const GraphicsInterface &g)
                           g.spi_ps_in_control_1, g.spi_baryc_cntl, g.spi_input_z, g.sq_pgm_exports_ps,
                           g.db_shader_control, g.cb_shader_mask, g.colour_exports, g.spi_interp_control_0,
                           uint32_t(g.uses_kill), uint32_t(g.uses_vertex_order),
-                          uint32_t(g.sample_shading), g.noperspective_inputs})
+                          uint32_t(g.sample_shading), g.noperspective_inputs, uint32_t(g.reads_distances)})
       blob_write_uint32(&blob, value);
    write_list(blob, g.vertex_inputs);
    write_list(blob, g.param_semantics);
@@ -59,6 +59,7 @@ static bool read_graphics(struct blob_reader &reader, size_t limit, GraphicsInte
    g.uses_vertex_order = blob_read_uint32(&reader) != 0;
    g.sample_shading = blob_read_uint32(&reader) != 0;
    g.noperspective_inputs = blob_read_uint32(&reader);
+   g.reads_distances = blob_read_uint32(&reader) != 0;
    return !reader.overrun && read_list(reader, limit, g.vertex_inputs) &&
           read_list(reader, limit, g.param_semantics) && read_list(reader, limit, g.param_locations) &&
           read_list(reader, limit, g.spi_ps_input_cntl) && read_list(reader, limit, g.input_locations);
@@ -75,6 +76,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, b.gprs);
    blob_write_uint32(&blob, b.stack_entries);
    blob_write_uint32(&blob, b.lds_bytes);
+   blob_write_uint32(&blob, b.scratch_dwords);
    for (unsigned size : b.workgroup_size)
       blob_write_uint32(&blob, size);
    blob_write_uint32(&blob, b.push_constant_bytes);
@@ -134,6 +136,7 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
    b.gprs = blob_read_uint32(&reader);
    b.stack_entries = blob_read_uint32(&reader);
    b.lds_bytes = blob_read_uint32(&reader);
+   b.scratch_dwords = blob_read_uint32(&reader);
    for (unsigned &size : b.workgroup_size)
       size = blob_read_uint32(&reader);
    b.push_constant_bytes = blob_read_uint32(&reader);

@@ -37,36 +37,11 @@ void fold_clamps(SelectedProgram &program)
    const size_t count = program.values.size();
    std::vector<int> producer(count, -1);
    std::vector<unsigned> reads(count, 0);
-   auto read = [&](unsigned v) {
-      if (v != no_value)
-         reads[v]++;
-   };
    for (size_t i = 0; i < program.nodes.size(); i++) {
       const Node &node = program.nodes[i];
-      switch (node.kind) {
-      case NodeKind::Alu:
-         if (node.alu.dst != no_value)
-            producer[node.alu.dst] = producer[node.alu.dst] == -1 ? int(i) : -2;
-         for (unsigned s = 0; s < node.alu.op->sources; s++)
-            if (node.alu.src[s].is_value())
-               read(node.alu.src[s].value);
-         break;
-      case NodeKind::Fetch:
-         for (unsigned v : node.fetch.sources())
-            read(v);
-         break;
-      case NodeKind::Store:
-         for (unsigned v : node.store.sources())
-            read(v);
-         break;
-      case NodeKind::Export:
-         for (unsigned v : node.exported.values)
-            read(v);
-         break;
-      default:
-         read(node.condition);
-         break;
-      }
+      if (node.kind == NodeKind::Alu && node.alu.dst != no_value)
+         producer[node.alu.dst] = producer[node.alu.dst] == -1 ? int(i) : -2;
+      for_each_value_read(node, [&](unsigned v) { reads[v]++; });
    }
    /* Nodes that others must follow keep their place and their result. */
    std::vector<bool> ordered(program.nodes.size(), false);

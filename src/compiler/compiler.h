@@ -182,6 +182,12 @@ constexpr uint8_t varying_semantic(unsigned location) { return uint8_t(location 
 /* The SPI semantic of the vertex-order parameter (CompileOptions::export_vertex_order): above
  * every varying's. */
 constexpr uint8_t vertex_order_semantic = 0x40;
+/* The SPI semantics of the clip and cull distances as parameters (CompileOptions::
+ * export_distances): vector k of distance_parameter_vectors, 0-1 the clip distances 0-3 and 4-7, 2-3
+ * the cull distances 0-3 and 4-7, each array in its own vectors so that a pixel shader finds
+ * its elements whatever size the other stage gave the other array. */
+inline constexpr unsigned distance_parameter_vectors = 4;
+constexpr uint8_t distance_semantic(unsigned vector) { return uint8_t(0x41 + vector); }
 
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
@@ -208,6 +214,11 @@ struct CompileOptions {
     * "Fragment-shader barycentrics"). The driver sets it when the fragment stage's
     * GraphicsInterface::uses_vertex_order is. */
    bool export_vertex_order = false;
+   /* Vertex shaders: the clip and cull distances written also as parameters, semantics
+    * distance_semantic(k), besides POS 61-63 for the clipper (r600g duplicates them as
+    * parameters the same way). The driver sets it when the fragment stage's
+    * GraphicsInterface::reads_distances is. */
+   bool export_distances = false;
    /* Vertex shaders: also write the clip position and every varying parameter, in parameter
     * order (GraphicsInterface::param_locations without the dummy), as vec4s to streamout
     * buffer 0 (MEM_STREAM0_BUF0, dwords 4k..4k+3 of the vertex's record, the position first):
@@ -290,6 +301,9 @@ struct GraphicsInterface {
    /* Reads SampleId or SamplePosition or has a Sample-decorated input: Vulkan then runs the
     * shader once per sample (the driver sets PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE). */
    bool sample_shading = false;
+   /* Reads ClipDistance or CullDistance (inputs with distance_semantic(k)): the driver has the
+    * vertex shader export them as parameters (CompileOptions::export_distances). */
+   bool reads_distances = false;
    /* Pixel shaders: bit l: varying location l is interpolated without perspective
     * (NoPerspective; conservative rasterization's construction extrapolates it screen-linearly). */
    uint32_t noperspective_inputs = 0;
@@ -302,6 +316,9 @@ struct ShaderBinary {
    unsigned gprs = 0;
    unsigned stack_entries = 0;
    unsigned lds_bytes = 0;
+   /* Dwords of scratch each invocation uses (private arrays in the scratch ring: four per
+    * element, docs/compiler.md "Scratch"): the stage's SQ_xSTMP_RING_ITEMSIZE; 0: none. */
+   unsigned scratch_dwords = 0;
    std::array<unsigned, 3> workgroup_size{1, 1, 1};
    unsigned push_constant_bytes = 0;
    bool uses_driver_constants = false;  /* constant buffer 1 must be bound */

@@ -234,6 +234,93 @@ bool choose_swizzles(std::vector<AluInstruction> &group, const std::vector<uint3
 
 /* TEX_WORD0-2 of a sample, texel load or size query. The coordinates and results sit in
  * one GPR each, every value in the channel of its position (regalloc.cpp). */
+/* Scratch (docs/compiler.md "Scratch"; the words as r600g's sfn builds them: Mesa 22.3.6
+ * sfn_assembler.cpp visit(ScratchIOInstr), sfn_instr_fetch.cpp LoadFromScratch). ARRAY_SIZE is
+ * the program's last element, which every access stays within. */
+
+/* MEM_SCRATCH: TYPE WRITE_ACK (2) at ARRAY_BASE, or WRITE_IND_ACK (3) at ARRAY_BASE + INDEX_GPR.x;
+ * ELEM_SIZE 3 (four dwords), the channels written in COMP_MASK, MARK for the WAIT_ACK before a
+ * READ_SCRATCH. */
+bool encode_scratch_write(const StoreOp &store, const Allocation &allocation, unsigned elements, CfInstruction &cf,
+                          std::string &error)
+{
+   unsigned mask = 0;
+   int gpr = -1;
+   for (unsigned c = 0; c < 4; c++) {
+      const unsigned v = c ? store.data_yzw[c - 1] : store.data;
+      if (v == no_value)
+         continue;
+      const Location at = allocation.location[v];
+      if (at.chan != c || (gpr >= 0 && at.gpr != unsigned(gpr))) {
+         error = "internal: a scratch store's channels are not the channels of one GPR";
+         return false;
+      }
+      gpr = int(at.gpr);
+      mask |= 1u << c;
+   }
+   if (gpr < 0) {
+      error = "internal: a scratch store writes no channel";
+      return false;
+   }
+   if (store.index != no_value) {
+      const Location index = allocation.location[store.index];
+      if (index.chan != 0) {
+         error = "internal: a scratch store's index is not in channel x";
+         return false;
+      }
+      cf.set(cf_export::index_gpr, index.gpr);
+   }
+   cf.set(cf_export::type, store.index != no_value ? 3 : 2);
+   cf.set(cf_export::array_base, store.scratch_element);
+   cf.set(cf_export::rw_gpr, unsigned(gpr));
+   cf.set(cf_export::elem_size, 3);
+   cf.set(cf_export::array_size, elements - 1);
+   cf.set(cf_export::comp_mask, mask);
+   cf.set(cf_export::mark, 1);
+   cf.set(cf_export::barrier, 1);
+   return true;
+}
+
+/* READ_SCRATCH: MEM_RD of the element ARRAY_BASE (+ SRC_GPR.SRC_SEL_X when INDEXED), four
+ * dwords as FMT_32_32_32_32 integers, UNCACHED. */
+bool encode_scratch_read(const TextureFetch &fetch, const Allocation &allocation, unsigned elements,
+                         FetchInstruction &instruction, std::string &error)
+{
+   instruction.op = fetch.op;
+   instruction.format = WordFormat::MemRead;
+   instruction.set(mem_rd::inst, fetch.op->opcode);
+   instruction.set(mem_rd::mem_op, 0);
+   instruction.set(mem_rd::elem_size, 3);
+   instruction.set(mem_rd::uncached, 1);
+   if (fetch.coords[0] != no_value) {
+      const Location index = allocation.location[fetch.coords[0]];
+      instruction.set(mem_rd::indexed, 1);
+      instruction.set(mem_rd::src_gpr, index.gpr);
+      instruction.set(mem_rd::src_sel_x, index.chan);
+   }
+   const Field selects[] = {mem_rd::dst_sel_x, mem_rd::dst_sel_y, mem_rd::dst_sel_z, mem_rd::dst_sel_w};
+   int gpr = -1;
+   for (unsigned c = 0; c < 4; c++)
+      instruction.set(selects[c], 7);
+   for (unsigned c = 0; c < 4; c++) {
+      if (fetch.results[c] == no_value)
+         continue;
+      const Location at = allocation.location[fetch.results[c]];
+      if (gpr >= 0 && at.gpr != unsigned(gpr)) {
+         error = "internal: a scratch load's results are not in one GPR";
+         return false;
+      }
+      gpr = int(at.gpr);
+      instruction.set(selects[at.chan], c);
+   }
+   instruction.set(mem_rd::dst_gpr, unsigned(std::max(gpr, 0)));
+   instruction.set(mem_rd::data_format, hw::Fmt32_32_32_32);
+   instruction.set(mem_rd::num_format_all, 1); /* integer: the bits as they are */
+   instruction.set(mem_rd::array_base, fetch.offset);
+   instruction.set(mem_rd::array_size, elements - 1);
+   return true;
+}
+
 FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &allocation,
                                 hw::IsaClass isa)
 {
@@ -296,7 +383,7 @@ FetchInstruction encode_texture(const TextureFetch &fetch, const Allocation &all
       return instruction;
    }
    instruction.set(tex::inst, fetch.op->opcode);
-   instruction.set(tex::inst_mod, fetch.op->modifier);
+   instruction.set(tex::inst_mod, fetch.gather_component >= 0 ? unsigned(fetch.gather_component) : fetch.op->modifier);
    instruction.set(tex::resource_id, fetch.resource);
    instruction.set(tex::sampler_id, fetch.sampler);
    /* 5-bit signed fields counting half texels (Mesa r600 shifts texel offsets left by one). */
@@ -380,6 +467,10 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          while (!pending.empty()) {
             ScheduledGroup group = std::move(pending.back());
             pending.pop_back();
+            /* A group the splitting below emptied (or the scheduler closed without an
+             * operation) encodes nothing. */
+            if (group.ops.empty())
+               continue;
             std::vector<AluInstruction> instructions = build_group(group, allocation, isa, clause.kcache);
             forward_previous_results(instructions, alu_clauses[c].empty() ? nullptr : &alu_clauses[c].back().instructions, isa);
             if (!choose_swizzles(instructions, group.literals, isa)) {
@@ -843,6 +934,14 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             cf.set(cf::valid_pixel_mode, 1);
          uint32_t dword = clause_address[c] * 2;
          for (const FetchOp &fetch : clause.fetches) {
+            if (fetch.is_texture() && fetch.texture.op->format == FetchFormat::MemRead) {
+               FetchInstruction instruction;
+               if (!encode_scratch_read(fetch.texture, allocation, selected.scratch_elements, instruction, error))
+                  return false;
+               put(dword, instruction.words);
+               dword += 4;
+               continue;
+            }
             if (fetch.is_texture()) {
                const FetchInstruction instruction = encode_texture(fetch.texture, allocation, isa);
                const TextureFetch &t = fetch.texture;
@@ -887,6 +986,12 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          break;
       }
       case ClauseKind::Store: {
+         if (clause.store.scratch) {
+            if (!encode_scratch_write(clause.store, allocation, selected.scratch_elements, cf, error))
+               return false;
+            cf.set(cf_export::inst, find_cf_op("MEM_SCRATCH")->opcode_for(isa));
+            break;
+         }
          const Location data = allocation.location[clause.store.data];
          const Location index = allocation.location[clause.store.index];
          if (data.chan != 0 || index.chan != 0) {
@@ -1025,6 +1130,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.texture_resources = selected.texture_resources;
    binary.samplers = selected.samplers;
    binary.gprs = allocation.gprs;
+   binary.scratch_dwords = 4 * selected.scratch_elements;
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;

@@ -1,5 +1,6 @@
 /* The NIR side of vertex and pixel shaders (graphics_nir.h). */
 #include "graphics_nir.h"
+#include "indexed_inputs.h"
 #include "nir_frontend.h"
 
 #include <cstring>
@@ -83,6 +84,7 @@ bool lower_instance_index(nir_shader *shader)
 
 void lower_outputs_to_temporaries(nir_shader *shader)
 {
+   NIR_PASS_V(shader, lower_indexed_outputs);
    NIR_PASS_V(shader, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(shader), true, false);
    NIR_PASS_V(shader, nir_split_var_copies);
    NIR_PASS_V(shader, nir_lower_var_copies);
@@ -95,6 +97,9 @@ void lower_graphics_io(nir_shader *shader)
     * position exports after POS 60 hold them; shader->info keeps both sizes. */
    if (shader->info.stage == MESA_SHADER_VERTEX)
       NIR_PASS_V(shader, nir_lower_clip_cull_distance_arrays);
+   /* A pixel shader's ClipDistance and CullDistance stay two arrays: each is matched with the
+    * vertex shader's own parameters (distance_semantic), whatever size the other array has. */
+   NIR_PASS_V(shader, lower_indexed_inputs);
    nir_foreach_variable_with_modes(variable, shader, nir_var_shader_in | nir_var_shader_out)
       variable->data.driver_location = unsigned(variable->data.location);
    NIR_PASS_V(shader, nir_lower_io, nir_variable_mode(nir_var_shader_in | nir_var_shader_out), vec4_slots,

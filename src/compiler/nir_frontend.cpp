@@ -8,6 +8,8 @@
 #include "graphics_nir.h"
 #include "conservative_discard.h"
 #include "terminate_lowering.h"
+#include "gather_lowering.h"
+#include "input_hoisting.h"
 #include "image_lowering.h"
 #include "texture_lowering.h"
 #include "vertex_divisors.h"
@@ -387,7 +389,10 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    }
    if (graphics)
       lower_graphics_io(shader);
-   else
+   /* Pixel-shader inputs read at the top, so that branches reading them can be flattened. */
+   if (stage == ShaderStage::Fragment)
+      NIR_PASS_V(shader, hoist_fragment_inputs);
+   if (!graphics)
       lower_compute_system_values(shader);
    /* Per-instance inputs with a divisor other than 1 fetch a computed element. */
    if (stage == ShaderStage::Vertex && options.dynamic_vertex_input)
@@ -412,9 +417,12 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    NIR_PASS_V(shader, nir_lower_frexp);
 
    optimize(shader);
-   /* Local arrays still indexed at run time after unrolling become selects over direct
-    * accesses (there is no scratch path in the compiler yet); then they live in registers. */
+   /* Local arrays still indexed at run time after unrolling: up to 64 elements become
+    * selects over direct accesses, which then live in registers; larger ones go to the
+    * scratch ring, every vec4 slot (a scalar, vector or matrix column) a 16-byte element of
+    * its own (docs/compiler.md "Scratch"). */
    NIR_PASS_V(shader, nir_lower_indirect_derefs, nir_var_function_temp, 64);
+   NIR_PASS_V(shader, nir_lower_vars_to_scratch, nir_var_function_temp, 0, glsl_get_vec4_size_align_bytes);
    optimize(shader);
    /* Image loads and sizes become texture operations, stores name their RAT (image_lowering.h);
     * then samples name constant slots (texture_lowering.h). */
@@ -424,6 +432,13 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    nir_lower_tex_options multisample_fetches = {};
    multisample_fetches.lower_to_fragment_fetch_amd = true;
    NIR_PASS_V(shader, nir_lower_tex, &multisample_fetches);
+   /* textureGatherOffsets split, integer gathers moved by half a texel (gather_lowering.h). */
+   NIR_PASS_V(shader, lower_gathers);
+   /* textureProj*: the coordinates (and a depth reference) divided by the projector before
+    * the fetch; no TEX instruction divides (Mesa r600 lowers every projector the same way). */
+   nir_lower_tex_options projectors = {};
+   projectors.lower_txp = ~0u;
+   NIR_PASS_V(shader, nir_lower_tex, &projectors);
    lower_images(shader, options, error);
    if (error.empty())
       NIR_PASS_V(shader, lower_textures_pass, &options, &sampler_records, &error);

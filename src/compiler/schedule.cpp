@@ -232,6 +232,14 @@ public:
       for (size_t v = 0; v < in.values.size(); v++)
          value_chan[v] = in.values[v].fixed_gpr >= 0 ? in.values[v].fixed_chan : in.values[v].required_chan;
       forwarded.assign(in.values.size(), false);
+      writers.assign(in.values.size(), 0);
+      for (const Node &node : in.nodes) {
+         if (node.kind == NodeKind::Alu && node.alu.dst != no_value)
+            writers[node.alu.dst]++;
+         else if (node.kind == NodeKind::Fetch)
+            for (unsigned v : node.fetch.results())
+               writers[v]++;
+      }
       compute_heights();
       find_store_only_values();
 
@@ -283,6 +291,7 @@ private:
    std::string &error;
    std::vector<bool> available, done;
    std::vector<unsigned> height;
+   std::vector<unsigned> writers; /* per value: the ALU operations and fetches that write it */
    /* For GroupBuilder's read-port count: each value's channel once known, and the values the
     * clause's last group wrote through a slot whose PV/PS forwards them. */
    std::vector<int> value_chan;
@@ -397,6 +406,33 @@ private:
       return wanted;
    }
 
+   /* Values computed from the result of a fetch not yet placed (it goes in a later fetch
+    * clause, so they cannot be computed in the ALU clause being built). Only values with one
+    * writer: a value that other nodes write too (the helper-invocation preset that a fetch
+    * overwrites) is ordered by Node::after instead. */
+   std::vector<bool> values_waiting_for_fetches() const
+   {
+      std::vector<bool> waiting(in.values.size(), false);
+      for (size_t i = segment_begin; i < segment_end; i++) {
+         const Node &node = in.nodes[i];
+         if (done[i])
+            continue;
+         if (node.kind == NodeKind::Fetch) {
+            for (unsigned v : node.fetch.results())
+               waiting[v] = writers[v] == 1;
+         } else if (node.kind == NodeKind::Alu && node.alu.dst != no_value && writers[node.alu.dst] == 1) {
+            /* Only values with one writer here too: a variable that several branches or loop
+             * iterations write (one GPR for all) can be read, from an earlier writer, by
+             * operations that do not wait for the fetch; marking it would keep them out of
+             * every clause (dEQP memory.pipeline_barrier's pixel shader: no progress). */
+            for (unsigned s = 0; s < node.alu.op->sources; s++)
+               if (node.alu.src[s].is_value() && waiting[node.alu.src[s].value])
+                  waiting[node.alu.dst] = true;
+         }
+      }
+      return waiting;
+   }
+
    /* Whether every node this one must follow was placed in an earlier group or clause. */
    bool ordered(size_t i) const
    {
@@ -417,14 +453,39 @@ private:
 
    void compute_heights()
    {
-      /* Longest chain of ALU operations that depend on each node, walking backwards. */
+      /* Longest chain of ALU operations that depend on each node, walking backwards. The
+       * members of a bundle (consecutive in program order) share the bundle's height: one
+       * member's result is computed from every member's operands (DOT4's sum, the INTERP pair
+       * of a vec3 input), so an operand read only by a member that writes nothing (DOT4's
+       * y, z, w) is as urgent as the result. Counted per member, the components of a
+       * normalized vector looked like leaves and waited behind shorter chains. */
       height.assign(in.nodes.size(), 0);
       std::vector<unsigned> value_height(in.values.size(), 0);
       for (size_t i = in.nodes.size(); i-- > 0;) {
          const Node &node = in.nodes[i];
+         if (node.kind == NodeKind::Fetch) {
+            /* The operations that compute a fetch's address or coordinates lead the chains
+             * that read its results. */
+            unsigned below = 0;
+            for (unsigned v : node.fetch.results())
+               below = std::max(below, value_height[v]);
+            height[i] = below + 1;
+            for (unsigned v : node.fetch.sources())
+               value_height[v] = std::max(value_height[v], height[i]);
+            continue;
+         }
          if (node.kind != NodeKind::Alu)
             continue;
          height[i] = (node.alu.dst == no_value ? 0 : value_height[node.alu.dst]) + 1;
+         if (node.bundle >= 0 && (i + 1 == in.nodes.size() || in.nodes[i + 1].bundle != node.bundle)) {
+            /* The bundle's last member: the readers of every member's result are behind us. */
+            for (size_t j = i; j-- > 0 && in.nodes[j].kind == NodeKind::Alu && in.nodes[j].bundle == node.bundle;) {
+               const unsigned dst = in.nodes[j].alu.dst;
+               height[i] = std::max(height[i], (dst == no_value ? 0 : value_height[dst]) + 1);
+            }
+         } else if (node.bundle >= 0) {
+            height[i] = height[i + 1];
+         }
          for (const Operand &o : node.alu.src)
             if (o.is_value())
                value_height[o.value] = std::max(value_height[o.value], height[i]);
@@ -460,7 +521,24 @@ private:
          const unsigned quarters = node.fetch.is_texture() ? 4 : 1;
          if (!clause.fetches.empty() && result_quarters + quarters > 4 * fetch_clause_gprs)
             break;
+         /* SAMPLE_G: its SET_GRADIENTS_H and _V go just before it, in the same clause (the
+          * texture unit keeps what they set for the sample after them). */
+         const bool gradients = node.fetch.is_texture() && node.fetch.texture.has_gradients();
+         if (gradients && clause.fetches.size() + 3 > max_fetch_clause_size)
+            break;
          result_quarters += quarters;
+         if (gradients)
+            for (const char *setter : {"SET_GRADIENTS_H", "SET_GRADIENTS_V"}) {
+               FetchOp set = node.fetch;
+               set.texture.op = isa::find_fetch_op(setter);
+               set.texture.coords = setter[14] == 'H' ? node.fetch.texture.gradients_h : node.fetch.texture.gradients_v;
+               set.texture.gradients_h.fill(no_value);
+               set.texture.gradients_v.fill(no_value);
+               set.texture.results.fill(no_value);
+               set.texture.offset_halves = {};
+               set.texture.record = -1;
+               clause.fetches.push_back(set);
+            }
          clause.fetches.push_back(node.fetch);
          for (unsigned v : node.fetch.results())
             defined.push_back(v);
@@ -472,7 +550,7 @@ private:
          available[v] = true;
       if (clause.fetches.empty())
          return 0;
-      const size_t count = clause.fetches.size();
+      const size_t count = placed.size(); /* nodes: a SAMPLE_G's SET_GRADIENTS are not nodes */
       out.clauses.push_back(std::move(clause));
       return count;
    }
@@ -496,6 +574,7 @@ private:
          forget_forwarded(); /* PV/PS do not reach into the next clause */
       };
       const std::vector<bool> wanted_by_stores = values_for_next_stores();
+      const std::vector<bool> fetch_bound = values_waiting_for_fetches();
       for (;;) {
          std::vector<size_t> candidates;
          unsigned window = 0;
@@ -506,6 +585,15 @@ private:
                continue;
             if (defer_store_only && node.alu.dst != no_value && store_only[node.alu.dst] &&
                 !wanted_by_stores[node.alu.dst])
+               continue;
+            /* What waits for a fetch of a later clause cannot join this clause: it takes no
+             * room in the window (the scheduler would otherwise see fewer of the operations
+             * that can run, down to one per group where a run of them crossed the window's
+             * end). */
+            bool waits_for_fetch = false;
+            for (unsigned s = 0; s < node.alu.op->sources; s++)
+               waits_for_fetch |= node.alu.src[s].is_value() && fetch_bound[node.alu.src[s].value];
+            if (waits_for_fetch)
                continue;
             /* A bundle's members (consecutive in program order) enter the window together. */
             if (window >= alu_window && !(node.bundle >= 0 && node.bundle == last_bundle))

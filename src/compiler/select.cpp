@@ -138,6 +138,8 @@ public:
          error = "the module has no entry point body";
          return false;
       }
+      if (!size_scratch())
+         return false;
       /* The return index of RAT returns is computed once, at the top, as r600g does: it then
        * dominates every returning operation, in branches and loops alike. */
       const bool returns_allowed = !graphics || shader->info.stage == MESA_SHADER_FRAGMENT;
@@ -814,14 +816,29 @@ private:
                         "pixel shaders have");
          name = tex->op == nir_texop_tex ? "SAMPLE" : "SAMPLE_LB";
          break;
+      case nir_texop_tg4:
+         /* textureGather: the four texels of the bilinear footprint at the base level;
+          * texture_unit.cpp (run_gather) has the rules and sources. */
+         name = "GATHER4";
+         break;
       case nir_texop_txd:
-         return fail("sampling with explicit gradients (textureGrad, SAMPLE_G) is not supported by "
-                     "the compiler yet");
+         /* textureGrad: SAMPLE_G, its gradients set by SET_GRADIENTS_H/V just before it (the
+          * scheduler places them); any stage, since no quad is needed. */
+         name = "SAMPLE_G";
+         break;
+      case nir_texop_lod:
+         /* GET_LOD exists (r600g's LODQ), but which of its results is the clamped level and
+          * what the hardware clamps it to is not documented to us. */
+         return fail("textureQueryLod (GET_LOD) is not supported by the compiler yet");
       default:
          return fail("texture operation " + std::to_string(tex->op) +
-                     " (nir_texop) is not supported by the compiler yet; compute shaders may "
-                     "use textureLod, texelFetch, textureSize and textureQueryLevels");
+                     " (nir_texop) is not supported by the compiler yet");
       }
+      if (tex->op == nir_texop_txd && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE)
+         return fail("textureGrad on cube images is not supported by the compiler yet");
+      if (tex->op == nir_texop_tg4 && tex->sampler_dim != GLSL_SAMPLER_DIM_2D)
+         return fail("textureGather on cube images is not supported by the compiler yet (2D and 2D array "
+                     "images are)");
       switch (tex->sampler_dim) {
       case GLSL_SAMPLER_DIM_1D:
       case GLSL_SAMPLER_DIM_2D:
@@ -856,7 +873,7 @@ private:
       }
 
       unsigned mode = 0;
-      int coord = -1, lod = -1, comparator = -1, offset = -1, ms_index = -1;
+      int coord = -1, lod = -1, comparator = -1, offset = -1, ms_index = -1, ddx = -1, ddy = -1;
       for (unsigned i = 0; i < tex->num_srcs; i++) {
          switch (tex->src[i].src_type) {
          case nir_tex_src_coord: coord = int(i); break;
@@ -864,6 +881,8 @@ private:
          case nir_tex_src_lod:
          case nir_tex_src_bias: lod = int(i); break;
          case nir_tex_src_ms_index: ms_index = int(i); break;
+         case nir_tex_src_ddx: ddx = int(i); break;
+         case nir_tex_src_ddy: ddy = int(i); break;
          case nir_tex_src_backend1:
             if (!nir_src_is_const(tex->src[i].src))
                return fail("internal: a run-time coordinate choice");
@@ -914,7 +933,10 @@ private:
             fetch.offset_halves[c] = 2 * int(texels);
          }
       }
-      const bool sample = tex->op == nir_texop_txl || tex->op == nir_texop_tex || tex->op == nir_texop_txb;
+      const bool sample = tex->op == nir_texop_txl || tex->op == nir_texop_tex || tex->op == nir_texop_txb ||
+                          tex->op == nir_texop_tg4 || tex->op == nir_texop_txd;
+      if (tex->op == nir_texop_tg4)
+         fetch.gather_component = int(tex->component);
       const unsigned sources_group = out.gpr_groups++;
       auto put = [&](unsigned channel, Operand value) {
          const unsigned v = emit("MOV", {value}, int(channel));
@@ -976,6 +998,22 @@ private:
                  tex->op == nir_texop_texture_samples) {
          put(0, Operand::literal(0));
       }
+      if (ddx >= 0 && ddy >= 0) {
+         /* The gradients, one GPR each, in the channels of the coordinates they belong to. */
+         for (const auto &[source, gradients] : {std::pair{ddx, &fetch.gradients_h}, std::pair{ddy, &fetch.gradients_v}}) {
+            const unsigned group = out.gpr_groups++;
+            for (unsigned c = 0; c < nir_src_num_components(tex->src[source].src); c++) {
+               Operand o;
+               if (!operand(tex->src[source].src, c, o))
+                  return false;
+               const unsigned v = emit("MOV", {o}, int(c));
+               out.values[v].gpr_group = int(group);
+               (*gradients)[c] = v;
+            }
+         }
+      } else if (tex->op == nir_texop_txd) {
+         return fail("internal: textureGrad without both gradients");
+      }
       if (ms_index >= 0) {
          /* The fragment to read, in w (after the FMASK lookup). */
          Operand o;
@@ -991,8 +1029,13 @@ private:
 
       const unsigned results_group = out.gpr_groups++;
       auto &result = defs[tex->dest.ssa.index];
+      /* The Evergreen class returns a gather's texels in another order than Cayman (Vulkan's):
+       * texel c of the result arrives in channel (1, 2, 0, 3)[c] (texture_unit.cpp, run_gather). */
+      const bool evergreen_gather = tex->op == nir_texop_tg4 && out.isa != hw::IsaClass::Cayman;
       for (unsigned c = 0; c < tex->dest.ssa.num_components; c++) {
-         const unsigned channel = tex->op == nir_texop_query_levels || tex->op == nir_texop_texture_samples ? 3 : c;
+         unsigned channel = tex->op == nir_texop_query_levels || tex->op == nir_texop_texture_samples ? 3 : c;
+         if (evergreen_gather)
+            channel = std::array<unsigned, 4>{1, 2, 0, 3}[c];
          const unsigned v = out.new_value(int(channel));
          out.values[v].gpr_group = int(results_group);
          fetch.results[channel] = v;
@@ -1039,7 +1082,7 @@ private:
     * sfn TexInstr::prepare_source: w, or z when w carries the LOD or bias). A textureLod of
     * constant 0 is SAMPLE_C_LZ, whose w is free, so it also works where z holds a 2D array's
     * layer or a cube's face; other explicit LODs and biases there would need the reference
-    * and the layer in one channel (r600g makes them SAMPLE_C_G, which is not simulated). */
+    * and the layer in one channel (r600g makes them SAMPLE_C_G with gradients it derives, which this compiler does not do yet). */
    bool select_comparison(nir_tex_instr *tex, int lod, const char *&name, int &reference_channel, bool &lod_given)
    {
       const bool z_taken = (tex->is_array && tex->sampler_dim != GLSL_SAMPLER_DIM_1D) ||
@@ -1060,16 +1103,29 @@ private:
          }
          if (z_taken)
             return fail("depth comparison with an explicit LOD other than a constant 0 on a 2D array or cube "
-                        "is not supported (SAMPLE_C_G is neither compiled nor simulated)");
+                        "is not supported (r600g samples these with SAMPLE_C_G and gradients it derives; not done "
+                        "here yet)");
          name = "SAMPLE_C_L";
          reference_channel = 2;
          return true;
       case nir_texop_txb:
          if (z_taken)
-            return fail("depth comparison with a LOD bias on a 2D array or cube is not supported (SAMPLE_C_G "
-                        "is neither compiled nor simulated)");
+            return fail("depth comparison with a LOD bias on a 2D array or cube is not supported (r600g samples "
+                        "these with SAMPLE_C_G and gradients it derives; not done here yet)");
          name = "SAMPLE_C_LB";
          reference_channel = 2;
+         return true;
+      case nir_texop_txd:
+         /* SAMPLE_C_G: the reference in w, as for SAMPLE_C (Mesa r600 turns SAMPLE_G into
+          * SAMPLE_C_G and its array and cube lowering relies on w being free). */
+         name = "SAMPLE_C_G";
+         reference_channel = 3;
+         return true;
+      case nir_texop_tg4:
+         /* GATHER4_C: each texel compared with the reference in w (Mesa r600 r600_shader.c
+          * tgsi_tex turns GATHER4 into GATHER4_C and puts the reference in w). */
+         name = "GATHER4_C";
+         reference_channel = 3;
          return true;
       default:
          return fail("this depth-comparison operation (nir_texop " + std::to_string(tex->op) +
@@ -1708,6 +1764,9 @@ private:
       }
       case nir_intrinsic_store_ssbo:
          return select_store_ssbo(intrinsic);
+      case nir_intrinsic_load_scratch:
+      case nir_intrinsic_store_scratch:
+         return select_scratch(intrinsic);
       case nir_intrinsic_image_store:
          return select_image_store(intrinsic);
       case nir_intrinsic_image_atomic_add:
@@ -1732,6 +1791,85 @@ private:
          return fail(std::string("the NIR intrinsic ") + info.name +
                      " is not supported by the compiler yet");
       }
+   }
+
+   /* The scratch elements (16 bytes each) the private arrays in scratch take; ARRAY_SIZE (12
+    * bits) limits an access to element 4095. */
+   bool size_scratch()
+   {
+      out.scratch_elements = (shader->scratch_size + 15) / 16;
+      /* The draw path programs no VS/PS scratch ring yet (docs/compiler.md "Scratch"). */
+      if (out.scratch_elements && graphics)
+         return fail("private arrays indexed at run time with more than 64 elements (scratch memory) are not "
+                     "supported in vertex and pixel shaders yet");
+      if (out.scratch_elements > max_scratch_elements)
+         return fail("private arrays indexed at run time needing more than " +
+                     std::to_string(16 * max_scratch_elements) +
+                     " bytes of scratch per invocation are not supported (this shader needs " +
+                     std::to_string(shader->scratch_size) + ": a 16-byte element per vec4 slot)");
+      return true;
+   }
+   static constexpr unsigned max_scratch_elements = 4096;
+
+   /* Private arrays in the scratch ring (nir_frontend.cpp put them there; docs/compiler.md
+    * "Scratch"): a store is one MEM_SCRATCH of the channels it writes from one GPR, a load one
+    * READ_SCRATCH into one GPR after a WAIT_ACK (the stores asked for acknowledgements); the
+    * byte offset is 16 x the element, which at run time goes in channel x of an index GPR. */
+   bool select_scratch(nir_intrinsic_instr *intrinsic)
+   {
+      const bool store = intrinsic->intrinsic == nir_intrinsic_store_scratch;
+      const nir_src &offset = intrinsic->src[store ? 1 : 0];
+      const unsigned count = store ? nir_src_num_components(intrinsic->src[0]) : dest_components(intrinsic);
+      if ((store ? nir_src_bit_size(intrinsic->src[0]) : nir_dest_bit_size(intrinsic->dest)) != 32 || count > 4)
+         return fail("only 32-bit private array elements of up to four components are supported");
+      unsigned index = no_value, element = 0;
+      if (nir_src_is_const(offset)) {
+         const uint64_t bytes = nir_src_as_uint(offset);
+         if (bytes % 16 || bytes / 16 >= max_scratch_elements)
+            return fail("internal: a scratch access at byte " + std::to_string(bytes) +
+                        ", not the start of one of the program's elements");
+         element = unsigned(bytes / 16);
+      } else {
+         Operand bytes;
+         if (!operand(offset, 0, bytes))
+            return false;
+         index = emit("LSHR_INT", {bytes, Operand::literal(4)}, 0);
+      }
+      const unsigned group = out.gpr_groups++;
+      Node node;
+      if (store) {
+         node.kind = NodeKind::Store;
+         node.store.scratch = true;
+         node.store.scratch_element = element;
+         node.store.index = index;
+         const unsigned mask = nir_intrinsic_write_mask(intrinsic);
+         for (unsigned c = 0; c < count; c++) {
+            if (!((mask >> c) & 1))
+               continue;
+            Operand data;
+            if (!operand(intrinsic->src[0], c, data))
+               return false;
+            const unsigned d = emit("MOV", {data}, int(c));
+            out.values[d].gpr_group = int(group);
+            (c ? node.store.data_yzw[c - 1] : node.store.data) = d;
+         }
+      } else {
+         node.kind = NodeKind::Fetch;
+         node.fetch.wait_ack = true;
+         TextureFetch &fetch = node.fetch.texture;
+         fetch.op = isa::find_fetch_op("READ_SCRATCH");
+         fetch.coords[0] = index;
+         fetch.offset = element;
+         for (unsigned c = 0; c < count; c++) {
+            const unsigned v = out.new_value(int(c));
+            out.values[v].gpr_group = int(group);
+            fetch.results[c] = v;
+            defs[result_key].push_back(Operand::of_value(v));
+         }
+      }
+      out.nodes.push_back(node);
+      note_accesses(unsigned(out.nodes.size() - 1));
+      return true;
    }
 
    static unsigned dest_components(const nir_intrinsic_instr *intrinsic)
@@ -2404,30 +2542,8 @@ static void remove_dead_operations(SelectedProgram &program)
 {
    for (;;) {
       std::vector<unsigned> uses(program.values.size(), 0);
-      auto use = [&](unsigned v) { if (v != no_value) uses[v]++; };
-      for (const Node &node : program.nodes) {
-         switch (node.kind) {
-         case NodeKind::Alu:
-            for (unsigned s = 0; s < node.alu.op->sources; s++)
-               if (node.alu.src[s].is_value())
-                  use(node.alu.src[s].value);
-            break;
-         case NodeKind::Fetch:
-            for (unsigned v : node.fetch.sources())
-               use(v);
-            break;
-         case NodeKind::Store:
-            for (unsigned v : node.store.sources())
-               use(v);
-            break;
-         case NodeKind::Export:
-            for (unsigned v : node.exported.values)
-               use(v);
-            break;
-         case NodeKind::If: use(node.condition); break;
-         default: break;
-         }
-      }
+      for (const Node &node : program.nodes)
+         for_each_value_read(node, [&](unsigned v) { uses[v]++; });
       std::vector<int> moved(program.nodes.size(), -1);
       std::vector<Node> kept;
       for (size_t i = 0; i < program.nodes.size(); i++) {
@@ -2528,8 +2644,11 @@ static void coalesce_group_moves(SelectedProgram &program)
    for (Node &node : program.nodes) {
       if (node.kind == NodeKind::Export)
          whole(node.exported.values);
-      else if (node.kind == NodeKind::Fetch && node.fetch.is_texture() && !node.fetch.texture.raw_dwords)
+      else if (node.kind == NodeKind::Fetch && node.fetch.is_texture() && !node.fetch.texture.raw_dwords) {
          whole(node.fetch.texture.coords);
+         whole(node.fetch.texture.gradients_h);
+         whole(node.fetch.texture.gradients_v);
+      }
    }
 
    for (size_t i = 0; i < program.nodes.size(); i++) {
@@ -2589,10 +2708,12 @@ static void coalesce_group_moves(SelectedProgram &program)
             replace(v);
          break;
       case NodeKind::Fetch:
-         if (node.fetch.is_texture())
-            for (unsigned &v : node.fetch.texture.coords)
-               replace(v);
-         else
+         if (node.fetch.is_texture()) {
+            for (auto *values : {&node.fetch.texture.coords, &node.fetch.texture.gradients_h,
+                                 &node.fetch.texture.gradients_v})
+               for (unsigned &v : *values)
+                  replace(v);
+         } else
             replace(node.fetch.address);
          break;
       case NodeKind::Alu:

@@ -40,6 +40,19 @@ int pair_of(const nir_intrinsic_instr *intrinsic)
    }
 }
 
+/* The distance vector (distance_semantic) a varying slot is: ClipDistance 0-3, 4-7, then
+ * CullDistance 0-3, 4-7; -1 for other slots. */
+int distance_vector(unsigned slot)
+{
+   switch (slot) {
+   case VARYING_SLOT_CLIP_DIST0: return 0;
+   case VARYING_SLOT_CLIP_DIST1: return 1;
+   case VARYING_SLOT_CULL_DIST0: return 2;
+   case VARYING_SLOT_CULL_DIST1: return 3;
+   default: return -1;
+   }
+}
+
 bool is_float_zero_or_one(const Operand &o, uint8_t &select)
 {
    if (o.kind != OperandKind::Inline || o.neg || o.abs)
@@ -161,13 +174,15 @@ bool GraphicsSelector::scan_pixel_inputs()
             if (!constant_location(intrinsic, location))
                return false;
             const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
-            if (semantics.location < VARYING_SLOT_VAR0)
+            const bool distance = distance_vector(semantics.location) >= 0;
+            if (semantics.location < VARYING_SLOT_VAR0 && !distance)
                return fail(std::string("the pixel-shader input ") +
                            gl_varying_slot_name_for_stage(gl_varying_slot(semantics.location), MESA_SHADER_FRAGMENT) +
                            " is not supported by the compiler yet");
-            if (location >= max_varyings)
+            if (location >= max_varyings && !distance)
                return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
                            std::to_string(max_varyings) + " the SPI matches");
+            out.graphics.reads_distances |= distance;
             const bool flat = intrinsic->intrinsic == nir_intrinsic_load_input;
             if (flat && per_vertex_locations.count(location))
                return fail("pixel-shader input location " + std::to_string(location) +
@@ -175,7 +190,7 @@ bool GraphicsSelector::scan_pixel_inputs()
             input_flat[location] = flat;
             if (!flat) {
                const nir_intrinsic_instr *pair = nir_src_as_intrinsic(intrinsic->src[0]);
-               if (pair && nir_intrinsic_interp_mode(pair) == INTERP_MODE_NOPERSPECTIVE)
+               if (pair && nir_intrinsic_interp_mode(pair) == INTERP_MODE_NOPERSPECTIVE && !distance)
                   out.graphics.noperspective_inputs |= 1u << location;
             }
             break;
@@ -191,6 +206,8 @@ bool GraphicsSelector::scan_pixel_inputs()
             unsigned location;
             if (!constant_location(intrinsic, location))
                return false;
+            if (distance_vector(nir_intrinsic_io_semantics(intrinsic).location) >= 0)
+               return fail("ClipDistance or CullDistance read per vertex (PerVertexKHR) is not supported");
             if (location >= max_varyings)
                return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
                            std::to_string(max_varyings) + " the SPI matches");
@@ -332,7 +349,9 @@ Operand GraphicsSelector::driver_constant(unsigned dword)
 }
 
 /* The varying or attribute location an input/output intrinsic names (API location, plus its
- * constant slot offset; run-time indices into input or output arrays are refused). */
+ * constant slot offset; indexed_inputs.h and lower_outputs_to_temporaries leave no run-time
+ * index). A pixel shader's ClipDistance/CullDistance vector k is max_varyings + k (its key in
+ * input_flat and input_index). */
 bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigned &location)
 {
    const bool store = intrinsic->intrinsic == nir_intrinsic_store_output;
@@ -341,8 +360,15 @@ bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigne
                               intrinsic->intrinsic == nir_intrinsic_load_per_vertex_input;
    const nir_src &offset = intrinsic->src[second_source ? 1 : 0];
    if (!nir_src_is_const(offset))
-      return fail("input or output arrays indexed at run time are not supported by the compiler yet");
+      return fail("internal: an input or output array indexed at run time after lowering");
    const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
+   if (!store && !vertex() && distance_vector(semantics.location) >= 0) {
+      const unsigned vector = unsigned(distance_vector(semantics.location)) + unsigned(nir_src_as_uint(offset));
+      if (vector >= distance_parameter_vectors || (vector < 2) != (distance_vector(semantics.location) < 2))
+         return fail("more than 8 clip or cull distances");
+      location = max_varyings + vector;
+      return true;
+   }
    unsigned base = semantics.location;
    if (store)
       base -= vertex() ? unsigned(VARYING_SLOT_VAR0) : unsigned(FRAG_RESULT_DATA0);
@@ -706,7 +732,7 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
    const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
    unsigned slot = semantics.location;
    if (vertex()) {
-      if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ) {
+      if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ || slot == VARYING_SLOT_VIEWPORT) {
          /* as they are */
       } else if (slot == VARYING_SLOT_CLIP_DIST0 || slot == VARYING_SLOT_CLIP_DIST1) {
          /* Clip then cull distances, one float array (nir_lower_clip_cull_distance_arrays);
@@ -728,7 +754,7 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
       } else {
          return fail(std::string("the vertex-shader output ") +
                      gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
-                     " is not supported by the compiler yet (layer and viewport index come later)");
+                     " is not supported by the compiler yet (the layer comes later)");
       }
    } else if (slot == FRAG_RESULT_DEPTH || slot == FRAG_RESULT_SAMPLE_MASK || slot == FRAG_RESULT_STENCIL) {
       /* exported to PIXEL 61 .x, .z and .y (finish); SampleMask is an array of one word */
@@ -821,6 +847,40 @@ void GraphicsSelector::add_stream_export(unsigned dword, const std::array<Operan
    context.context_add_node(node);
 }
 
+/* The clip and cull distances as parameters (CompileOptions::export_distances): NIR keeps them
+ * in one array, the clip distances first (nir_lower_clip_cull_distance_arrays); the pixel
+ * shader reads each array from vectors of its own (distance_semantic), elements the shader
+ * did not write as 0.0. */
+void GraphicsSelector::add_distance_parameters(
+   const std::function<void(const std::array<Operand, 4> &, unsigned)> &add)
+{
+   const unsigned clip = shader->info.clip_distance_array_size, cull = shader->info.cull_distance_array_size;
+   for (unsigned vector = 0; vector < distance_parameter_vectors; vector++) {
+      const bool of_cull = vector >= 2;
+      const unsigned first = 4 * (vector % 2), size = of_cull ? cull : clip;
+      if (first >= size)
+         continue;
+      std::array<Operand, 4> components;
+      bool written = false;
+      for (unsigned c = 0; c < 4; c++) {
+         components[c] = Operand::literal(0);
+         const unsigned combined = (of_cull ? clip : 0) + first + c;
+         if (first + c >= size || combined >= 8)
+            continue;
+         const auto found = outputs.find(VARYING_SLOT_CLIP_DIST0 + combined / 4);
+         if (found != outputs.end() && found->second.written[combined % 4]) {
+            components[c] = found->second.components[combined % 4];
+            written = true;
+         }
+      }
+      /* A vector nothing was written to is left out (glslang declares gl_ClipDistance[1] in
+       * every gl_PerVertex that writes gl_PointSize): the pixel shader reads the SPI's default
+       * 0 for it, as undefined a value as any. */
+      if (written)
+         add(components, vector);
+   }
+}
+
 bool GraphicsSelector::finish()
 {
    if (vertex() && options.capture_outputs) {
@@ -844,6 +904,9 @@ bool GraphicsSelector::finish()
       const auto position_output = outputs.find(VARYING_SLOT_POS);
       const auto point_size = outputs.find(VARYING_SLOT_PSIZ);
       const bool has_point_size = point_size != outputs.end() && point_size->second.written[0];
+      const auto viewport_index = outputs.find(VARYING_SLOT_VIEWPORT);
+      const bool has_viewport_index = viewport_index != outputs.end() && viewport_index->second.written[0];
+      const bool has_misc_vector = has_point_size || has_viewport_index;
       /* Bit n: distance vector n (combined distances 4n..4n+3) has a written component.
        * glslang declares gl_ClipDistance[1] in every gl_PerVertex that writes gl_PointSize,
        * so the declared sizes alone would enable distances nobody wrote. */
@@ -855,7 +918,7 @@ bool GraphicsSelector::finish()
                if (found->second.written[c])
                   distance_vectors |= 1u << vector;
       }
-      const bool position_last = !has_point_size && distance_vectors == 0;
+      const bool position_last = !has_misc_vector && distance_vectors == 0;
       if (position_output != outputs.end()) {
          add_export(export_position, 60, position_output->second.components, position_output->second.written,
                     position_last);
@@ -865,10 +928,16 @@ bool GraphicsSelector::finish()
                     {true, true, true, true}, position_last);
       }
       unsigned next_position = 61;
-      if (has_point_size)
-         add_export(export_position, next_position++, {point_size->second.components[0]}, {true, false, false, false},
-                    distance_vectors == 0);
+      /* The misc vector (POS 61): point size in x, the viewport index (an integer, as r600g
+       * exports gl_ViewportIndex) in w. */
+      if (has_misc_vector)
+         add_export(export_position, next_position++,
+                    {has_point_size ? point_size->second.components[0] : Operand::literal(0), Operand::literal(0),
+                     Operand::literal(0),
+                     has_viewport_index ? viewport_index->second.components[0] : Operand::literal(0)},
+                    {has_point_size, false, false, has_viewport_index}, distance_vectors == 0);
       out.graphics.writes_point_size = has_point_size;
+      writes_viewport_index = has_viewport_index;
       /* The enabled distance vectors follow the misc vector in order (POS 61-63): the
        * simulator's reading of PA_CL_VS_OUT_CNTL (docs/sim-semantics.md, "Clipping").
        * Components the shader did not write export 0.0 (their enables are off). */
@@ -882,42 +951,51 @@ bool GraphicsSelector::finish()
          add_export(export_position, next_position++, components, {true, true, true, true},
                     (distance_vectors >> (vector + 1)) == 0);
       }
-      std::vector<unsigned> params;
+      /* The parameters: the varyings in location order, the distances when the pixel shader
+       * reads them, the vertex order when it needs it; EXPORT_DONE on the last. */
+      struct Parameter {
+         std::array<Operand, 4> components;
+         std::array<bool, 4> written;
+         unsigned location; /* ~0u: not a varying */
+         uint8_t semantic;
+      };
+      std::vector<Parameter> parameters;
       for (const auto &[slot, output] : outputs)
          if (slot >= VARYING_SLOT_VAR0)
-            params.push_back(slot);
-      const bool vertex_order = options.export_vertex_order;
-      if (vertex_order && params.size() + 1 > max_varyings)
-         return fail("the vertex shader writes " + std::to_string(params.size()) + " outputs, and the fragment "
-                     "shader's BaryCoordKHR or PerVertexKHR needs one more parameter; the SPI takes " +
-                     std::to_string(max_varyings));
-      for (size_t k = 0; k < params.size(); k++) {
-         const Output &output = outputs[params[k]];
-         add_export(export_parameter, unsigned(k), output.components, output.written,
-                    k + 1 == params.size() && !vertex_order);
-         out.graphics.param_locations.push_back(params[k] - VARYING_SLOT_VAR0);
-         out.graphics.param_semantics.push_back(varying_semantic(params[k] - VARYING_SLOT_VAR0));
-      }
-      if (vertex_order) {
+            parameters.push_back({output.components, output.written, slot - VARYING_SLOT_VAR0,
+                                  varying_semantic(slot - VARYING_SLOT_VAR0)});
+      if (options.export_distances)
+         add_distance_parameters([&](const std::array<Operand, 4> &components, unsigned vector) {
+            parameters.push_back({components, {true, true, true, true}, ~0u, distance_semantic(vector)});
+         });
+      if (options.export_vertex_order) {
          /* The vertex-order parameter: the vertex index as a float (exact below 2^24; the
           * mask keeps nearby indices distinct above), unique among a primitive's vertices
           * unless the primitive is degenerate and draws nothing. */
          const Operand low_bits = Operand::of_value(
             context.context_emit("AND_INT", {Operand::of_value(vertex_index), Operand::literal(0xffffff)}, -1));
          const Operand as_float = Operand::of_value(context.context_emit("INT_TO_FLT", {low_bits}, -1));
-         add_export(export_parameter, unsigned(params.size()),
-                    {as_float, Operand::literal(0), Operand::literal(0), Operand::literal(0)},
-                    {true, true, true, true}, true);
-         out.graphics.param_locations.push_back(~0u);
-         out.graphics.param_semantics.push_back(vertex_order_semantic);
+         parameters.push_back({{as_float, Operand::literal(0), Operand::literal(0), Operand::literal(0)},
+                               {true, true, true, true},
+                               ~0u,
+                               vertex_order_semantic});
       }
-      if (params.empty() && !vertex_order) {
-         /* The hardware keeps at least one parameter per vertex (VS_EXPORT_COUNT + 1); this one
-          * carries semantic 0, which no pixel-shader input uses. */
-         add_export(export_parameter, 0, {Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0)},
-                    {true, true, true, true}, true);
-         out.graphics.param_locations.push_back(~0u);
-         out.graphics.param_semantics.push_back(0);
+      /* The hardware keeps at least one parameter per vertex (VS_EXPORT_COUNT + 1); this one
+       * carries semantic 0, which no pixel-shader input uses. */
+      if (parameters.empty())
+         parameters.push_back({{Operand::literal(0), Operand::literal(0), Operand::literal(0), Operand::literal(0)},
+                               {true, true, true, true},
+                               ~0u,
+                               0});
+      if (parameters.size() > max_varyings)
+         return fail("the vertex shader exports " + std::to_string(parameters.size()) + " parameters (its outputs, "
+                     "and the clip and cull distances or the vertex order the fragment shader reads: BaryCoordKHR, "
+                     "PerVertexKHR); the SPI takes " + std::to_string(max_varyings));
+      for (size_t k = 0; k < parameters.size(); k++) {
+         add_export(export_parameter, unsigned(k), parameters[k].components, parameters[k].written,
+                    k + 1 == parameters.size());
+         out.graphics.param_locations.push_back(parameters[k].location);
+         out.graphics.param_semantics.push_back(parameters[k].semantic);
       }
       fill_vertex_interface();
       return true;
@@ -988,9 +1066,12 @@ void GraphicsSelector::fill_vertex_interface()
    g.vertex_inputs = fetched_locations;
    /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT [5:1] = parameters - 1. */
    g.spi_vs_out_config = uint32_t(g.param_semantics.size() - 1) << 1;
-   /* PA_CL_VS_OUT_CNTL: USE_VTX_POINT_SIZE [16], VS_OUT_MISC_VEC_ENA [21]. */
+   /* PA_CL_VS_OUT_CNTL: USE_VTX_POINT_SIZE [16], USE_VTX_VIEWPORT_INDX [19],
+    * VS_OUT_MISC_VEC_ENA [21]. */
    if (g.writes_point_size)
       g.pa_cl_vs_out_cntl = (1u << 16) | (1u << 21);
+   if (writes_viewport_index)
+      g.pa_cl_vs_out_cntl |= (1u << 19) | (1u << 21);
    /* CLIP_DIST_ENA_n [7:0] for the clip distances written, CULL_DIST_ENA_n [15:8] for the
     * cull distances written after them (one numbering), VS_OUT_CCDIST0/1_VEC_ENA [22], [23]
     * for the vectors exported. */
@@ -1019,8 +1100,10 @@ void GraphicsSelector::fill_pixel_interface()
    }
    /* SPI_PS_INPUT_CNTL_n: SEMANTIC [7:0], DEFAULT_VAL [9:8] (0: (0, 0, 0, 0)), FLAT_SHADE [10]. */
    for (const auto &[location, flat] : input_flat) {
-      g.input_locations.push_back(location);
-      g.spi_ps_input_cntl.push_back(uint32_t(varying_semantic(location)) | (flat ? 1u << 10 : 0));
+      const bool distance = location >= max_varyings;
+      g.input_locations.push_back(distance ? ~0u : location);
+      const uint8_t semantic = distance ? distance_semantic(location - max_varyings) : varying_semantic(location);
+      g.spi_ps_input_cntl.push_back(uint32_t(semantic) | (flat ? 1u << 10 : 0));
    }
    if (point_coord) {
       /* PT_SPRITE_TEX [17], semantic 0 (no VS parameter matches it); SPI_INTERP_CONTROL_0:

@@ -4,6 +4,7 @@
  * know; docs/compiler.md ("Graphics ABI") describes the result. */
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -69,6 +70,7 @@ private:
                          std::vector<Operand> &result);
    Operand driver_constant(unsigned dword);
    bool record_output(nir_intrinsic_instr *intrinsic);
+   void add_distance_parameters(const std::function<void(const std::array<Operand, 4> &, unsigned)> &add);
    void add_kill(const char *name, Operand a, Operand b);
    unsigned select_helper_invocation();
    void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
@@ -85,6 +87,7 @@ private:
    /* Vertex shaders. */
    unsigned vertex_index = no_value, instance_index = no_value;
    std::vector<unsigned> fetched_locations;
+   bool writes_viewport_index = false; /* the misc vector's w (PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX) */
 
    /* Pixel shaders: barycentric pairs in the SPI's order (perspective sample, center,
     * centroid, linear sample, center, centroid), each pair's I and J values. */

@@ -49,6 +49,11 @@ constexpr uint32_t PA_SC_VPORT_SCISSOR_0_TL = 0x28250, PA_SC_VPORT_SCISSOR_0_BR 
 constexpr uint32_t PA_SC_VPORT_ZMIN_0 = 0x282D0, PA_SC_VPORT_ZMAX_0 = 0x282D4;
 constexpr uint32_t PA_CL_VPORT_XSCALE_0 = 0x2843C; /* XSCALE, XOFFSET, YSCALE, YOFFSET, ZSCALE, ZOFFSET */
 constexpr uint32_t PA_CL_CLIP_CNTL = 0x28810, PA_SU_SC_MODE_CNTL = 0x28814, PA_CL_VTE_CNTL = 0x28818;
+/* PA_CL_VTE_CNTL: VPORT_{X,Y,Z}_{SCALE,OFFSET}_ENA [5:0], VTX_XY_FMT [8] and VTX_Z_FMT [9] (the
+ * position is already divided), VTX_W0_FMT [10]: 1 = the exported w is w and the PA divides by
+ * it, 0 = it already holds 1/w. r600g (evergreen_state.c) sets it with clip-space positions and
+ * leaves it clear only with window-space ones, as r300's driver does for VAP_VTE_CNTL. */
+constexpr uint32_t vte_viewport_enables = 0x3f, vte_w0_is_w = 1u << 10;
 /* PA_CL_CLIP_CNTL fields (Mesa evergreend.h): CLIP_DISABLE [16], DX_CLIP_SPACE_DEF [19] (z in
  * [0, w]), ZCLIP_NEAR_DISABLE [26], ZCLIP_FAR_DISABLE [27]; DX_RASTERIZATION_KILL [22] is
  * streamout.h's clip_cntl_rasterization_kill. */

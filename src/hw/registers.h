@@ -22,6 +22,22 @@ constexpr uint32_t SQ_GLOBAL_GPR_RESOURCE_MGMT_1 = 0x8C10, SQ_GLOBAL_GPR_RESOURC
 constexpr uint32_t SQ_THREAD_RESOURCE_MGMT_1 = 0x8C18, SQ_STACK_RESOURCE_MGMT_3 = 0x8C28;
 constexpr uint32_t SQ_DYN_GPR_CNTL_PS_FLUSH_REQ = 0x8D8C;
 constexpr uint32_t SQ_LDS_RESOURCE_MGMT = 0x8E2C;
+/* The compute (LS) stage's scratch ring: BASE and SIZE in 256-byte units, config space (the
+ * kernel relocates BASE and checks neither: Linux evergreen_cs.c evergreen_cs_handle_reg);
+ * ITEMSIZE, context space, in dwords per lane (Mesa r600_state_common.c
+ * r600_setup_scratch_area_for_shader writes 4 dwords per scratch element). Multi-engine chips
+ * take BASE/SIZE per shader engine through GRBM_GFX_INDEX (same function). */
+constexpr uint32_t SQ_LSTMP_RING_BASE = 0x8E10, SQ_LSTMP_RING_SIZE = 0x8E14;
+constexpr uint32_t SQ_LSTMP_RING_ITEMSIZE = 0x28830;
+/* The vertex (VS) and pixel (PS) stages' rings, as r600g programs them for its draws
+ * (evergreen_state.c evergreen_setup_scratch_buffers). */
+constexpr uint32_t SQ_VSTMP_RING_BASE = 0x8C60, SQ_VSTMP_RING_SIZE = 0x8C64, SQ_VSTMP_RING_ITEMSIZE = 0x28910;
+constexpr uint32_t SQ_PSTMP_RING_BASE = 0x8C68, SQ_PSTMP_RING_SIZE = 0x8C6C, SQ_PSTMP_RING_ITEMSIZE = 0x28914;
+/* GRBM_GFX_INDEX: INSTANCE_INDEX 15:0, SE_INDEX 29:16, INSTANCE_BROADCAST_WRITES 30,
+ * SE_BROADCAST_WRITES 31 (Mesa r600d.h S_0802C_*). */
+constexpr uint32_t GRBM_GFX_INDEX = 0x802C;
+constexpr uint32_t grbm_gfx_index_se(unsigned se) { return (se & 0x3fff) << 16; }
+constexpr uint32_t GRBM_GFX_INDEX_INSTANCE_BROADCAST = 1u << 30, GRBM_GFX_INDEX_SE_BROADCAST = 1u << 31;
 
 /* context */
 constexpr uint32_t DB_DEPTH_CONTROL = 0x28800, DB_Z_INFO = 0x28040, DB_STENCIL_INFO = 0x28044;

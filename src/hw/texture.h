@@ -126,7 +126,8 @@ struct TextureResource {
    unsigned base_array = 0, last_array = 0;
    /* 2D tiling parameters, as the words hold them (codes, not values). */
    unsigned tile_split = 0, bank_width = 0, bank_height = 0, macro_tile_aspect = 0, num_banks = 0;
-   /* Fields no path uses yet, kept so that decode(encode(x)) is lossless. */
+   /* Fields kept so that decode(encode(x)) is lossless. WORD6 MAX_ANISO_RATIO (0..4: 1x..16x)
+    * limits the sampler's anisotropy (docs/sim-semantics.md "Textures"). */
    bool non_disp_tiling_order = false;
    unsigned max_aniso_ratio = 0, perf_modulation = 0;
    bool interlaced = false;

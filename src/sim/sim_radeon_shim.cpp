@@ -114,8 +114,8 @@ public:
 ShimMemory gpu_memory;
 std::unique_ptr<terakan::sim::CommandProcessor> command_processor;
 /* Evergreen has one DMA engine, Cayman two (the flags chunk's priority dword picks one:
- * radeon_cs_get_ring). They run the same packets and submissions complete inside the ioctl,
- * so one engine stands for both. */
+ * radeon_cs_get_ring). They run the same packets, and the GPU thread runs every ring's
+ * submissions in one order, so one engine stands for both. */
 std::unique_ptr<terakan::sim::DmaEngine> dma_engine;
 /* After the engines: destroyed first, so queued work finishes while they still exist. */
 terakan::sim::GpuQueue gpu_queue(std::getenv("TERAKAN_SIM_SYNC") && std::atoi(std::getenv("TERAKAN_SIM_SYNC")) > 0);
@@ -740,6 +740,14 @@ extern "C" void drm_shim_driver_init(void)
       if (const char *lockup = std::getenv("TERAKAN_SIM_LOCKUP_TIMEOUT_MS"))
          lockup_ms = unsigned(std::strtoul(lockup, nullptr, 10));
       command_processor->set_concurrent_host(!gpu_queue.synchronous(), lockup_ms);
+      /* The board's published figures for the timing model (cp/timing_model.h). */
+      terakan::sim::TimingModel timing;
+      timing.simds = board.shader_engines * board.simds_per_shader_engine;
+      timing.render_backends = board.backends;
+      timing.primitives_per_clock = board.shader_engines > 1 && is_cayman_class() ? 2 : 1;
+      timing.engine_clock_khz = board.max_engine_clock_khz;
+      timing.crystal_clock_khz = board.crystal_clock_khz;
+      command_processor->set_timing_model(timing);
       dma_engine = std::make_unique<terakan::sim::DmaEngine>(
          gpu_memory, terakan::hw::tiling_config_from_kernel(board.family, board.tiling_config));
       if (const char *trace = std::getenv("TERAKAN_SIM_TRACE")) {

@@ -82,6 +82,7 @@ static void release_resources(terakan_cmd_buffer *cmd)
       delete bo;
    cmd->upload_bos.clear();
    cmd->upload_used = 0;
+   cmd->compute_scratch = {};
    cmd->streams.clear();
    cmd->pipeline = nullptr;
    cmd->sets = {};
@@ -498,6 +499,10 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    cs.relocation(*push_bo);
    cs.relocation(*push_bo);
 
+   if (!terakan_emit_compute_scratch(cmd, cs, binary)) {
+      driver_constants = nullptr; /* no dispatch: the command buffer has failed */
+      return;
+   }
    cs.context_registers(reg::SQ_PGM_START_LS, {0, binary.gprs | (binary.stack_entries << 8), 0});
    cs.relocation(*cmd->variant_code);
    /* TID_IN_GROUP_ENA | TGID_ENA | DISABLE_INDEX_PACK: local ids in R0, group ids in R1. */
@@ -821,16 +826,23 @@ struct ImageAspectPlace {
 };
 
 /* Whole slices of two levels laid out alike (mode, pitch, aligned height, element size, micro-tile
- * order, 2D tiling parameters) copied from and to the same place: every byte lands where it
- * was, so the slices are one CP DMA run. Only for regions covering the whole level, on the same
- * layers (or 3D slices) of both, single-sampled. */
+ * order, 2D tiling parameters, sample count) copied from and to the same place: every byte lands
+ * where it was, so the slices are one CP DMA run. Only for regions covering the whole level, on
+ * the same layers (or 3D slices) of both. Multisampled colour takes its FMASK slices along (a
+ * second run: each pixel's fragment indices, laid out alike too); there is no CMASK
+ * (terakan_image.cpp). */
 static bool copy_identical_levels(terakan_cmd_buffer *cmd, const ImageAspectPlace &from, const ImageAspectPlace &to,
                                   const VkImageCopy2 &region)
 {
    const VkImageSubresourceLayers &a = region.srcSubresource, &b = region.dstSubresource;
    const terakan_image *src = from.image, *dst = to.image;
-   if (src->vk.samples > 1 || dst->vk.samples > 1 || src->surface.is_3d != dst->surface.is_3d ||
-       from.block != to.block || from.bytes != to.bytes)
+   if (src->vk.samples != dst->vk.samples || src->surface.is_3d != dst->surface.is_3d || from.block != to.block ||
+       from.bytes != to.bytes)
+      return false;
+   const bool fmask = src->vk.samples > 1 && !src->format->depth;
+   if (fmask && (!src->fmask_offset != !dst->fmask_offset || src->fmask_slice_bytes != dst->fmask_slice_bytes ||
+                 src->fmask_aligned_height != dst->fmask_aligned_height ||
+                 src->fmask_bank_height != dst->fmask_bank_height))
       return false;
    const terakan::hw::SurfaceLevel &l = from.layout->levels[a.mipLevel], &m = to.layout->levels[b.mipLevel];
    const bool is_3d = src->surface.is_3d;
@@ -853,13 +865,18 @@ static bool copy_identical_levels(terakan_cmd_buffer *cmd, const ImageAspectPlac
     * the texel order inside it (a 2D-tiled slice's texel (0, 0) need not be its first byte). */
    copy_bytes(cmd, *src->memory->bo, src->offset + from.plane + l.offset + l.slice_bytes * first, *dst->memory->bo,
               dst->offset + to.plane + m.offset + m.slice_bytes * first, l.slice_bytes * count);
+   if (fmask && src->fmask_offset)
+      copy_bytes(cmd, *src->memory->bo, src->offset + src->fmask_offset + src->fmask_slice_bytes * first,
+                 *dst->memory->bo, dst->offset + dst->fmask_offset + dst->fmask_slice_bytes * first,
+                 src->fmask_slice_bytes * count);
    if (terakan_debug(TERAKAN_DEBUG_COPIES))
-      fprintf(stderr, "terakan: copy: cp-dma, whole slices\n");
+      fprintf(stderr, "terakan: copy: cp-dma, whole slices%s\n", fmask && src->fmask_offset ? " and FMASK" : "");
    return true;
 }
 
 /* Image to image, per aspect: whole levels laid out alike as one CP DMA run
- * (copy_identical_levels); with a tiled side, the copy shader (terakan_meta_copy.cpp);
+ * (copy_identical_levels); other multisampled copies as draws shading every sample
+ * (terakan_meta_copy_msaa.cpp); with a tiled side, the copy shader (terakan_meta_copy.cpp);
  * otherwise one CP DMA copy per run of texels contiguous on both sides (as for buffer copies).
  * Both images have elements of the same size (Vulkan's size-compatibility rule): the copy
  * walks the source's elements (texels, or blocks of a compressed format) and puts each on one
@@ -884,6 +901,7 @@ static void copy_image_region(terakan_cmd_buffer *cmd, terakan_image *src, terak
       /* Whole levels laid out alike: one CP DMA run; with a tiled side otherwise one dispatch of
        * the copy shader (terakan_meta_copy.cpp). */
       if (copy_identical_levels(cmd, from, to, region) ||
+          (src->vk.samples > 1 && terakan_meta_copy_multisampled(cmd, src, dst, region, aspect, dst_aspect)) ||
           terakan_meta_copy_image(cmd, src, dst, region, aspect, dst_aspect)) {
          if (dst_aspect == VK_IMAGE_ASPECT_DEPTH_BIT && !dst->surface.is_3d)
             terakan_cmd_refresh_sampling_copy(cmd, dst, region.dstSubresource.mipLevel, 1,

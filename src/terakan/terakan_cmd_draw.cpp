@@ -342,24 +342,26 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    set_context(cs, gfx::DB_RENDER_CONTROL, 0);
 }
 
-static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs,
-                                      const struct vk_dynamic_graphics_state &dyn)
+/* Viewport n's transform and depth range, and its scissor: the application's, kept inside the
+ * attachments (the simulator, like the DB and CB, must never see a pixel outside them) and
+ * inside the viewport's own rectangle. */
+static void emit_one_viewport(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
+                              uint32_t n)
 {
-   const VkViewport vp = dyn.vp.viewport_count ? dyn.vp.viewports[0] : VkViewport{0, 0, 1, 1, 0, 1};
-   set_context(cs, gfx::PA_CL_VPORT_XSCALE_0,
+   const bool has_viewport = n < dyn.vp.viewport_count;
+   const VkViewport vp = has_viewport ? dyn.vp.viewports[n] : VkViewport{0, 0, 1, 1, 0, 1};
+   /* PA_CL_VPORT_XSCALE_n.. 0x18 bytes apart, PA_SC_VPORT_ZMIN_n/ZMAX_n and
+    * PA_SC_VPORT_SCISSOR_n_TL/BR 8 apart (evergreend.h). */
+   set_context(cs, gfx::PA_CL_VPORT_XSCALE_0 + 0x18 * n,
                {float_bits(vp.width / 2), float_bits(vp.x + vp.width / 2), float_bits(vp.height / 2),
                 float_bits(vp.y + vp.height / 2), float_bits(vp.maxDepth - vp.minDepth), float_bits(vp.minDepth)});
-   set_context(cs, gfx::PA_SC_VPORT_ZMIN_0,
+   set_context(cs, gfx::PA_SC_VPORT_ZMIN_0 + 8 * n,
                {float_bits(std::min(vp.minDepth, vp.maxDepth)), float_bits(std::max(vp.minDepth, vp.maxDepth))});
-   /* Every scale and offset enabled; x, y, z divided by w. */
-   set_context(cs, gfx::PA_CL_VTE_CNTL, 0x3f);
 
-   /* The application's scissor, kept inside the attachments (the simulator, like the DB and
-    * CB, must never see a pixel outside them). */
    const VkExtent2D extent = cmd->rendering.extent;
    int32_t x0 = 0, y0 = 0, x1 = int32_t(extent.width), y1 = int32_t(extent.height);
-   if (dyn.vp.scissor_count) {
-      const VkRect2D &s = dyn.vp.scissors[0];
+   if (n < dyn.vp.scissor_count) {
+      const VkRect2D &s = dyn.vp.scissors[n];
       x0 = std::max(x0, s.offset.x);
       y0 = std::max(y0, s.offset.y);
       x1 = std::min<int64_t>(x1, int64_t(s.offset.x) + s.extent.width);
@@ -369,7 +371,7 @@ static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs
     * the hardware clips against its guard band instead, so the viewport's rectangle, widened
     * to whole pixels, bounds the scissor too (r600g does the same: evergreen_get_scissor_from_
     * viewport). A negative height (maintenance1) puts y + height above y. */
-   if (dyn.vp.viewport_count) {
+   if (has_viewport) {
       const double vx0 = std::min(double(vp.x), double(vp.x) + vp.width);
       const double vx1 = std::max(double(vp.x), double(vp.x) + vp.width);
       const double vy0 = std::min(double(vp.y), double(vp.y) + vp.height);
@@ -382,13 +384,27 @@ static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs
    x1 = std::max(x1, x0);
    y1 = std::max(y1, y0);
    const uint32_t window_offset_disable = 1u << 31;
+   set_context(cs, gfx::PA_SC_VPORT_SCISSOR_0_TL + 8 * n,
+               {window_offset_disable | uint32_t(x0) | (uint32_t(y0) << 16), uint32_t(x1) | (uint32_t(y1) << 16)});
+}
+
+static void emit_viewport_and_scissor(terakan_cmd_buffer *cmd, CommandStream &cs,
+                                      const struct vk_dynamic_graphics_state &dyn)
+{
+   /* Every viewport the pipeline uses (multiViewport: a vertex shader's ViewportIndex picks
+    * one per primitive, PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX); at least viewport 0. */
+   const uint32_t count = std::max<uint32_t>(1, std::max(dyn.vp.viewport_count, dyn.vp.scissor_count));
+   for (uint32_t n = 0; n < count && n < 16; n++)
+      emit_one_viewport(cmd, cs, dyn, n);
+   /* Every scale and offset enabled; x, y, z divided by the exported w (VTX_W0_FMT). */
+   set_context(cs, gfx::PA_CL_VTE_CNTL, gfx::vte_viewport_enables | gfx::vte_w0_is_w);
+   const VkExtent2D extent = cmd->rendering.extent;
+   const uint32_t window_offset_disable = 1u << 31;
    const uint32_t whole_br = extent.width | (extent.height << 16);
    set_context(cs, gfx::PA_SC_SCREEN_SCISSOR_TL, {0, whole_br});
    set_context(cs, gfx::PA_SC_WINDOW_OFFSET, 0);
    set_context(cs, gfx::PA_SC_WINDOW_SCISSOR_TL, {window_offset_disable, whole_br});
    set_context(cs, gfx::PA_SC_GENERIC_SCISSOR_TL, {window_offset_disable, whole_br});
-   set_context(cs, gfx::PA_SC_VPORT_SCISSOR_0_TL,
-               {window_offset_disable | uint32_t(x0) | (uint32_t(y0) << 16), uint32_t(x1) | (uint32_t(y1) << 16)});
 }
 
 uint32_t terakan_rendering_samples(const terakan_cmd_buffer *cmd)
@@ -842,7 +858,10 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
       terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT, "sample counts other than 1, 2, 4 and 8 are not supported");
       return false;
    }
-   const bool per_sample = application && shades_per_sample(g, samples);
+   /* The driver's own draws shade per sample only when their pixel shader reads SampleId (the
+    * multisampled copies: terakan_meta_copy_msaa.cpp). */
+   const bool per_sample =
+      shades_per_sample(g, samples) && (application || g.fragment.binary.graphics.sample_shading);
 
    /* Each stage's program: the pipeline's, or its variant for the bound samplers. */
    StageCode vs_code, ps_code;

@@ -115,6 +115,10 @@ VkResult terakan_conservative_finish(terakan_device *device, terakan_graphics_pi
    if (vs.pa_cl_vs_out_cntl & 0xffffu)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: conservative rasterization with clip or cull distances is not supported");
+   /* USE_VTX_VIEWPORT_INDX [19]: the capture does not keep the viewport index either. */
+   if (vs.pa_cl_vs_out_cntl & (1u << 19))
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: conservative rasterization with a ViewportIndex output is not supported");
    std::vector<unsigned> locations;
    for (unsigned location : vs.param_locations)
       if (location != ~0u)

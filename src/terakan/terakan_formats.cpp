@@ -65,6 +65,9 @@ static const terakan_format formats[] = {
    /* Shared exponent: r600g samples R9G9B9E5 as FMT_5_9_9_9_SHAREDEXP (red in bits 0-8). */
    {VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, hw::Fmt5_9_9_9SharedExp, NumFormat::Norm, false, false, xyz1, 4, true},
    {VK_FORMAT_R16_UNORM, hw::Fmt16, NumFormat::Norm, false, false, x001, 2, true},
+   {VK_FORMAT_R16_SNORM, hw::Fmt16, NumFormat::Norm, true, false, x001, 2, true},
+   {VK_FORMAT_R16G16_UNORM, hw::Fmt16_16, NumFormat::Norm, false, false, xy01, 4, true},
+   {VK_FORMAT_R16G16_SNORM, hw::Fmt16_16, NumFormat::Norm, true, false, xy01, 4, true},
    {VK_FORMAT_R16_UINT, hw::Fmt16, NumFormat::Int, false, false, x001, 2, false},
    {VK_FORMAT_R16_SINT, hw::Fmt16, NumFormat::Int, true, false, x001, 2, false},
    {VK_FORMAT_R16G16_UINT, hw::Fmt16_16, NumFormat::Int, false, false, xy01, 4, false},
@@ -72,6 +75,7 @@ static const terakan_format formats[] = {
    {VK_FORMAT_R16_SFLOAT, hw::Fmt16Float, NumFormat::Norm, false, false, x001, 2, true},
    {VK_FORMAT_R16G16_SFLOAT, hw::Fmt16_16Float, NumFormat::Norm, false, false, xy01, 4, true},
    {VK_FORMAT_R16G16B16A16_UNORM, hw::Fmt16_16_16_16, NumFormat::Norm, false, false, xyzw, 8, true},
+   {VK_FORMAT_R16G16B16A16_SNORM, hw::Fmt16_16_16_16, NumFormat::Norm, true, false, xyzw, 8, true},
    {VK_FORMAT_R16G16B16A16_SFLOAT, hw::Fmt16_16_16_16Float, NumFormat::Norm, false, false, xyzw, 8, true},
    {VK_FORMAT_R16G16B16A16_UINT, hw::Fmt16_16_16_16, NumFormat::Int, false, false, xyzw, 8, false},
    {VK_FORMAT_R16G16B16A16_SINT, hw::Fmt16_16_16_16, NumFormat::Int, true, false, xyzw, 8, false},
@@ -204,14 +208,25 @@ bool terakan_format_is_storage(const terakan_format *format)
    case VK_FORMAT_R32G32B32A32_SFLOAT:
    case VK_FORMAT_R32G32B32A32_UINT:
    case VK_FORMAT_R32G32B32A32_SINT:
-   /* 8- and 16-bit integer and 16-bit float formats of one and two channels: colour-buffer
-    * formats, which r600g binds as typed RATs as it binds any colour format
-    * (evergreen_set_shader_images takes the CB format of the image's format); stores convert
-    * as a colour export does, loads read the fetch or texture resource (api-storage-formats).
-    * Of Vulkan's extended storage formats these are offered as formats only: without the
-    * normalized, 10-bit and 11-bit ones, shaderStorageImageExtendedFormats stays off, so
-    * shaders reach them without a format qualifier (shaderStorageImageRead/WriteWithoutFormat)
-    * or through storage texel buffers. */
+   /* Vulkan's shaderStorageImageExtendedFormats (8- and 16-bit integer, normalized and float
+    * formats of one and two channels, RGBA16 UNORM/SNORM and the 10/11-bit packed ones):
+    * colour-buffer formats, which r600g binds as typed RATs as it binds any colour format
+    * (evergreen_set_shader_images takes the CB format, number type and swap of the image's
+    * format); stores convert as a colour export does, loads read the fetch or texture
+    * resource (api-storage-formats). */
+   case VK_FORMAT_R8_UNORM:
+   case VK_FORMAT_R8_SNORM:
+   case VK_FORMAT_R8G8_UNORM:
+   case VK_FORMAT_R8G8_SNORM:
+   case VK_FORMAT_R16_UNORM:
+   case VK_FORMAT_R16_SNORM:
+   case VK_FORMAT_R16G16_UNORM:
+   case VK_FORMAT_R16G16_SNORM:
+   case VK_FORMAT_R16G16B16A16_UNORM:
+   case VK_FORMAT_R16G16B16A16_SNORM:
+   case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+   case VK_FORMAT_A2B10G10R10_UINT_PACK32:
+   case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
    case VK_FORMAT_R16_UINT:
    case VK_FORMAT_R16_SINT:
    case VK_FORMAT_R16_SFLOAT:

@@ -51,7 +51,8 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
                             const VkPipelineShaderStageCreateInfo *stage_info, ShaderStage stage,
                             const struct vk_vertex_input_state *vertex_input, bool export_vertex_order,
                             unsigned colour_targets, terakan_graphics_stage &out, bool capture_outputs = false,
-                            int conservative_edges = -1, bool dynamic_vertex_input = false)
+                            int conservative_edges = -1, bool dynamic_vertex_input = false,
+                            bool export_distances = false)
 {
    VK_FROM_HANDLE(vk_shader_module, module, stage_info->module);
    VK_FROM_HANDLE(vk_pipeline_layout, layout, info->layout);
@@ -69,6 +70,7 @@ static VkResult build_stage(terakan_device *device, struct vk_pipeline_cache *ca
       terakan::hw::sampler_has_force_unnormalized(device->physical->family->isa_class);
    options.robust_buffer_access = device->vk.enabled_features.robustBufferAccess;
    options.export_vertex_order = export_vertex_order;
+   options.export_distances = export_distances;
    options.capture_outputs = capture_outputs;
    options.conservative_edges = conservative_edges;
    options.colour_targets = colour_targets;
@@ -226,7 +228,8 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    const bool dynamic_vertex_input = BITSET_TEST(graphics->state.dynamic, MESA_VK_DYNAMIC_VI);
 
    /* The fragment stage first: a pixel shader that reads BaryCoordKHR or PerVertexKHR needs the
-    * vertex shader to export the vertex-order parameter. Without a fragment stage (depth-only
+    * vertex shader to export the vertex-order parameter, one that reads ClipDistance or
+    * CullDistance needs them exported as parameters too. Without a fragment stage (depth-only
     * drawing), the hardware still runs a pixel shader: an empty one, built like the driver's
     * own shaders, which exports nothing, so only depth and stencil are written (colour
     * attachments' contents are undefined then in Vulkan). */
@@ -243,7 +246,7 @@ static VkResult create_graphics_pipeline(terakan_device *device, struct vk_pipel
    if (result == VK_SUCCESS)
       result = build_stage(device, cache, info, vertex, ShaderStage::Vertex, graphics->state.vi,
                            graphics->fragment.binary.graphics.uses_vertex_order, 0, graphics->vertex, false, -1,
-                           dynamic_vertex_input);
+                           dynamic_vertex_input, graphics->fragment.binary.graphics.reads_distances);
    /* Conservative rasterization (terakan_conservative_draw.cpp): the vertex stage once more as
     * its capture variant, then the construction and the pass-through shader. */
    if (result == VK_SUCCESS && graphics->state.rs &&

@@ -100,7 +100,13 @@ static bool lay_out_multisampled_colour(const terakan_device *device, terakan_im
    layout.macro_tile_width = align.pitch;
    layout.macro_tile_height = align.height;
    layout.macro_tile_bytes = align.base;
-   layout.alignment = std::max<uint64_t>(256, align.base);
+   /* The kernel checks a multisampled texture's base against a macro tile of micro tiles of 64 x
+    * bytes x samples (evergreen_cs_track_validate_texture passes bpe x nsamples to
+    * evergreen_surface_check_2d), twice or four times the single-sample one: an image bound at
+    * a smaller multiple could not be read by texelFetch (found by dEQP's
+    * resolve_image.*copy_before_resolving.*_bind_offset cases). */
+   const hw::SurfaceAlignment sampled = hw::surface_alignment_2d(s.tiling, layout.macro, s.bytes_per_element * samples);
+   layout.alignment = std::max<uint64_t>({256, align.base, sampled.base});
    hw::SurfaceLevel level{};
    level.offset = 0;
    level.pitch = unsigned(align64(s.width, align.pitch));
@@ -468,6 +474,10 @@ std::array<uint32_t, 8> terakan_image_view_words(const terakan_image *image, con
    resource.dst_sel[3] = compose(m.a, identity[3], identity);
    resource.base_level = view->vk.base_mip_level;
    resource.last_level = view->vk.base_mip_level + view->vk.level_count - 1;
+   /* WORD6 MAX_ANISO_RATIO: 16x for views with mip levels, 1x for a single level, as r600g
+    * writes it (evergreen_fill_tex_resource_words); the sampler's ratio asks, this one limits
+    * (docs/sim-semantics.md "Textures"). */
+   resource.max_aniso_ratio = view->vk.level_count > 1 ? 4 : 0;
    resource.base_array = image->surface.is_3d ? 0 : view->vk.base_array_layer;
    resource.last_array = image->surface.is_3d ? 0 : view->vk.base_array_layer + view->vk.layer_count - 1;
    const auto *device = container_of(image->vk.base.device, const terakan_device, vk);

@@ -25,6 +25,8 @@ struct terakan_meta {
    std::map<uint32_t, terakan_graphics_pipeline *> blits;  /* by terakan_meta_blit.cpp's key */
    /* by terakan_meta_depth_resolve.cpp's key (aspect, mode, samples) */
    std::map<uint32_t, terakan_graphics_pipeline *> depth_resolves;
+   /* by terakan_meta_copy_msaa.cpp's key (colour, depth or stencil) */
+   std::map<uint32_t, terakan_graphics_pipeline *> msaa_copies;
    /* by terakan_meta_copy.cpp's key (source and destination kinds) */
    std::map<uint32_t, std::unique_ptr<terakan_meta_compute>> copies;
 };
@@ -46,6 +48,15 @@ void terakan_meta_rectangle(const terakan_rendering &r, const VkRect2D &rect, fl
                             struct vk_dynamic_graphics_state &dynamic);
 /* Emits `setup`'s state and the RECTLIST's draw. */
 bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_setup &setup);
+/* The dynamic state of a meta draw that writes depth (tested ALWAYS) or, with `stencil`, the
+ * stencil reference its pixel shader exports (REPLACE, tested ALWAYS): depth resolves and
+ * multisampled copies. */
+void terakan_meta_write_depth_or_stencil(struct vk_dynamic_graphics_state &dynamic, bool stencil);
+/* Draws `pipeline`'s RECTLIST with `dynamic` and `push`, its pixel shader reading `texture`
+ * through a default sampler (texelFetch needs none, the texture unit a sampler word). */
+bool terakan_meta_draw_reading(terakan_cmd_buffer *cmd, const terakan_graphics_pipeline *pipeline,
+                               const struct vk_dynamic_graphics_state &dynamic, const uint8_t *push,
+                               const terakan_image_view &texture);
 /* The program pair cached in `programs` under `key`, made on first use (the meta vertex shader
  * and `make_pixel_shader()`, whose samplers `textures` places) and kept for the device's
  * lifetime; nullptr with `result` set if it cannot be made. */

@@ -41,6 +41,8 @@ void terakan_meta_destroy(terakan_meta *meta)
       terakan_graphics_pipeline_destroy(pipeline);
    for (auto &[key, pipeline] : meta->depth_resolves)
       terakan_graphics_pipeline_destroy(pipeline);
+   for (auto &[key, pipeline] : meta->msaa_copies)
+      terakan_graphics_pipeline_destroy(pipeline);
    delete meta;
 }
 
@@ -207,6 +209,41 @@ bool terakan_meta_draw_rectangle(terakan_cmd_buffer *cmd, const terakan_draw_set
    cs.emit(3);
    cs.emit(2); /* SOURCE_SELECT: auto index */
    return true;
+}
+
+void terakan_meta_write_depth_or_stencil(struct vk_dynamic_graphics_state &dynamic, bool stencil)
+{
+   if (!stencil) {
+      dynamic.ds.depth.test_enable = true;
+      dynamic.ds.depth.write_enable = true;
+      dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
+      return;
+   }
+   dynamic.ds.stencil.test_enable = true;
+   for (vk_stencil_test_face_state *face : {&dynamic.ds.stencil.front, &dynamic.ds.stencil.back}) {
+      face->op.fail = VK_STENCIL_OP_KEEP;
+      face->op.depth_fail = VK_STENCIL_OP_KEEP;
+      face->op.pass = VK_STENCIL_OP_REPLACE;
+      face->op.compare = VK_COMPARE_OP_ALWAYS;
+      face->compare_mask = face->write_mask = 0xff;
+      face->reference = 0; /* the shader's reference replaces it */
+   }
+}
+
+bool terakan_meta_draw_reading(terakan_cmd_buffer *cmd, const terakan_graphics_pipeline *pipeline,
+                               const struct vk_dynamic_graphics_state &dynamic, const uint8_t *push,
+                               const terakan_image_view &texture)
+{
+   VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+   const terakan_sampler_state sampler = terakan_sampler_state_of(cmd->device->physical, &sampler_info);
+   terakan_draw_setup setup;
+   setup.pipeline = pipeline;
+   setup.dynamic = &dynamic;
+   setup.push_constants = push;
+   setup.primitive_type = terakan::hw::gfx::RectList;
+   setup.meta_texture = &texture;
+   setup.meta_sampler = &sampler.words;
+   return terakan_meta_draw_rectangle(cmd, setup);
 }
 
 extern "C" VKAPI_ATTR void VKAPI_CALL

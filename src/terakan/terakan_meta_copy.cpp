@@ -20,9 +20,10 @@
  * as R8 UINT, both in the DB's non-displayable micro-tile order, which the texture resource
  * and CB_COLORn_ATTRIB both name.
  *
- * Not handled here (the caller's CP DMA path): multisampled images (the simulator has no
- * multisampled typed RAT, and a copy would have to carry FMASK), copies where no side is tiled
- * (linear rows are single DMA packets already), and buffers a RAT cannot cover.
+ * Not handled here: multisampled images (no multisampled typed RAT, and a copy must keep FMASK
+ * right: terakan_meta_copy_msaa.cpp draws them); and, by the caller's CP DMA path, copies
+ * where no side is tiled (linear rows are single DMA packets already) and buffers a RAT
+ * cannot cover.
  *
  * Push constants (dwords): 0-4 the source's x, y, z, row length and slice length; 5-9 the
  * destination's; 10, 11 the region's width and height in elements. An image side uses x, y, z
@@ -67,14 +68,7 @@ enum PushDword : unsigned {
 /* The UINT format whose texel is `bytes` big; nullptr for sizes a typed view cannot hold. */
 const terakan_format *element_format(unsigned bytes)
 {
-   switch (bytes) {
-   case 1: return terakan_format_of(VK_FORMAT_R8_UINT);
-   case 2: return terakan_format_of(VK_FORMAT_R16_UINT);
-   case 4: return terakan_format_of(VK_FORMAT_R32_UINT);
-   case 8: return terakan_format_of(VK_FORMAT_R32G32_UINT);
-   case 16: return terakan_format_of(VK_FORMAT_R32G32B32A32_UINT);
-   default: return nullptr;
-   }
+   return terakan_copy_element_format(bytes);
 }
 
 glsl_sampler_dim dim_of(SideKind kind)
@@ -424,6 +418,18 @@ bool buffer_side(terakan_buffer *buffer, const VkBufferImageCopy2 &region, const
 }
 
 } // namespace
+
+const terakan_format *terakan_copy_element_format(unsigned bytes)
+{
+   switch (bytes) {
+   case 1: return terakan_format_of(VK_FORMAT_R8_UINT);
+   case 2: return terakan_format_of(VK_FORMAT_R16_UINT);
+   case 4: return terakan_format_of(VK_FORMAT_R32_UINT);
+   case 8: return terakan_format_of(VK_FORMAT_R32G32_UINT);
+   case 16: return terakan_format_of(VK_FORMAT_R32G32B32A32_UINT);
+   default: return nullptr;
+   }
+}
 
 bool terakan_meta_copy_image(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
                              const VkImageCopy2 &region, VkImageAspectFlags src_aspect, VkImageAspectFlags dst_aspect)

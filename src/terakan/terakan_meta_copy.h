@@ -13,6 +13,17 @@
 bool terakan_meta_copy_image(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
                              const VkImageCopy2 &region, VkImageAspectFlags src_aspect, VkImageAspectFlags dst_aspect);
 
+/* One aspect of an image-to-image region between multisampled images, as draws that shade
+ * every sample (terakan_meta_copy_msaa.cpp). Always true: recorded, or refused with the
+ * command buffer's error set (no FMASK, sample counts, aspects or formats that differ). */
+bool terakan_meta_copy_multisampled(terakan_cmd_buffer *cmd, terakan_image *src, terakan_image *dst,
+                                    const VkImageCopy2 &region, VkImageAspectFlags src_aspect,
+                                    VkImageAspectFlags dst_aspect);
+
+/* The unsigned integer format whose texel is `bytes` big (R8, R16, R32, R32G32, R32G32B32A32
+ * UINT), through which copies move bits; nullptr for other sizes. */
+const terakan_format *terakan_copy_element_format(unsigned bytes);
+
 /* The same for one buffer <-> image region (`to_image`: buffer to image). */
 bool terakan_meta_copy_buffer_image(terakan_cmd_buffer *cmd, terakan_buffer *buffer, terakan_image *image,
                                     const VkBufferImageCopy2 &region, bool to_image);

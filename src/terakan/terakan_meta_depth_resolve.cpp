@@ -133,32 +133,8 @@ bool terakan_meta_depth_stencil_resolve(terakan_cmd_buffer *cmd, terakan_image_v
    uint8_t push[256] = {};
    struct vk_dynamic_graphics_state dynamic;
    terakan_meta_rectangle(r, area, 0.0f, push, dynamic);
-   if (stencil) {
-      dynamic.ds.stencil.test_enable = true;
-      for (vk_stencil_test_face_state *face : {&dynamic.ds.stencil.front, &dynamic.ds.stencil.back}) {
-         face->op.fail = VK_STENCIL_OP_KEEP;
-         face->op.depth_fail = VK_STENCIL_OP_KEEP;
-         face->op.pass = VK_STENCIL_OP_REPLACE;
-         face->op.compare = VK_COMPARE_OP_ALWAYS;
-         face->compare_mask = face->write_mask = 0xff;
-         face->reference = 0; /* the shader's reference replaces it */
-      }
-   } else {
-      dynamic.ds.depth.test_enable = true;
-      dynamic.ds.depth.write_enable = true;
-      dynamic.ds.depth.compare_op = VK_COMPARE_OP_ALWAYS;
-   }
-   VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-   const terakan_sampler_state sampler = terakan_sampler_state_of(cmd->device->physical, &sampler_info);
-
-   terakan_draw_setup setup;
-   setup.pipeline = pipeline;
-   setup.dynamic = &dynamic;
-   setup.push_constants = push;
-   setup.primitive_type = terakan::hw::gfx::RectList;
-   setup.meta_texture = &from;
-   setup.meta_sampler = &sampler.words;
-   const bool ok = terakan_meta_draw_rectangle(cmd, setup);
+   terakan_meta_write_depth_or_stencil(dynamic, stencil);
+   const bool ok = terakan_meta_draw_reading(cmd, pipeline, dynamic, push, from);
    cmd->rendering = saved;
    return ok;
 }

@@ -27,6 +27,10 @@ using terakan::hw::FamilyInfo;
 static const struct vk_device_extension_table terakan_device_extensions = {
    /* Bind several objects at once: terakan_Bind*Memory2 are the only bind commands. */
    .KHR_bind_memory2 = true,
+   /* The driver's copy, blit and resolve commands are the "2" forms (terakan_cmd_buffer.cpp,
+    * terakan_meta_blit.cpp, terakan_meta_clear.cpp); the 1.0 forms are the runtime's over them
+    * (api-compute CopyCommands2). */
+   .KHR_copy_commands2 = true,
    /* Render passes are the runtime's over dynamic rendering (vk_render_pass.c), which also
     * implements the "2" commands, imageless framebuffers (the views arrive at
     * vkCmdBeginRenderPass2) and separate depth and stencil layouts (layouts do not change a
@@ -384,6 +388,9 @@ static VkPhysicalDeviceVulkan12Features terakan_core_1_2_features()
    /* A subgroup is one invocation (subgroups.h): a broadcast from any id in range reads the
     * invocation's own value, whether the id is constant or not. */
    f.subgroupBroadcastDynamicId = VK_TRUE;
+   /* ViewportIndex from the vertex stage: the misc vector's w with
+    * PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX (api-viewports). The Layer output is not compiled. */
+   f.shaderOutputViewportIndex = VK_TRUE;
    return f;
 }
 
@@ -439,6 +446,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * (terakan_storage_images.cpp, api-storage-images-*). */
    pFeatures->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
    pFeatures->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+   /* Every format of Vulkan's extended storage list is a CB format the typed RAT converts to
+    * (terakan_format_is_storage; api-storage-extended-* against lavapipe). */
+   pFeatures->features.shaderStorageImageExtendedFormats = VK_TRUE;
    /* Pixel shaders write storage buffers, images and texel buffers through RATs placed after
     * the colour targets, helper and killed pixels left out (terakan_storage_images.cpp,
     * api-fragment-stores-*); atomics whose result is used stay compute-only (refused). The
@@ -481,6 +491,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* PA_SU_LINE_CNTL from the dynamic line width (api-draws PointsAndLines; r600g's
     * wide_lines GL scene on the simulator). */
    pFeatures->features.wideLines = VK_TRUE;
+   /* 16 viewports and scissors, one per primitive by the vertex shader's ViewportIndex
+    * (terakan_cmd_draw.cpp emit_viewport_and_scissor; api-viewports). */
+   pFeatures->features.multiViewport = VK_TRUE;
    pFeatures->features.drawIndirectFirstInstance = VK_TRUE;
    /* Every 32-bit index value (limits.maxDrawIndexedIndexValue; api-draws
     * IndicesBeyondTwentyFourBits). */
@@ -491,6 +504,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
    /* EVENT_WRITE SAMPLE_PIPELINESTAT's eleven counters (api-queries
     * PipelineStatisticsKnownByConstruction; terakan_query.cpp). */
    pFeatures->features.pipelineStatisticsQuery = VK_TRUE;
+   /* SQ_TEX_SAMPLER_WORD0 MAX_ANISO_RATIO with the ANISO filters (terakan_sampler.cpp;
+    * api-anisotropy). */
+   pFeatures->features.samplerAnisotropy = VK_TRUE;
    /* The structures of Vulkan 1.1, 1.2 and 1.3 and the extension structures they absorbed
     * are answered from one record per version (the runtime copies the fields), so that the
     * core and the extension structures cannot disagree. */
@@ -617,8 +633,8 @@ static VkPhysicalDeviceLimits required_minimum_limits()
     * with the feature; a long stream is split over several kernel submissions). */
    limits.maxDrawIndirectCount = 65535;
    limits.maxSamplerLodBias = 2.0f;
-   limits.maxSamplerAnisotropy = 1.0f;
-   limits.maxViewports = 1;
+   limits.maxSamplerAnisotropy = 16.0f; /* MAX_ANISO_RATIO 4 */
+   limits.maxViewports = 16; /* PA_CL_VPORT_*_0..15, PA_SC_VPORT_SCISSOR_0..15 */
    limits.maxViewportDimensions[0] = 4096;
    limits.maxViewportDimensions[1] = 4096;
    limits.viewportBoundsRange[0] = -8192.0f;

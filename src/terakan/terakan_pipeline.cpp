@@ -320,6 +320,8 @@ static void compute_key(const struct terakan_physical_device *pdev,
    _mesa_sha1_update(&context, &robust, 1);
    const uint8_t vertex_order = options.export_vertex_order;
    _mesa_sha1_update(&context, &vertex_order, 1);
+   const uint8_t distances = options.export_distances;
+   _mesa_sha1_update(&context, &distances, 1);
    const uint8_t capture = options.capture_outputs;
    _mesa_sha1_update(&context, &capture, 1);
    const uint8_t dynamic_vertex_input = options.dynamic_vertex_input;

@@ -644,6 +644,13 @@ struct terakan_cmd_buffer {
       uint32_t capacity;
    };
    std::vector<terakan_conservative_check> conservative_checks;
+   /* The compute stage's scratch ring for private arrays (terakan_scratch.cpp): an upload
+    * range of `engines` parts of bytes_per_engine each. */
+   struct {
+      terakan::winsys::RadeonBo *bo;
+      uint64_t offset, bytes_per_engine;
+      unsigned engines;
+   } compute_scratch;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -672,6 +679,10 @@ void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &bin
 std::array<uint32_t, 8> terakan_storage_image_resource_words(const struct terakan_image_view *view);
 uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t alignment,
                             terakan::winsys::RadeonBo *&bo, uint64_t &offset);
+/* Programs the compute scratch ring (SQ_LSTMP_RING_*) for a dispatch of `binary` when it keeps
+ * private arrays in scratch (terakan_scratch.cpp); false when the command buffer failed. */
+bool terakan_emit_compute_scratch(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
+                                  const terakan::compiler::ShaderBinary &binary);
 void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t bytes,
                       uint32_t pattern);
 /* The buffer descriptor of a slot with its dynamic offset; false if none was written. */

@@ -3,7 +3,8 @@
  * Unnormalized coordinates: on Cayman and Aruba the sampler word carries them
  * (FORCE_UNNORMALIZED); elsewhere the bound sampler's `unnormalized` picks a program variant or
  * a branch (terakan_shader_variants.h). compareEnable sets DEPTH_COMPARE_FUNCTION. Border colours: the three fixed ones only; custom
- * colours (VK_EXT_custom_border_color) would need the TD_CS_SAMPLER border registers. */
+ * colours (VK_EXT_custom_border_color) would need the TD_CS_SAMPLER border registers.
+ * anisotropyEnable: MAX_ANISO_RATIO and the ANISO forms of both XY filters (anisotropy_ratio). */
 #include "terakan_private.h"
 
 #include <algorithm>
@@ -36,6 +37,24 @@ static hw::BorderColor border_color(VkBorderColor color)
    }
 }
 
+/* SQ_TEX_SAMPLER_WORD0.MAX_ANISO_RATIO for a Vulkan maximum anisotropy: 0..4 for 1x, 2x, 4x, 8x
+ * and 16x, the largest power of two not above the request (r600g's r600_tex_aniso_filter maps
+ * GL's maximum the same way), so the ratio never exceeds what the application allowed. */
+static unsigned anisotropy_ratio(float max_anisotropy)
+{
+   unsigned ratio = 0;
+   while (ratio < 4 && max_anisotropy >= float(2u << ratio))
+      ratio++;
+   return ratio;
+}
+
+static TexFilter xy_filter(VkFilter filter, bool anisotropic)
+{
+   if (filter == VK_FILTER_LINEAR)
+      return anisotropic ? TexFilter::AnisoBilinear : TexFilter::Bilinear;
+   return anisotropic ? TexFilter::AnisoPoint : TexFilter::Point;
+}
+
 terakan_sampler_state terakan_sampler_state_of(const terakan_physical_device *pdev,
                                                const VkSamplerCreateInfo *info)
 {
@@ -43,8 +62,13 @@ terakan_sampler_state terakan_sampler_state_of(const terakan_physical_device *pd
    sampler.clamp[0] = clamp_mode(info->addressModeU);
    sampler.clamp[1] = clamp_mode(info->addressModeV);
    sampler.clamp[2] = clamp_mode(info->addressModeW);
-   sampler.mag_filter = info->magFilter == VK_FILTER_LINEAR ? TexFilter::Bilinear : TexFilter::Point;
-   sampler.min_filter = info->minFilter == VK_FILTER_LINEAR ? TexFilter::Bilinear : TexFilter::Point;
+   /* Anisotropy: both XY filters in their ANISO form with the ratio, as r600g programs a GL
+    * maximum anisotropy above 1 (eg_tex_filter); a maximum of 1 (or below 2) stays isotropic.
+    * The texture resource's own MAX_ANISO_RATIO (terakan_image.cpp) may lower it. */
+   const unsigned ratio = info->anisotropyEnable ? anisotropy_ratio(info->maxAnisotropy) : 0;
+   sampler.max_aniso_ratio = ratio;
+   sampler.mag_filter = xy_filter(info->magFilter, ratio > 0);
+   sampler.min_filter = xy_filter(info->minFilter, ratio > 0);
    sampler.mip_filter = info->mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR ? MipFilter::Linear : MipFilter::Point;
    /* Z_FILTER stays NONE: a 3D texture's z then follows the XY filter, as Vulkan's mag/min
     * filters cover all three axes (r600g never sets it either; docs/sim-semantics.md). */
@@ -71,9 +95,11 @@ terakan_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
                       const VkAllocationCallbacks *pAllocator, VkSampler *pSampler)
 {
    VK_FROM_HANDLE(terakan_device, device, _device);
-   if (pCreateInfo->anisotropyEnable)
+   if (pCreateInfo->anisotropyEnable &&
+       !(pCreateInfo->maxAnisotropy >= 1.0f && pCreateInfo->maxAnisotropy <= 16.0f))
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
-                       "terakan: anisotropic filtering is not supported (samplerAnisotropy is off)");
+                            "terakan: maxAnisotropy %g is outside 1..16 (maxSamplerAnisotropy)",
+                            double(pCreateInfo->maxAnisotropy));
    auto *sampler = terakan_object_new<terakan_sampler>(pAllocator ? pAllocator : &device->vk.alloc,
                                                        VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!sampler)

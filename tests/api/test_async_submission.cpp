@@ -33,11 +33,11 @@ struct BusyWork {
    ComputeDevice::Buffer data;
    VkDescriptorSet set = VK_NULL_HANDLE;
 
-   explicit BusyWork(ComputeDevice &device) : gpu(device)
+   explicit BusyWork(ComputeDevice &device, uint32_t words = invocations) : gpu(device)
    {
       program = gpu.program("busy_loop", {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}, 8);
-      data = gpu.buffer(invocations * 4);
-      for (uint32_t i = 0; i < invocations; i++)
+      data = gpu.buffer(words * 4);
+      for (uint32_t i = 0; i < words; i++)
          data.words[i] = i * 7u;
       set = gpu.descriptor_set(program, 0, {{data.buffer, 0, VK_WHOLE_SIZE}});
    }
@@ -256,6 +256,51 @@ TEST(AsyncSubmission, SemaphoresOrderWorkWithoutTheHost)
 {
    semaphores_order_work_without_the_host(terakan_gpu());
    semaphores_order_work_without_the_host(lavapipe_gpu());
+}
+
+/* The simulated card's timestamps follow its timing model (src/sim/cp/timing_model.h): with
+ * more waves than any board has SIMDs (48 and 96 workgroups of one wave), a dispatch of the
+ * busy loop over twice the workgroups is twice as long between two timestamps, and time goes
+ * forward. Terakan only: the model is the simulator's. */
+TEST(AsyncSubmission, ModelledTimestampsScaleWithTheWork)
+{
+   ComputeDevice &gpu = terakan_gpu();
+   ASSERT_TRUE(gpu.ok()) << gpu.error;
+   const unsigned messages = gpu.validation_messages;
+   BusyWork work(gpu, 96 * 64);
+   VkQueryPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+   pool_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+   pool_info.queryCount = 4;
+   VkQueryPool pool = VK_NULL_HANDLE;
+   ASSERT_EQ(vkCreateQueryPool(gpu.device, &pool_info, nullptr, &pool), VK_SUCCESS);
+   VkCommandBuffer commands = gpu.begin();
+   vkCmdResetQueryPool(commands, pool, 0, 4);
+   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, work.program.pipeline);
+   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, work.program.layout, 0, 1, &work.set, 0,
+                           nullptr);
+   const uint32_t push[2] = {500, 7};
+   vkCmdPushConstants(commands, work.program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+   for (uint32_t round = 0; round < 2; round++) {
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * round);
+      vkCmdDispatch(commands, 48 << round, 1, 1); /* 48, then 96 workgroups of 64 */
+      ComputeDevice::barrier(commands);
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * round + 1);
+   }
+   ASSERT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+   uint64_t stamps[4] = {};
+   ASSERT_EQ(vkGetQueryPoolResults(gpu.device, pool, 0, 4, sizeof(stamps), stamps, 8,
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+             VK_SUCCESS);
+   vkDestroyQueryPool(gpu.device, pool, nullptr);
+   EXPECT_LT(stamps[0], stamps[1]);
+   EXPECT_LE(stamps[1], stamps[2]);
+   EXPECT_LT(stamps[2], stamps[3]);
+   const double once = double(stamps[1] - stamps[0]), twice = double(stamps[3] - stamps[2]);
+   std::printf("modelled GPU time of 48 and 96 workgroups of 500 steps: %.0f and %.0f ticks of the reference "
+               "clock\n", once, twice);
+   EXPECT_GT(once, 10.0) << "a dispatch of this size takes more than a few reference-clock ticks in the model";
+   EXPECT_NEAR(twice / once, 2.0, 0.02);
+   EXPECT_EQ(gpu.validation_messages, messages);
 }
 
 } // namespace

@@ -575,6 +575,42 @@ TEST(ComputeCommands, EventSetByTheHostAfterTheSubmission)
    });
 }
 
+/* VK_KHR_copy_commands2: vkCmdCopyBuffer2KHR with two regions and vkCmdFillBuffer around it,
+ * on devices made with the extension, against lavapipe. */
+TEST(ComputeCommands, CopyCommands2)
+{
+   ComputeDevice::Options options;
+   options.extensions = {VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME};
+   ComputeDevice terakan("Terakan", true, false, VK_API_VERSION_1_1, options);
+   ComputeDevice lavapipe("llvmpipe", true, false, VK_API_VERSION_1_1, options);
+   expect_same_results(terakan, lavapipe, [](ComputeDevice &gpu) {
+      auto copy_buffer2 = reinterpret_cast<PFN_vkCmdCopyBuffer2KHR>(
+         vkGetDeviceProcAddr(gpu.device, "vkCmdCopyBuffer2KHR"));
+      EXPECT_NE(copy_buffer2, nullptr);
+      auto source = gpu.buffer(1024), destination = gpu.buffer(1024);
+      for (uint32_t i = 0; i < 256; i++)
+         source.words[i] = 0xC0DE0000u + i;
+      VkCommandBuffer commands = gpu.begin();
+      vkCmdFillBuffer(commands, destination.buffer, 0, VK_WHOLE_SIZE, 0x5A5A5A5Au);
+      ComputeDevice::barrier(commands);
+      const VkBufferCopy2 regions[2] = {{VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, 16, 400, 64},
+                                        {VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, 512, 4, 12}};
+      VkCopyBufferInfo2 info{VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2};
+      info.srcBuffer = source.buffer;
+      info.dstBuffer = destination.buffer;
+      info.regionCount = 2;
+      info.pRegions = regions;
+      if (copy_buffer2)
+         copy_buffer2(commands, &info);
+      ComputeDevice::barrier(commands);
+      EXPECT_EQ(gpu.submit_and_wait(commands), VK_SUCCESS);
+      auto out = words_of(destination);
+      gpu.destroy(source);
+      gpu.destroy(destination);
+      return out;
+   });
+}
+
 TEST(ComputeCommands, SpecializationConstants)
 {
    expect_same_as_lavapipe([](ComputeDevice &gpu) {

@@ -120,6 +120,8 @@ public:
       features.fragmentStoresAndAtomics = VK_TRUE;
       features.dualSrcBlend = offered.dualSrcBlend;
       features.independentBlend = offered.independentBlend; /* attachments with other write masks */
+      /* Format qualifiers of the extended storage formats: ExtendedFormatsFromAPixelShader. */
+      features.shaderStorageImageExtendedFormats = offered.shaderStorageImageExtendedFormats;
       /* Demote where offered (both devices): DemotedPixelsDoNotWrite. */
       VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT demote{
          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT};
@@ -717,6 +719,41 @@ TEST(FragmentStores, EveryKindOfWriteBesideTwoColourAttachments)
    EXPECT_EQ(int32_t(counters[6]), lowest);
    EXPECT_EQ(int32_t(counters[7]), highest);
    EXPECT_EQ(counters[8], and_bits);
+}
+
+/* Typed RAT stores of a pixel shader in formats of shaderStorageImageExtendedFormats (the
+ * CB's SNORM, 11/10-bit float and 10:10:10:2 conversions; compute covers every format in
+ * api-storage-extended-*): written exactly where pixels were drawn, as lavapipe writes them. */
+TEST(FragmentStores, ExtendedFormatsFromAPixelShader)
+{
+   Scene scene;
+   scene.bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, VK_FORMAT_R16G16_SNORM},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+                     {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, std::vector<uint32_t>(size * size, 0x5a5a5a5au),
+                      VK_FORMAT_UNDEFINED, VK_FORMAT_A2B10G10R10_UNORM_PACK32}};
+   scene.draws = {DrawStep{"coloured.vert", "fragment_stores_extended.frag", slanted_triangle, 3, 1}};
+   Result ours, theirs;
+   render_both(scene, ours, theirs);
+   if (HasFatalFailure())
+      return;
+   /* (The interpolated colours are not compared: lavapipe rounds some differently.) */
+   const char *names[] = {"RG16_SNORM image", "B10G11R11_UFLOAT image", "A2B10G10R10_UNORM texel buffer"};
+   for (size_t b = 0; b < scene.bindings.size(); b++)
+      expect_same_bytes(ours.bindings[b], theirs.bindings[b], names[b]);
+   /* Only drawn pixels wrote: the others keep the images' zeros and the buffer's fill. */
+   const std::vector<bool> drawn = drawn_pixels(ours.colours[0]);
+   const std::vector<uint32_t> signed_texels = words_of(ours.bindings[0]), buffer = words_of(ours.bindings[2]);
+   unsigned count = 0;
+   for (uint32_t i = 0; i < size * size; i++) {
+      count += drawn[i];
+      if (!drawn[i]) {
+         EXPECT_EQ(signed_texels[i], 0u) << "texel " << i;
+         EXPECT_EQ(buffer[i], 0x5a5a5a5au) << "element " << i;
+      } else {
+         EXPECT_NE(buffer[i], 0x5a5a5a5au) << "element " << i;
+      }
+   }
+   EXPECT_GT(count, 100u);
 }
 
 TEST(FragmentStores, HelperAndKilledPixelsDoNotWrite)

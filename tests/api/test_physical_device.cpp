@@ -198,17 +198,23 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    /* api-storage-images-* (ReadsWithoutAFormat; every store has no format). */
    const size_t read_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageReadWithoutFormat) / sizeof(VkBool32);
    const size_t write_formatless = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageWriteWithoutFormat) / sizeof(VkBool32);
+   /* api-storage-extended-*. */
+   const size_t extended_formats = offsetof(VkPhysicalDeviceFeatures, shaderStorageImageExtendedFormats) / sizeof(VkBool32);
    /* api-fragment-stores-*. */
    const size_t fragment_stores = offsetof(VkPhysicalDeviceFeatures, fragmentStoresAndAtomics) / sizeof(VkBool32);
    /* api-draws IndicesBeyondTwentyFourBits. */
    const size_t full_index = offsetof(VkPhysicalDeviceFeatures, fullDrawIndexUint32) / sizeof(VkBool32);
+   /* api-anisotropy-*. */
+   const size_t anisotropy = offsetof(VkPhysicalDeviceFeatures, samplerAnisotropy) / sizeof(VkBool32);
+   /* api-viewports-*. */
+   const size_t multi_viewport = offsetof(VkPhysicalDeviceFeatures, multiViewport) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
                            i == bias_clamp || i == cube_array || i == wide_lines || i == read_formatless ||
                            i == write_formatless || i == fill_mode_non_solid || i == statistics || i == sample_rate ||
-                           i == fragment_stores || i == full_index;
+                           i == fragment_stores || i == extended_formats || i == full_index || i == anisotropy || i == multi_viewport;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 

@@ -615,7 +615,13 @@ TEST(StorageImages, StorageFeaturesOnlyForTestedFormats)
                               VK_FORMAT_R16_UINT,            VK_FORMAT_R16_SINT,            VK_FORMAT_R16_SFLOAT,
                               VK_FORMAT_R16G16_UINT,         VK_FORMAT_R16G16_SINT,         VK_FORMAT_R16G16_SFLOAT,
                               VK_FORMAT_R8_UINT,             VK_FORMAT_R8_SINT,             VK_FORMAT_R8G8_UINT,
-                              VK_FORMAT_R8G8_SINT};
+                              VK_FORMAT_R8G8_SINT,
+                              /* api-storage-extended (test_storage_extended_formats.cpp) tests these */
+                              VK_FORMAT_R8_UNORM,            VK_FORMAT_R8_SNORM,            VK_FORMAT_R8G8_UNORM,
+                              VK_FORMAT_R8G8_SNORM,          VK_FORMAT_R16_UNORM,           VK_FORMAT_R16_SNORM,
+                              VK_FORMAT_R16G16_UNORM,        VK_FORMAT_R16G16_SNORM,        VK_FORMAT_R16G16B16A16_UNORM,
+                              VK_FORMAT_R16G16B16A16_SNORM,  VK_FORMAT_A2B10G10R10_UNORM_PACK32,
+                              VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_B10G11R11_UFLOAT_PACK32};
    /* Storage texel buffers only (Vulkan requires them; no SPIR-V image format names them, so
     * they are not offered as storage images). */
    const VkFormat texel_only[] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
@@ -641,7 +647,7 @@ TEST(StorageImages, StorageFeaturesOnlyForTestedFormats)
    vkGetPhysicalDeviceFeatures(gpu.physical, &features);
    EXPECT_TRUE(features.shaderStorageImageReadWithoutFormat);
    EXPECT_TRUE(features.shaderStorageImageWriteWithoutFormat);
-   EXPECT_FALSE(features.shaderStorageImageExtendedFormats);
+   EXPECT_TRUE(features.shaderStorageImageExtendedFormats);
 }
 
 } // namespace

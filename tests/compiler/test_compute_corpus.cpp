@@ -156,6 +156,15 @@ SimulatedRun run_on_simulator(const CorpusShader &shader, hw::Family family, con
       push_resource.stride = 1;
       dispatch.fetch_resources[16] = push_resource;
    }
+   /* Private arrays in scratch: a ring with an item of binary.scratch_dwords per lane for each
+    * wave of a group (docs/sim-semantics.md, "Scratch"), after the buffers as well. */
+   if (run.binary.scratch_dwords) {
+      constexpr uint64_t ring_address = 0x8000000;
+      const unsigned threads = dispatch.group_size[0] * dispatch.group_size[1] * dispatch.group_size[2];
+      const uint64_t bytes = uint64_t(run.binary.scratch_dwords) * 4 * 64 * ((threads + 63) / 64);
+      memory.add(ring_address, bytes);
+      dispatch.scratch = {ring_address, bytes, run.binary.scratch_dwords};
+   }
    if (tamper)
       tamper(dispatch);
    const sim::DispatchResult result = sim::run_compute_dispatch(dispatch, memory);
@@ -338,6 +347,59 @@ TEST(ComputeCorpusSetup, RatReturnsNeedMarkWaitAckAndAnUncachedResource)
       });
       EXPECT_FALSE(unbound.ok);
       EXPECT_NE(unbound.error.find("CB_IMMED1_BASE"), std::string::npos) << unbound.error;
+   }
+}
+
+/* Scratch (docs/compiler.md "Scratch"): the compiled program runs only with its WAIT_ACKs, a
+ * ring and a ring large enough for the group; and the results depend on where each access goes
+ * (a READ_SCRATCH moved by one element gives other results than lavapipe's, so the corpus
+ * comparison would catch an addressing slip). */
+TEST(ComputeCorpusSetup, ScratchNeedsWaitAckAndARingAndReadsWhatItWrote)
+{
+   const CorpusShader *shader = nullptr;
+   for (const CorpusShader &s : corpus())
+      if (s.name == "scratch_shuffled_loop")
+         shader = &s;
+   ASSERT_NE(shader, nullptr);
+   for (hw::Family family : {hw::Family::Cypress, hw::Family::Cayman}) {
+      SCOPED_TRACE(hw::family_info(family).name);
+      const SimulatedRun good = run_on_simulator(*shader, family);
+      ASSERT_TRUE(good.ok) << good.error;
+      EXPECT_EQ(good.binary.scratch_dwords, 128u * 4);
+      const SimulatedRun no_wait = run_on_simulator(*shader, family, [&](sim::ComputeDispatch &d) {
+         isa::Program program;
+         isa::DecodeError error;
+         ASSERT_TRUE(isa::decode_program_at(d.program, d.isa, program, error)) << error.message;
+         for (isa::CfInstruction &cf : program.cf) {
+            if (cf.op->name != "WAIT_ACK")
+               continue;
+            cf.set(isa::cf::inst, isa::find_cf_op("NOP")->opcode_for(d.isa));
+            d.program[cf.index * 2 + 1] = cf.words[1];
+         }
+      });
+      EXPECT_NE(no_wait.error.find("before the write to it was acknowledged"), std::string::npos) << no_wait.error;
+      const SimulatedRun no_ring = run_on_simulator(*shader, family, [](sim::ComputeDispatch &d) { d.scratch = {}; });
+      EXPECT_NE(no_ring.error.find("no scratch ring"), std::string::npos) << no_ring.error;
+      const SimulatedRun small_ring = run_on_simulator(*shader, family, [](sim::ComputeDispatch &d) {
+         d.scratch.item_dwords /= 2; /* the lanes' items overlap the array's second half */
+      });
+      EXPECT_NE(small_ring.error.find("outside the lane's item"), std::string::npos) << small_ring.error;
+      /* Every READ_SCRATCH one element further (MEM_RD word 2's ARRAY_BASE, bits 12:0). */
+      const SimulatedRun shifted = run_on_simulator(*shader, family, [&](sim::ComputeDispatch &d) {
+         isa::Program program;
+         isa::DecodeError error;
+         ASSERT_TRUE(isa::decode_program_at(d.program, d.isa, program, error)) << error.message;
+         unsigned patched = 0;
+         for (const isa::FetchClause &clause : program.fetch_clauses)
+            for (size_t k = 0; k < clause.instructions.size(); k++)
+               if (clause.instructions[k].op->name == "READ_SCRATCH") {
+                  d.program[(clause.address + 2 * k) * 2 + 2] += 1; /* 128-bit fetches from the clause's slot */
+                  patched++;
+               }
+         ASSERT_GT(patched, 0u);
+      });
+      if (shifted.ok)
+         EXPECT_NE(shifted.buffers, good.buffers);
    }
 }
 

@@ -206,7 +206,7 @@ struct Draw : sim::RegisterMaps {
       context[PA_SU_POINT_MINMAX] = 0xffffu << 16;
       /* Vulkan's viewport over the target: x_w = (x + 1) * 8, y_w = (y + 1) * 8 (y down),
        * z_w = z; pixel centres at .5; the 1/256 grid. */
-      context[PA_CL_VTE_CNTL] = 0x3f;
+      context[PA_CL_VTE_CNTL] = vte_viewport_enables | vte_w0_is_w;
       const float viewport[6] = {size / 2.0f, size / 2.0f, size / 2.0f, size / 2.0f, 1.0f, 0.0f};
       for (unsigned i = 0; i < 6; i++)
          context[PA_CL_VPORT_XSCALE_0 + 4 * i] = bits(viewport[i]);
@@ -476,8 +476,11 @@ protected:
       for (const Attribute &a : scene.attributes)
          if (a.per_instance)
             options.vertex_inputs.push_back({a.location, compiler::VertexInputRate::Instance});
-      vs = compile(scene.vs, ShaderStage::Vertex, options);
+      /* The pixel shader first, as the driver does: what it reads decides what the vertex
+       * shader exports. */
       ps = compile(scene.ps, ShaderStage::Fragment);
+      options.export_distances = ps.graphics.reads_distances;
+      vs = compile(scene.vs, ShaderStage::Vertex, options);
       if (vs.code.empty() || ps.code.empty())
          return nullptr;
       auto draw = std::make_unique<Draw>(isa(), vs, ps, scene);
@@ -1073,6 +1076,194 @@ TEST_P(Graphics, ClipAndCullDistances)
    });
 }
 
+/* One triangle over the target whose clip_read.vert distances are linear in the position: the
+ * reference of each at pixel (x, y) is the function at the pixel centre's NDC position. */
+struct DistanceReference {
+   double clip[4], cull[2];
+   bool kept; /* ClipDistance[1] >= 0: rows y <= 13 */
+};
+DistanceReference clip_read_distances(unsigned x, unsigned y)
+{
+   const double px = (x + 0.5) * 2 / size - 1, py = (y + 0.5) * 2 / size - 1;
+   return {{(px + 1) * 0.25 + 0.0625, 0.75 - py, py * 0.25 + 0.5, 1 - px * 0.25},
+           {0.5 - px * 0.125, (px + py) * 0.125 + 0.25},
+           0.75 - py >= 0};
+}
+
+Scene clip_read_scene(const char *vs, const char *ps)
+{
+   Scene scene;
+   scene.vs = vs;
+   scene.ps = ps;
+   scene.attributes = {clip_positions({-1, -1, 0.5f, 1, 3, -1, 0.5f, 1, -1, 3, 0.5f, 1})};
+   scene.count = 3;
+   return scene;
+}
+
+/* Each pixel within 1/255 of `expected` (interpolated values), or the background. */
+void expect_near_colour_or_background(Draw &draw,
+                                      const std::function<std::optional<std::array<double, 4>>(unsigned, unsigned)> &expected)
+{
+   for (unsigned y = 0; y < size; y++)
+      for (unsigned x = 0; x < size; x++) {
+         const Rgba8 got = draw.pixel(0, x, y);
+         const std::optional<std::array<double, 4>> colour = expected(x, y);
+         if (!colour) {
+            EXPECT_EQ(stored_dword(got), background) << x << "," << y;
+            continue;
+         }
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_LE(std::abs(int(got[c]) - int(unorm8((*colour)[c]))), 1) << x << "," << y << " channel " << c;
+      }
+}
+
+std::vector<uint8_t> input_semantics(const ShaderBinary &ps)
+{
+   std::vector<uint8_t> out;
+   for (uint32_t cntl : ps.graphics.spi_ps_input_cntl)
+      out.push_back(uint8_t(cntl & 0xff));
+   return out;
+}
+
+/* ClipDistance and CullDistance in the pixel shader: the vertex shader exports them as
+ * parameters too (CompileOptions::export_distances), each array in vectors of its own
+ * (distance_semantic), and the pixel shader interpolates them like smooth inputs; one read
+ * through an index known only at run time. */
+TEST_P(Graphics, ClipAndCullDistancesReadByThePixelShader)
+{
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(clip_read_scene("clip_read.vert", "clip_read.frag"), vs, ps, {1});
+   ASSERT_TRUE(draw);
+   EXPECT_TRUE(ps.graphics.reads_distances);
+   EXPECT_EQ(input_semantics(ps), (std::vector<uint8_t>{compiler::distance_semantic(0), compiler::distance_semantic(2)}));
+   EXPECT_EQ(vs.graphics.param_semantics,
+             (std::vector<uint8_t>{compiler::distance_semantic(0), compiler::distance_semantic(2)}));
+   /* The clipper still gets all six: CLIP_DIST_ENA_0-3, CULL_DIST_ENA_4-5, both vectors. */
+   EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, 0xfu | (0x30u << 8) | (3u << 22));
+   expect_near_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<std::array<double, 4>> {
+      const DistanceReference d = clip_read_distances(x, y);
+      if (!d.kept)
+         return std::nullopt;
+      return std::array<double, 4>{d.clip[0], d.clip[2], d.cull[1], d.clip[y % 4] * 0.5};
+   });
+   /* The same triangle with w = 1, 2 and 4 at its corners: the distances are interpolated with
+    * perspective, like lavapipe's (no closed reference here: only lavapipe's draw). */
+   Scene perspective = clip_read_scene("clip_read.vert", "clip_read.frag");
+   perspective.attributes = {clip_positions({-1, -1, 0.5f, 1, 6, -2, 1, 2, -4, 12, 2, 4})};
+   ShaderBinary vs_w, ps_w;
+   EXPECT_TRUE(draw_and_compare(perspective, vs_w, ps_w, {1}));
+   /* Without a pixel shader that reads them, the vertex shader exports no distance parameter. */
+   const ShaderBinary plain = compile("clip_read.vert", ShaderStage::Vertex);
+   EXPECT_EQ(plain.graphics.param_semantics, (std::vector<uint8_t>{0}));
+}
+
+/* A pixel shader that declares only CullDistance reads the vertex shader's cull distances,
+ * not the first elements of NIR's combined array (the clip distances), after three clip
+ * distances that put the cull distances inside the first vector there. Checked against the
+ * functions only: lavapipe (Mesa 22.3.6) reads the pixel shader's cull distances after the
+ * clip distances that stage declares, and gives other values than the vertex shader's cull
+ * distances for this pair (and for clip_read.frag beside three clip distances; with four it
+ * agrees, ClipAndCullDistancesReadByThePixelShader). */
+TEST_P(Graphics, CullDistancesReadWithoutTheClipDistances)
+{
+   const ShaderBinary ps = compile("cull_read.frag", ShaderStage::Fragment);
+   compiler::CompileOptions options;
+   options.export_distances = ps.graphics.reads_distances;
+   const ShaderBinary vs = compile("clip_read_three.vert", ShaderStage::Vertex, options);
+   ASSERT_FALSE(vs.code.empty() || ps.code.empty());
+   EXPECT_EQ(input_semantics(ps), (std::vector<uint8_t>{compiler::distance_semantic(2)}));
+   EXPECT_EQ(vs.graphics.param_semantics,
+             (std::vector<uint8_t>{compiler::distance_semantic(0), compiler::distance_semantic(2)}));
+   const Scene scene = clip_read_scene("clip_read_three.vert", "cull_read.frag");
+   auto draw = std::make_unique<Draw>(isa(), vs, ps, scene);
+   ASSERT_EQ(draw->run(scene.count), "");
+   expect_near_colour_or_background(*draw, [](unsigned x, unsigned y) -> std::optional<std::array<double, 4>> {
+      const DistanceReference d = clip_read_distances(x, y);
+      if (!d.kept)
+         return std::nullopt;
+      return std::array<double, 4>{d.cull[0], d.cull[1], 0.0, 1.0};
+   });
+}
+
+/* Run-time indices into arrays inside structs, into arrays of structs and into arrays of
+ * arrays, stored in the vertex shader and read (directly, at an offset, at the centroid) in the
+ * pixel shader, against lavapipe; neither program has a branch. */
+TEST_P(Graphics, NestedVaryingArraysIndexedAtRunTime)
+{
+   Scene scene;
+   scene.vs = "indexed_nested.vert";
+   scene.ps = "indexed_nested.frag";
+   const std::vector<float> offsets0(24, 0.25f), offsets2(24, 0.5f);
+   std::vector<float> offsets1;
+   for (unsigned v = 0; v < 6; v++)
+      offsets1.insert(offsets1.end(), {0.125f * float(v), 0.5f, 0.75f - 0.0625f * float(v), 0.375f});
+   scene.attributes = {fullscreen_pair(), {1, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(offsets0)},
+                       {2, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(offsets1)},
+                       {3, VK_FORMAT_R32G32B32A32_SFLOAT, 16, as_bytes(offsets2)}};
+   scene.count = 6;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps, {1});
+   ASSERT_TRUE(draw);
+   for (const ShaderBinary *binary : {&vs, &ps}) {
+      isa::Program program;
+      isa::DecodeError decode_error;
+      ASSERT_TRUE(isa::decode_program(binary->code, isa(), program, decode_error)) << decode_error.message;
+      for (const isa::CfInstruction &cf : program.cf) {
+         const std::string name(cf.op->name);
+         EXPECT_TRUE(name != "JUMP" && name != "ELSE" && name != "ALU_PUSH_BEFORE") << name;
+      }
+   }
+}
+
+/* The distances as parameters count against the SPI's 32: refused with a message when they
+ * do not fit, and compiled when the fragment shader does not read them. */
+TEST_P(Graphics, DistanceParametersBeyondTheSpiAreRefused)
+{
+   compiler::CompileOptions options;
+   options.family = GetParam().family;
+   ShaderBinary binary;
+   std::string error;
+   const std::vector<uint32_t> spirv = load_spirv("refused_many_parameters.vert");
+   EXPECT_TRUE(compiler::compile_graphics(spirv, ShaderStage::Vertex, "main", options, binary, error)) << error;
+   EXPECT_EQ(binary.graphics.param_semantics.size(), 31u);
+   options.export_distances = true;
+   EXPECT_FALSE(compiler::compile_graphics(spirv, ShaderStage::Vertex, "main", options, binary, error));
+   EXPECT_NE(error.find("exports 33 parameters"), std::string::npos) << error;
+}
+
+/* A vertex-input array read and an output array written with run-time indices, and an input
+ * array read with run-time indices in the pixel shader, directly and through
+ * interpolateAtOffset and interpolateAtCentroid: every element is read (fetched, interpolated)
+ * and selects pick one, and the stores become selects too (indexed_inputs.h), so neither
+ * program has a branch. */
+TEST_P(Graphics, VaryingArraysIndexedAtRunTime)
+{
+   Scene scene;
+   scene.vs = "indexed_varyings.vert";
+   scene.ps = "indexed_varyings.frag";
+   /* extra[0] follows the position, extra[1] is another pair per vertex. */
+   const std::vector<float> extra0 = {0.25f, 0.25f, 0.25f, 0.75f, 0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.75f, 0.25f, 0.75f};
+   const std::vector<float> extra1 = {0.9f, 0.1f, 0.8f, 0.2f, 0.7f, 0.3f, 0.6f, 0.4f, 0.5f, 0.5f, 0.4f, 0.6f};
+   scene.attributes = {fullscreen_pair(), {1, VK_FORMAT_R32G32_SFLOAT, 8, as_bytes(extra0)},
+                       {2, VK_FORMAT_R32G32_SFLOAT, 8, as_bytes(extra1)}};
+   scene.count = 6;
+   ShaderBinary vs, ps;
+   auto draw = draw_and_compare(scene, vs, ps, {1});
+   ASSERT_TRUE(draw);
+   EXPECT_EQ(vs.graphics.vertex_inputs, (std::vector<unsigned>{0, 1, 2}));
+   EXPECT_EQ(vs.graphics.param_locations, (std::vector<unsigned>{0, 1, 2, 3}));
+   EXPECT_EQ(ps.graphics.input_locations, (std::vector<unsigned>{0, 1, 2, 3}));
+   for (const ShaderBinary *binary : {&vs, &ps}) {
+      isa::Program program;
+      isa::DecodeError decode_error;
+      ASSERT_TRUE(isa::decode_program(binary->code, isa(), program, decode_error)) << decode_error.message;
+      for (const isa::CfInstruction &cf : program.cf) {
+         const std::string name(cf.op->name);
+         EXPECT_TRUE(name != "JUMP" && name != "ELSE" && name != "ALU_PUSH_BEFORE") << name;
+      }
+   }
+}
+
 TEST_P(Graphics, BinaryRoundTripKeepsTheInterface)
 {
    const ShaderBinary ps = compile("interpolation.frag", ShaderStage::Fragment);
@@ -1171,8 +1362,9 @@ TEST_P(Graphics, Refusals)
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
       {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
-      {"refused_derivative.frag", ShaderStage::Fragment, "explicit gradients"},
+      {"refused_derivative.frag", ShaderStage::Fragment, "textureGrad on cube images"},
       {"refused_cube_shadow.frag", ShaderStage::Fragment, "with a LOD bias on a 2D array or cube"},
+      {"refused_scratch.frag", ShaderStage::Fragment, "(scratch memory) are not supported in vertex and pixel shaders yet"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},
       {"fullscreen.vert", ShaderStage::Compute, "compute shaders go to compile_compute"},
    };

@@ -71,7 +71,7 @@ void main()
 }
 
 Bytes draw_in_desktop_gl(const SceneKit &kit, int major, int minor, bool depth_stencil,
-                         const std::function<void(SceneKit &)> &draw)
+                         const std::function<void(SceneKit &)> &draw, bool compatibility)
 {
    const EGLDisplay display = eglGetCurrentDisplay();
    const EGLContext gles_context = eglGetCurrentContext();
@@ -81,13 +81,14 @@ Bytes draw_in_desktop_gl(const SceneKit &kit, int major, int minor, bool depth_s
       throw Failure("eglBindAPI(EGL_OPENGL_API) failed");
    const EGLint attributes[] = {
       EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
-      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      compatibility ? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT : EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
    };
    const EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
    eglBindAPI(EGL_OPENGL_ES_API);
    if (context == EGL_NO_CONTEXT)
       throw Failure("eglCreateContext (desktop GL " + std::to_string(major) + "." + std::to_string(minor) +
-                    " core) failed");
+                    (compatibility ? " compatibility" : " core") + ") failed");
    Bytes pixels(size_t(kit.width()) * size_t(kit.height()) * 4);
    std::string failure;
    if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {

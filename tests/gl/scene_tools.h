@@ -45,8 +45,9 @@ void show(SceneKit &kit, GLuint framebuffer, const Bytes &bytes);
 /* Runs draw in a desktop GL core context of the given version on the harness's EGL display,
  * into an RGBA8 framebuffer of the picture's size (with a DEPTH24_STENCIL8 buffer if
  * `depth_stencil`), and returns its pixels; the harness's context is current again
- * afterwards, also when draw throws. */
+ * afterwards, also when draw throws. With `compatibility` the context has the compatibility
+ * profile instead (quads and polygons). */
 Bytes draw_in_desktop_gl(const SceneKit &kit, int major, int minor, bool depth_stencil,
-                         const std::function<void(SceneKit &)> &draw);
+                         const std::function<void(SceneKit &)> &draw, bool compatibility = false);
 
 } // namespace terakan::gl_scenes

@@ -873,6 +873,67 @@ void main()
    glDisable(clip_distance0);
 }
 
+/* The fragment shader reads gl_ClipDistance and gl_CullDistance (r600g exports them a second
+ * time as parameters for it, as Terakan does when a Vulkan fragment shader reads them). Each
+ * distance is linear in the position; the fragment shader picks a colour by thresholds that no
+ * pixel centre meets (x = 32.3, y = 34.26, x = 30.7 in grid units), so the picture shows
+ * where each interpolated distance lands without depending on its rounding. ClipDistance[0]
+ * also cuts the triangle at x = 8. */
+void draw_clip_distance_read(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.program(R"(#version 300 es
+#extension GL_EXT_clip_cull_distance : require
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+flat out vec4 v_colour;
+out float gl_ClipDistance[2];
+out float gl_CullDistance[1];
+void main()
+{
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   gl_ClipDistance[0] = a_position.x - 8.0;
+   gl_ClipDistance[1] = a_position.y * 0.5 + 3.0;
+   gl_CullDistance[0] = 1.0 + a_position.x * 0.1;
+   v_colour = a_colour;
+}
+)",
+               R"(#version 300 es
+#extension GL_EXT_clip_cull_distance : require
+precision highp float;
+flat in vec4 v_colour;
+in float gl_ClipDistance[2];
+in float gl_CullDistance[1];
+layout(location = 0) out vec4 o_colour;
+void main()
+{
+   vec4 colour = v_colour;
+   if (gl_ClipDistance[0] > 24.3)
+      colour.r = 0.25;
+   if (gl_ClipDistance[1] > 20.13)
+      colour.g = 0.75;
+   if (gl_CullDistance[0] > 4.07)
+      colour.b = 1.0;
+   o_colour = colour;
+}
+)");
+   constexpr GLenum clip_distance0 = 0x3000, clip_distance1 = 0x3001; /* GL_CLIP_DISTANCE0/1_EXT */
+   glEnable(clip_distance0);
+   glEnable(clip_distance1);
+   /* Corners off the integer grid (multiples of 1/256: exact at 64x64 and at 256x256), so that
+    * no pixel centre lies on an edge at either size: the edge rules are not what this shows. */
+   kit.coloured_vertices({{2.14453125f, 4.35546875f, amber},
+                          {62.05078125f, 8.22265625f, amber},
+                          {30.39453125f, 60.30078125f, amber},
+                          {40.14453125f, 2.35546875f, violet},
+                          {63.05078125f, 30.22265625f, violet},
+                          {50.39453125f, 63.30078125f, violet}});
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+   glDisable(clip_distance0);
+   glDisable(clip_distance1);
+}
+
 void draw_blend_alpha(SceneKit &kit)
 {
    SceneKit::clear_colour(slate);
@@ -1197,6 +1258,7 @@ const Scene scenes[] = {
    {"fragment_stores", "a pixel shader with early fragment tests stores to an image and counts in a storage buffer, "
                        "then a square shows both", draw_fragment_stores, GL_DEPTH24_STENCIL8},
    {"clip_cull_distances", "gl_ClipDistance cutting a triangle, gl_CullDistance dropping one (GL_EXT_clip_cull_distance)", draw_clip_cull_distances},
+   {"clip_distance_read", "gl_ClipDistance and gl_CullDistance read by the fragment shader (GL_EXT_clip_cull_distance)", draw_clip_distance_read},
    {"blend_alpha", "translucent triangles blended (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) over an opaque square", draw_blend_alpha},
    {"blend_equations", "every blend equation, the DST_COLOR, ONE_MINUS_DST_COLOR and CONSTANT_COLOR factors, channel masks", draw_blend_equations},
    {"texture_sample", "a 4x4 RGBA8 texture, NEAREST, sampled over a 48x48 square", draw_texture_sample},
@@ -1227,6 +1289,16 @@ std::span<const Scene> all_scenes()
       for (const Scene &scene : sample_shading_scenes())
          list.push_back(scene);
       for (const Scene &scene : helper_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : anisotropy_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : primitive_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : scratch_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : gather_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : storage_format_scenes())
          list.push_back(scene);
       return list;
    }();

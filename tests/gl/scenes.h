@@ -38,6 +38,18 @@ std::span<const Scene> msaa_scenes();
 std::span<const Scene> sample_shading_scenes();
 /* Helper-invocation scenes (scenes_helpers.cpp, desktop GL 4.5): gl_HelperInvocation. */
 std::span<const Scene> helper_scenes();
+/* Anisotropic filtering scenes (scenes_anisotropy.cpp): an oblique plane at 1x and 16x. */
+std::span<const Scene> anisotropy_scenes();
+/* Primitive types GLES lacks (scenes_primitives.cpp, desktop GL 4.5): adjacency without a
+ * geometry shader, quads, quad strips, polygons. */
+std::span<const Scene> primitive_scenes();
+/* Private arrays in scratch memory (scenes_scratch.cpp): r600g's TMP rings. */
+std::span<const Scene> scratch_scenes();
+/* textureGather scenes (scenes_gathers.cpp): r600g's GATHER4. */
+std::span<const Scene> gather_scenes();
+/* Image stores in the normalized, 10-bit and packed-float formats (scenes_storage_formats.cpp,
+ * desktop GL 4.5): r600g's typed RAT conversions. */
+std::span<const Scene> storage_format_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

@@ -341,6 +341,75 @@ void main() { colour = v_colour; }
    show(kit, framebuffer, pixels);
 }
 
+/* GL_AMD_vertex_shader_viewport_index: the vertex shader writes gl_ViewportIndex, r600g puts it
+ * in the misc vector's w (POS 61) with PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX and programs all
+ * 16 viewports and viewport scissors; the PA takes each primitive's viewport and scissor from
+ * its provoking vertex. Four viewports of different sizes (one not square) with their own
+ * scissors (two cut their viewport). First one triangle drawn four times, the instance choosing
+ * the viewport and the colour; then, in one draw, four small triangles each sent to the
+ * viewport gl_VertexID / 3 names, so the viewport changes between primitives of a draw. */
+void draw_viewport_index(SceneKit &kit)
+{
+   const char *vertex_source = R"(#version 450
+#extension GL_AMD_vertex_shader_viewport_index : require
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+uniform int u_per_triangle;
+flat out vec4 v_colour;
+void main()
+{
+   const vec4 palette[4] = vec4[4](vec4(0.8, 0.6, 0.2, 1.0), vec4(0.2, 0.6, 0.6, 1.0),
+                                   vec4(0.6, 0.2, 0.8, 1.0), vec4(0.2, 0.8, 0.2, 1.0));
+   int index = u_per_triangle != 0 ? gl_VertexID / 3 : gl_InstanceID;
+   gl_ViewportIndex = index;
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = u_per_triangle != 0 ? a_colour : palette[index];
+}
+)";
+   const char *fragment_source = R"(#version 450
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)";
+   const GLuint framebuffer = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      using ViewportIndexedf = void (*)(GLuint index, GLfloat x, GLfloat y, GLfloat w, GLfloat h);
+      using ScissorIndexed = void (*)(GLuint index, GLint left, GLint bottom, GLsizei width, GLsizei height);
+      const auto viewport_indexed = desktop_entry<ViewportIndexedf>("glViewportIndexedf");
+      const auto scissor_indexed = desktop_entry<ScissorIndexed>("glScissorIndexed");
+      const float unit = float(desktop.width()) / 64.0f;
+      const int grid = desktop.width() / 64;
+      SceneKit::clear_colour(slate);
+      glClear(GL_COLOR_BUFFER_BIT);
+      /* x, y, width, height in grid units. */
+      const float viewports[4][4] = {{0, 0, 32, 32}, {32, 0, 32, 32}, {0, 32, 24, 32}, {36, 36, 24, 20}};
+      const int scissors[4][4] = {{0, 0, 32, 32}, {36, 4, 20, 20}, {0, 32, 24, 32}, {36, 36, 12, 20}};
+      for (GLuint i = 0; i < 4; i++) {
+         viewport_indexed(i, viewports[i][0] * unit, viewports[i][1] * unit, viewports[i][2] * unit,
+                          viewports[i][3] * unit);
+         scissor_indexed(i, scissors[i][0] * grid, scissors[i][1] * grid, scissors[i][2] * grid,
+                         scissors[i][3] * grid);
+      }
+      glEnable(GL_SCISSOR_TEST);
+      const GLuint program = desktop.program(vertex_source, fragment_source);
+      const GLint per_triangle = glGetUniformLocation(program, "u_per_triangle");
+      glUniform1i(per_triangle, 0);
+      desktop.coloured_vertices({{5, 7, paper}, {59, 13, paper}, {21, 57, paper}});
+      glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 4);
+      glUniform1i(per_triangle, 1);
+      desktop.coloured_vertices({{41, 41, paper}, {63, 45, paper}, {47, 63, paper},
+                                 {1, 41, teal}, {23, 45, teal}, {7, 63, teal},
+                                 {41, 41, amber}, {63, 45, amber}, {47, 63, amber},
+                                 {1, 1, sky}, {23, 5, sky}, {7, 23, sky}});
+      glDrawArrays(GL_TRIANGLES, 0, 12);
+      glDisable(GL_SCISSOR_TEST);
+   });
+   show(kit, framebuffer, pixels);
+}
+
 const Scene scenes[] = {
    {"stencil_export", "GL_ARB_shader_stencil_export: each 8x8 cell's exported reference tested GREATER against a "
                       "stencil of 3 and written by REPLACE, then painted one colour per value",
@@ -357,6 +426,9 @@ const Scene scenes[] = {
    {"conditional_render", "glBeginConditionalRender (WAIT, NO_WAIT, WAIT_INVERTED) on four occlusion queries, "
                           "two split by a flush; green squares must be drawn, red ones skipped",
     draw_conditional_render},
+   {"viewport_index", "gl_ViewportIndex from the vertex shader (GL_AMD_vertex_shader_viewport_index): four "
+                      "viewports with their scissors chosen per instance, then per triangle within one draw",
+    draw_viewport_index},
    {"timer_queries", "GL_TIME_ELAPSED and two GL_TIMESTAMPs: elapsed > 0, later > earlier, results available",
     draw_timer_queries},
 };

@@ -835,7 +835,7 @@ std::vector<uint32_t> draw_ib(hw::Family family, const DrawPrograms &p, uint64_t
    };
    ctx(gfx::PA_CL_VPORT_XSCALE_0, {bits(scale[0]), bits(offset[0]), bits(scale[1]), bits(offset[1]), bits(1), bits(0)});
    ctx(gfx::PA_SC_VPORT_ZMIN_0, {bits(0), bits(1)});
-   ctx(gfx::PA_CL_VTE_CNTL, {0x3f});
+   ctx(gfx::PA_CL_VTE_CNTL, {gfx::vte_viewport_enables | gfx::vte_w0_is_w});
    const uint32_t whole = target_width | (target_height << 16), no_offset = 1u << 31;
    ctx(gfx::PA_SC_SCREEN_SCISSOR_TL, {0, whole});
    ctx(gfx::PA_SC_WINDOW_OFFSET, {0});

@@ -121,7 +121,7 @@ std::vector<uint32_t> draw_ib(hw::Family family, const Programs &p, uint32_t db_
    ctx(gfx::PA_CL_VPORT_XSCALE_0,
        {float_bits(half), float_bits(half), float_bits(half), float_bits(half), float_bits(1), float_bits(0)});
    ctx(gfx::PA_SC_VPORT_ZMIN_0, {float_bits(0), float_bits(1)});
-   ctx(gfx::PA_CL_VTE_CNTL, {0x3f});
+   ctx(gfx::PA_CL_VTE_CNTL, {gfx::vte_viewport_enables | gfx::vte_w0_is_w});
    const uint32_t whole = size | (size << 16), no_offset = 1u << 31;
    ctx(gfx::PA_SC_SCREEN_SCISSOR_TL, {0, whole});
    ctx(gfx::PA_SC_WINDOW_OFFSET, {0});

@@ -587,6 +587,7 @@ struct TexOptions {
    std::array<unsigned, 4> src_sel{0, 1, 2, 3};
    std::array<unsigned, 4> dst_sel{0, 1, 2, 3};
    std::array<int, 3> offset_halves{0, 0, 0};
+   unsigned inst_mod = 0; /* GATHER4's component; LDFPTR sets its own 1 */
    unsigned src_gpr = 2;
    /* An ALU clause run between the fetches and the TEX (its words, literals included, and its
     * count of 64-bit slots); with `tex` false there is no TEX clause and the ALU clause leaves
@@ -610,7 +611,10 @@ uint32_t opcode_of(const std::string &op)
    if (op == "SAMPLE_C_L") return 0x19;
    if (op == "SAMPLE_C_LB") return 0x1A;
    if (op == "SAMPLE_C_LZ") return 0x1B;
-   return 0x14; /* SAMPLE_G: not simulated */
+   if (op == "GATHER4") return 0x15;
+   if (op == "GATHER4_C") return 0x1D;
+   if (op == "SAMPLE_G_LB") return 0x16; /* not simulated */
+   return 0x14; /* SAMPLE_G */
 }
 
 /* The program: a TEX clause of two VFETCHes (R2 = coordinates[thread], R4.x = thread * 4),
@@ -688,7 +692,7 @@ std::vector<uint32_t> tex_program(IsaClass isa, const TexOptions &o)
    vfetch(vfetch_at + 4, 1, 4, 13, 1, {0, 7, 7, 7});
    std::array<uint32_t, 4> t{};
    tex::inst.set(t, opcode_of(o.op));
-   tex::inst_mod.set(t, o.op == "LDFPTR" ? 1 : 0);
+   tex::inst_mod.set(t, o.op == "LDFPTR" ? 1 : o.inst_mod);
    tex::resource_id.set(t, texture_id); /* buffers 0 and 1 hold coordinates and indices */
    tex::src_gpr.set(t, o.src_gpr);
    tex::dst_gpr.set(t, 3);
@@ -1132,6 +1136,57 @@ TEST(TexSample, FormatDecode)
    }
 }
 
+/* GATHER4 (texture_unit.cpp, run_gather): the bilinear footprint's four texels, one component
+ * (INST_MOD), in Vulkan's order on Cayman and in the Evergreen class's (i1j0, i0j1, i1j1, i0j0)
+ * on the others, whatever the sampler's filter. At (0.3, 0.55) of the 4 x 4 texture the
+ * footprint is columns 0-1, rows 1-2. */
+TEST(TexGather, FootprintComponentAndOrderPerChip)
+{
+   for (IsaClass isa : {IsaClass::Cayman, IsaClass::Evergreen}) {
+      SCOPED_TRACE(isa == IsaClass::Cayman ? "Cayman" : "Evergreen");
+      TexRun run = rgba_run();
+      run.isa = isa;
+      run.options.op = "GATHER4";
+      const std::array<float, 4> reds = {red(0), red(1), red(1), red(0)};
+      const std::array<float, 4> greens = {green(2), green(2), green(1), green(1)};
+      for (unsigned component : {0u, 1u}) {
+         run.options.inst_mod = component;
+         const auto out = run.sample({{0.3f, 0.55f, 0, 0}});
+         ASSERT_EQ(run.error, "");
+         const std::array<float, 4> &vulkan = component ? greens : reds;
+         const std::array<float, 4> expected =
+            isa == IsaClass::Cayman ? vulkan : std::array<float, 4>{vulkan[2], vulkan[0], vulkan[1], vulkan[3]};
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_FLOAT_EQ(out[0][c], expected[c]) << "component " << component << " texel " << c;
+      }
+   }
+}
+
+/* NUM_FORMAT_ALL = INT: the footprint nearest filtering's rounding gives, half a texel further
+ * on (columns 1-2, rows 2-3 at the same point), as Mesa r600's workaround says. */
+TEST(TexGather, IntegerFormatsShiftTheFootprint)
+{
+   TexRun run = rgba_run();
+   run.resource.num_format = NumFormat::Int;
+   run.options.op = "GATHER4";
+   const auto out = run.run({{bits(0.3f), bits(0.55f), 0, 0}});
+   ASSERT_EQ(run.error, "");
+   const std::array<uint32_t, 4> expected = {17, 33, 33, 17};
+   EXPECT_EQ(out[0], expected);
+}
+
+/* GATHER4_C: each texel's comparison with the reference in w (LESS: reference < texel). */
+TEST(TexGather, CompareEachTexel)
+{
+   TexRun run = rgba_run();
+   run.options.op = "GATHER4_C";
+   run.sampler.depth_compare = 1;
+   const auto out = run.sample({{0.55f, 0.55f, 0, 20 / 255.0f}});
+   ASSERT_EQ(run.error, "");
+   const std::array<float, 4> expected = {0, 1, 1, 0}; /* columns 1 (17) and 2 (33) */
+   EXPECT_EQ(out[0], expected);
+}
+
 TEST(TexSample, ResourceAndInstructionSwizzles)
 {
    TexRun run = rgba_run();
@@ -1243,9 +1298,13 @@ TEST(TexSample, ForceUnnormalizedOnCaymanAndChromaKeyElsewhere)
 TEST(TexSample, UnsimulatedAndUnboundAreStops)
 {
    TexRun run = rgba_run();
+   run.options.op = "SAMPLE_G_LB";
+   run.sample({{0.5f, 0.5f, 0, 0}});
+   EXPECT_NE(run.error.find("SAMPLE_G_LB is not simulated"), std::string::npos) << run.error;
+   /* SAMPLE_G needs SET_GRADIENTS_H and _V earlier in its clause. */
    run.options.op = "SAMPLE_G";
    run.sample({{0.5f, 0.5f, 0, 0}});
-   EXPECT_NE(run.error.find("SAMPLE_G is not simulated"), std::string::npos) << run.error;
+   EXPECT_NE(run.error.find("SAMPLE_G without SET_GRADIENTS_H and SET_GRADIENTS_V"), std::string::npos) << run.error;
    TexRun msaa = rgba_run();
    msaa.resource.dim = TextureDim::Dim2DMsaa; /* LAST_LEVEL 0: one sample */
    msaa.sample({{0.5f, 0.5f, 0, 0}});

@@ -170,6 +170,13 @@ bool decode_fetch(std::span<const uint32_t, 4> words, IsaClass isa, FetchClauseK
       out.op = find_fetch_op(isa, opcode, 0);
    else
       out.op = find_fetch_op(isa, opcode, tex::inst_mod.get(words));
+   /* The gathers' INST_MOD is the component to gather (Mesa r600 sfn set_gather_comp), not
+    * another instruction. */
+   if (!out.op) {
+      const FetchOpInfo *unmodified = find_fetch_op(isa, opcode, 0);
+      if (unmodified && std::string_view(unmodified->name).starts_with("GATHER4"))
+         out.op = unmodified;
+   }
    if (!out.op) {
       error = "unknown fetch instruction " + hex(opcode);
       return false;

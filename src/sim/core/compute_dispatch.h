@@ -90,6 +90,15 @@ enum class ShaderStage : uint8_t { Compute, Vertex, Pixel };
  * (Mesa r600g: vertex buffers at resource 992 + n on Evergreen, VS resources at 176 + n). */
 inline constexpr unsigned fetch_shader_resource_key = 1024;
 
+/* A stage's scratch ring as shader engine 0 sees it (SQ_LSTMP_RING_BASE/SIZE/ITEMSIZE for
+ * compute): where MEM_SCRATCH writes and READ_SCRATCH fetches go (docs/sim-semantics.md,
+ * "Scratch"). */
+struct ScratchRing {
+   uint64_t address = 0;     /* BASE << 8; 0 when never written */
+   uint64_t bytes = 0;       /* SIZE << 8 */
+   unsigned item_dwords = 0; /* ITEMSIZE: dwords per lane */
+};
+
 struct ComputeDispatch {
    hw::IsaClass isa = hw::IsaClass::Cayman;
    ShaderStage stage = ShaderStage::Compute;
@@ -118,6 +127,7 @@ struct ComputeDispatch {
    std::string rat_order_problem;
    std::map<unsigned, TextureBinding> textures;       /* by resource id (slot - 816) */
    std::map<unsigned, SamplerBinding> samplers;       /* by sampler id (slot - 90) */
+   ScratchRing scratch;
 };
 
 struct DispatchStatistics {

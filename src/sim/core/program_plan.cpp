@@ -208,6 +208,7 @@ CfKind classify_cf(const CfInstruction &cf)
    if (name == "LOOP_END") return CfKind::LoopEnd;
    if (name == "MEM_RAT" || name == "MEM_RAT_CACHELESS") return CfKind::Rat;
    if (name.starts_with("MEM_STREAM")) return CfKind::StreamOut;
+   if (name == "MEM_SCRATCH") return CfKind::Scratch;
    if (name == "CALL_FS") return CfKind::CallFs;
    if (name == "RETURN") return CfKind::Return;
    if (op.has(CfFlag::Export)) return CfKind::Export;

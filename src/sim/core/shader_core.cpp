@@ -14,6 +14,7 @@
 
 #include "alu_semantics.h"
 #include "program_plan.h"
+#include "scratch_ring.h"
 #include "texture_unit.h"
 #include "compiler/isa/bundle_rules.h"
 #include "compiler/isa/stack.h"
@@ -312,6 +313,8 @@ private:
    /* HW_WAVE_ID (SE_ID is 0: the simulator runs every wave on shader engine 0, derived). */
    static constexpr unsigned waves_per_engine = 256;
    unsigned wave_slot = 0;
+   /* This wave's items in the stage's scratch ring (MEM_SCRATCH, READ_SCRATCH). */
+   ScratchLanes scratch{ctx.dispatch.scratch, ctx.memory, id, width};
    /* Dwords (GPU byte addresses) that returning RAT operations of this wave wrote: whether the
     * write was acknowledged yet (MARK and a later WAIT_ACK). Reading one before that is a race
     * on hardware: the value may not have arrived. */
@@ -335,6 +338,10 @@ private:
    std::vector<uint32_t> zeros; /* the operands an instruction does not read */
    std::vector<uint8_t> fetch_written; /* run_fetch_clause's registers written so far */
    std::vector<std::array<uint32_t, 4>> tex_sources; /* a TEX instruction's sources, per lane */
+   /* SET_GRADIENTS_H (0) and _V (1): each lane's x, y, z for the SAMPLE_G forms after them in
+    * the same clause (run_fetch_clause forgets them at the clause's start). */
+   std::array<std::vector<std::array<float, 3>>, 2> set_gradients;
+   std::array<bool, 2> gradients_set{};
    std::vector<uint8_t> state, pred;
    /* Pixel lanes a KILL removed, and helper lanes (quad pixels the primitive does not cover).
     * Neither is a valid pixel: they write nothing, but they keep running while their quad has
@@ -556,6 +563,7 @@ private:
                  pc, cf.get(cf::addr));
          for (auto &[address, dword] : returned)
             dword.acknowledged = dword.acknowledged || dword.marked;
+         scratch.wait_ack();
          break;
       case CfKind::CallFs:
          if (!ctx.fetch_program)
@@ -579,6 +587,9 @@ private:
          break;
       case CfKind::StreamOut:
          run_stream_export(cf);
+         break;
+      case CfKind::Scratch:
+         run_scratch_write(cf);
          break;
       case CfKind::End:
          finished = true;
@@ -1052,6 +1063,106 @@ private:
       }
    }
 
+   /* MEM_SCRATCH (docs/sim-semantics.md, "Scratch"): TYPE 0 WRITE, 1 WRITE_IND, 2 WRITE_ACK,
+    * 3 WRITE_IND_ACK; an _ACK type asks for the acknowledgement a later WAIT_ACK waits for
+    * (r600g's words have types 2 and 3 and MARK 0: eg_asm.c encodes the CF's mark, not the
+    * output's, for MEM_* instructions); the element is ARRAY_BASE, plus INDEX_GPR.x when indexed, plus the burst
+    * step; COMP_MASK channels of RW_GPR (+ step) land in its dwords. */
+   void run_scratch_write(const CfInstruction &cf)
+   {
+      if (cf.get(cf_export::elem_size) != 3)
+         stop("CF %u: MEM_SCRATCH with ELEM_SIZE %u is not simulated (3: four dwords per element, r600g's)", pc,
+              cf.get(cf_export::elem_size));
+      if (cf.get(cf_export::rw_rel))
+         stop("CF %u: MEM_SCRATCH with RW_REL is not simulated", pc);
+      const unsigned type = cf.get(cf_export::type);
+      const bool indexed = type & 1, acknowledged = type & 2;
+      const unsigned base = cf.get(cf_export::array_base), size = cf.get(cf_export::array_size);
+      const unsigned gpr = cf.get(cf_export::rw_gpr), index_gpr = cf.get(cf_export::index_gpr);
+      const unsigned mask = cf.get(cf_export::comp_mask), burst = cf.get(cf_export::burst_count);
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         const int64_t index = indexed ? int64_t(int32_t(gpr_at(index_gpr, 0, lane, "scratch indices"))) : 0;
+         for (unsigned k = 0; k <= burst; k++)
+            for (unsigned c = 0; c < 4; c++)
+               if ((mask >> c) & 1)
+                  store_scratch(lane, int64_t(base) + index + k, size, c, gpr_at(gpr + k, c, lane, "scratch writes"),
+                                acknowledged);
+      }
+   }
+
+   void store_scratch(unsigned lane, int64_t element, unsigned array_size, unsigned c, uint32_t value, bool acknowledged)
+   {
+      uint64_t address = 0;
+      uint32_t *target = scratch_dword(lane, element, array_size, c, "MEM_SCRATCH", address);
+      std::memcpy(target, &value, 4);
+      scratch.wrote(address, acknowledged);
+   }
+
+   /* Where a scratch access goes; refused beyond ARRAY_SIZE (read as the last element an
+    * access may reach: r600g gives writes the element count and reads the count less one,
+    * and what the hardware does past it is not documented) and beyond the ring. */
+   uint32_t *scratch_dword(unsigned lane, int64_t element, unsigned array_size, unsigned c, const char *what,
+                           uint64_t &address)
+   {
+      if (element < 0 || element > int64_t(array_size))
+         stop("CF %u: %s of lane %u reaches element %lld, beyond ARRAY_SIZE %u", pc, what, lane,
+              (long long)element, array_size);
+      std::string error;
+      uint32_t *target = scratch.dword(lane, element, c, address, error);
+      if (!target)
+         stop("CF %u: %s of lane %u: %s", pc, what, lane, error.c_str());
+      return target;
+   }
+
+   /* READ_SCRATCH (MEM_RD, MEM_OP 0): the element ARRAY_BASE (+ SRC_GPR.SRC_SEL_X when
+    * INDEXED), four dwords as FMT_32_32_32_32 integers, through DST_SEL. */
+   void execute_scratch_read(const FetchInstruction &instruction)
+   {
+      if (instruction.get(mem_rd::elem_size) != 3)
+         stop("CF %u: READ_SCRATCH with ELEM_SIZE %u is not simulated (3: four dwords per element)", pc,
+              instruction.get(mem_rd::elem_size));
+      if (!instruction.get(mem_rd::uncached))
+         stop("CF %u: READ_SCRATCH without UNCACHED is not simulated (whether a cached read sees MEM_SCRATCH "
+              "writes is not documented; r600g sets UNCACHED)", pc);
+      if (instruction.get(mem_rd::src_rel) || instruction.get(mem_rd::dst_rel) || instruction.get(mem_rd::burst_count) ||
+          instruction.get(mem_rd::endian_swap))
+         stop("CF %u: READ_SCRATCH with relative registers, a burst or an endian swap is not simulated", pc);
+      if (instruction.get(mem_rd::data_format) != hw::Fmt32_32_32_32 || instruction.get(mem_rd::num_format_all) != 1)
+         stop("CF %u: READ_SCRATCH with DATA_FORMAT %u, NUM_FORMAT_ALL %u is not simulated (32_32_32_32, INT)", pc,
+              instruction.get(mem_rd::data_format), instruction.get(mem_rd::num_format_all));
+      const bool indexed = instruction.get(mem_rd::indexed);
+      const unsigned base = instruction.get(mem_rd::array_base), size = instruction.get(mem_rd::array_size);
+      const unsigned src = instruction.get(mem_rd::src_gpr), sel = instruction.get(mem_rd::src_sel_x);
+      const unsigned dst = instruction.get(mem_rd::dst_gpr);
+      const Field dst_sels[] = {mem_rd::dst_sel_x, mem_rd::dst_sel_y, mem_rd::dst_sel_z, mem_rd::dst_sel_w};
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         ctx.statistics.fetches++;
+         const int64_t element =
+            int64_t(base) + (indexed ? int64_t(int32_t(gpr_at(src, sel, lane, "scratch indices"))) : 0);
+         uint32_t values[4];
+         for (unsigned c = 0; c < 4; c++) {
+            uint64_t address = 0;
+            const uint32_t *from = scratch_dword(lane, element, size, c, "READ_SCRATCH", address);
+            if (scratch.racing(address))
+               stop("CF %u: READ_SCRATCH of lane %u reads element %lld before the write to it was acknowledged "
+                    "(MEM_SCRATCH with an _ACK type, then WAIT_ACK)", pc, lane, (long long)element);
+            std::memcpy(&values[c], from, 4);
+         }
+         for (unsigned c = 0; c < 4; c++) {
+            const unsigned s = instruction.get(dst_sels[c]);
+            if (s == 7)
+               continue;
+            if (s == 6)
+               stop("CF %u: READ_SCRATCH destination select 6 is reserved", pc);
+            gpr_at(dst, c, lane, "fetch writes") = s < 4 ? values[s] : s == 4 ? 0u : 0x3f800000u;
+         }
+      }
+   }
+
    /* DOT4, DOT4_IEEE, MAX4 for one lane over the group's slots of that opcode (a slot that
     * does not execute the lane contributes operands of 0). */
    uint32_t reduce(const PreparedGroup &group, const PreparedAlu &alu, unsigned lane)
@@ -1194,6 +1305,7 @@ private:
        * same clause writes is undefined (Mesa splits clauses to avoid it). */
       std::vector<uint8_t> &written = fetch_written;
       written.assign(size_t(ctx.gpr_storage) + 4, 0);
+      gradients_set = {};
       /* VALID_PIXEL_MODE (CF_WORD1 bit 20): the clause runs as if helper and killed lanes were
        * inactive, so they keep what their destination GPRs held. Mesa r600's sfn relies on it
        * for gl_HelperInvocation (a preset -1 that a VPM fetch overwrites with 0 on valid lanes,
@@ -1215,6 +1327,15 @@ private:
    {
       for (const FetchInstruction &instruction : step.fetch->instructions) {
          const std::string_view name = instruction.op->name;
+         if (name == "READ_SCRATCH") {
+            const unsigned src = instruction.get(mem_rd::src_gpr), dst = instruction.get(mem_rd::dst_gpr);
+            if (src < written.size() && written[src])
+               stop("CF %u: READ_SCRATCH reads R%u, written by an earlier fetch of the same clause", pc, src);
+            execute_scratch_read(instruction);
+            if (dst < written.size())
+               written[dst] = true;
+            continue;
+         }
          const bool is_vfetch = name == "VFETCH";
          if (!is_vfetch && instruction.format != WordFormat::Tex)
             stop("CF %u: fetch %s is not simulated yet", pc, std::string(name).c_str());
@@ -1227,7 +1348,8 @@ private:
             execute_vfetch(instruction);
          else
             execute_tex(instruction);
-         if (dst < written.size())
+         /* SET_GRADIENTS_H/V write no register. */
+         if (dst < written.size() && !name.starts_with("SET_GRADIENTS_"))
             written[dst] = true;
       }
    }
@@ -1259,7 +1381,12 @@ private:
          execute_gradients(instruction, name);
          return;
       }
+      if (name.starts_with("SET_GRADIENTS_")) {
+         execute_set_gradients(instruction, name);
+         return;
+      }
       TexRequest request;
+      bool explicit_gradients = false;
       if (name == "SAMPLE") request.op = TexOp::Sample;
       else if (name == "SAMPLE_L") request.op = TexOp::SampleL;
       else if (name == "SAMPLE_LB") request.op = TexOp::SampleLB;
@@ -1275,9 +1402,18 @@ private:
        * the sample count (texture_unit.cpp). */
       else if (name == "LDFPTR") request.op = TexOp::LdFmask;
       else if (name == "GET_NUMBER_OF_SAMPLES") request.op = TexOp::NumSamples;
+      /* Gathers: INST_MOD selects the component (texture_unit.cpp, run_gather). */
+      else if (name == "GATHER4") request.op = TexOp::Gather;
+      else if (name == "GATHER4_C") request.op = TexOp::Gather, request.compare = true;
+      /* SAMPLE_G / SAMPLE_C_G: SAMPLE's level of detail from the gradients SET_GRADIENTS_H/V gave
+       * (Mesa r600 sfn emit_set_gradients puts the two in front of the sample, in its clause). */
+      else if (name == "SAMPLE_G") request.op = TexOp::Sample, explicit_gradients = true;
+      else if (name == "SAMPLE_C_G") request.op = TexOp::Sample, request.compare = true, explicit_gradients = true;
       else
          stop("CF %u: %s is not simulated", pc, name.c_str());
-      if (instruction.get(tex::inst_mod) && request.op != TexOp::LdFmask)
+      request.gather_component = instruction.get(tex::inst_mod);
+      request.cayman_gather_order = ctx.dispatch.isa == hw::IsaClass::Cayman;
+      if (instruction.get(tex::inst_mod) && request.op != TexOp::LdFmask && request.op != TexOp::Gather)
          stop("CF %u: %s with INST_MOD %u is not simulated", pc, name.c_str(), instruction.get(tex::inst_mod));
       if (instruction.get(tex::src_rel) || instruction.get(tex::dst_rel))
          stop("CF %u: relative TEX registers are not simulated", pc);
@@ -1325,12 +1461,19 @@ private:
        * the coordinates across the quad, one level for the quad: top-right minus top-left and
        * bottom-left minus top-left (derived; docs/sim-semantics.md). */
       const bool implicit_lod = (request.op == TexOp::Sample || request.op == TexOp::SampleLB) &&
-                                ctx.dispatch.stage == ShaderStage::Pixel && !killed.empty();
+                                ctx.dispatch.stage == ShaderStage::Pixel && !killed.empty() && !explicit_gradients;
+      if (explicit_gradients && (!gradients_set[0] || !gradients_set[1]))
+         stop("CF %u: %s without SET_GRADIENTS_H and SET_GRADIENTS_V before it in its clause", pc, name.c_str());
       for (unsigned lane = 0; lane < width; lane++) {
          if (!lane_active(lane))
             continue;
          ctx.statistics.fetches++;
          request.source = sources[lane];
+         if (explicit_gradients) {
+            request.has_derivatives = true;
+            request.derivatives = {set_gradients[0][lane], set_gradients[1][lane]};
+            request.explicit_gradients = true;
+         }
          if (implicit_lod) {
             const unsigned top_left = lane & ~3u;
             request.has_derivatives = true;
@@ -1428,6 +1571,31 @@ private:
             gpr_at(dst, c, lane, "TEX writes") = sel < 4 ? result[sel] : sel == 4 ? 0u : as_bits(1.0f);
          }
       }
+   }
+
+   /* SET_GRADIENTS_H / SET_GRADIENTS_V (INST_MOD 0): each lane's selected x, y, z become the
+    * d/dx or d/dy a later SAMPLE_G of the clause uses, in the units of that sample's coordinates
+    * (its COORD_TYPE scales them; this instruction's COORD_TYPE, resource and sampler play no
+    * part: derived). Nothing is written (r600g masks every DST_SEL). Cayman's _COARSE and _PACKED
+    * forms (INST_MOD 1-3) are not simulated. */
+   void execute_set_gradients(const FetchInstruction &instruction, const std::string &name)
+   {
+      if (instruction.get(tex::inst_mod))
+         stop("CF %u: %s with INST_MOD %u is not simulated", pc, name.c_str(), instruction.get(tex::inst_mod));
+      if (instruction.get(tex::src_rel))
+         stop("CF %u: relative TEX registers are not simulated", pc);
+      const unsigned which = name.starts_with("SET_GRADIENTS_V") ? 1 : 0;
+      const unsigned src = instruction.get(tex::src_gpr);
+      set_gradients[which].assign(width, {});
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         ctx.statistics.fetches++;
+         const std::array<uint32_t, 4> values = selected_sources(instruction, src, lane, name);
+         for (unsigned c = 0; c < 3; c++)
+            set_gradients[which][lane][c] = as_float(values[c]);
+      }
+      gradients_set[which] = true;
    }
 
    void execute_vfetch(const FetchInstruction &instruction)

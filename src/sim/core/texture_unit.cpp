@@ -664,7 +664,9 @@ bool cube_coordinates_on(unsigned from, double x, double y, unsigned to, double 
    return true;
 }
 
-float implicit_lod(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+/* The lengths of d(u, v, w)/dx and d(u, v, w)/dy in base-level texels (Vulkan's ρx and ρy),
+ * the scale factors implicit_lod and the anisotropic footprint start from. */
+std::array<double, 2> footprint_lengths(const TextureView &view, const Sampler &sampler, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
    const TextureView::Level &base = view.levels[r.base_level];
@@ -677,6 +679,9 @@ float implicit_lod(const TextureView &view, const Sampler &sampler, const TexReq
     * LOD from the face coordinates' derivatives; how the hardware treats such quads is not
     * documented to us: derived). */
    std::array<std::array<float, 3>, 2> derivatives = q.derivatives;
+   if (r.dim == TextureDim::Cube && q.explicit_gradients)
+      fault("SAMPLE_G on a cube is not simulated (its gradients' relation to the face coordinates is not "
+            "documented)");
    if (r.dim == TextureDim::Cube) {
       const unsigned face = unsigned(float_of(q.source[2])) % 8;
       std::array<std::array<double, 2>, 3> on_face{};
@@ -692,7 +697,7 @@ float implicit_lod(const TextureView &view, const Sampler &sampler, const TexReq
             for (unsigned a = 0; a < 2; a++)
                derivatives[d][a] = float(on_face[d + 1][a] - on_face[0][a]);
    }
-   double rho = 0.0;
+   std::array<double, 2> lengths{};
    for (unsigned d = 0; d < 2; d++) {
       double sum = 0.0;
       for (unsigned a = 0; a < spatial; a++) {
@@ -700,11 +705,41 @@ float implicit_lod(const TextureView &view, const Sampler &sampler, const TexReq
          const double v = double(derivatives[d][a]) * (normalized ? double(sizes[a]) : 1.0);
          sum += v * v;
       }
-      rho = std::max(rho, std::sqrt(sum));
+      lengths[d] = std::sqrt(sum);
    }
+   return lengths;
+}
+
+float implicit_lod(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+{
+   const std::array<double, 2> lengths = footprint_lengths(view, sampler, q);
+   const double rho = std::max(lengths[0], lengths[1]);
    if (!(rho > 0.0))
       return -std::numeric_limits<float>::infinity();
    return float(std::log2(rho));
+}
+
+/* The most probes the sampler and the resource allow, 1 when filtering is isotropic. The
+ * sampler asks for anisotropy with XY_MAG/MIN_FILTER ANISO_POINT or ANISO_BILINEAR and
+ * MAX_ANISO_RATIO 0..4 (1x..16x; r600g programs both filters aniso and the ratio from GL's
+ * maximum: r600_pipe_common.h eg_tex_filter, r600_tex_aniso_filter). The resource's WORD6
+ * MAX_ANISO_RATIO limits it (derived: r600g writes 4 there for views with mip levels and 0
+ * for single-level views, evergreen_fill_tex_resource_words; the smaller ratio is used). */
+unsigned anisotropic_probe_limit(const TextureView &view, const Sampler &sampler)
+{
+   const bool mag = sampler.mag_filter == TexFilter::AnisoPoint || sampler.mag_filter == TexFilter::AnisoBilinear;
+   const bool min = sampler.min_filter == TexFilter::AnisoPoint || sampler.min_filter == TexFilter::AnisoBilinear;
+   if (!mag && !min)
+      return 1;
+   if (mag != min)
+      fault("an anisotropic XY_%s_FILTER with an isotropic XY_%s_FILTER is not simulated (r600g sets both or "
+            "neither)",
+            mag ? "MAG" : "MIN", mag ? "MIN" : "MAG");
+   const unsigned resource_ratio = view.resource.max_aniso_ratio;
+   if (sampler.max_aniso_ratio > 4 || resource_ratio > 4)
+      fault("MAX_ANISO_RATIO %u (sampler) / %u (resource WORD6) is not defined: 0..4 mean 1x..16x",
+            sampler.max_aniso_ratio, resource_ratio);
+   return 1u << std::min(sampler.max_aniso_ratio, resource_ratio);
 }
 
 std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampler,
@@ -742,11 +777,26 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
     * quad's derivatives in pixel shaders (0 without them: compute and vertex shaders), and
     * SAMPLE_LB adds the w source as a bias. The sampler's bias is added to all, then min/max
     * LOD clamp. */
+   /* Anisotropic filtering takes N probes and λ from the footprint (AnisotropicFootprint), on
+    * 1D, 2D and 2D array textures with an implicit LOD; 3D and cube textures stay isotropic
+    * (derived: Vulkan describes the 2D case only). With one probe allowed this is the
+    * isotropic path, unchanged. */
+   AnisotropicFootprint footprint;
    float lod = 0.0f;
-   if (q.op == TexOp::SampleL)
+   if (q.op == TexOp::SampleL) {
       lod = float_of(q.source[3]);
-   else if ((q.op == TexOp::Sample || q.op == TexOp::SampleLB) && q.has_derivatives)
-      lod = implicit_lod(view, sampler, q);
+   } else if ((q.op == TexOp::Sample || q.op == TexOp::SampleLB) && q.has_derivatives) {
+      const unsigned max_probes = anisotropic_probe_limit(view, sampler);
+      const bool planar = r.dim == TextureDim::Dim2D || r.dim == TextureDim::Dim2DArray ||
+                          r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray;
+      if (max_probes > 1 && planar) {
+         const std::array<double, 2> lengths = footprint_lengths(view, sampler, q);
+         footprint = anisotropic_footprint(lengths[0], lengths[1], max_probes);
+         lod = footprint.lod;
+      } else {
+         lod = implicit_lod(view, sampler, q);
+      }
+   }
    if (q.op == TexOp::SampleLB)
       lod += float_of(q.source[3]);
    lod += sampler.lod_bias;
@@ -815,23 +865,100 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    const unsigned spatial = r.dim == TextureDim::Dim3D ? 3
                             : (r.dim == TextureDim::Dim1D || r.dim == TextureDim::Dim1DArray) ? 1 : 2;
 
-   auto level_coords = [&](unsigned level) {
+   /* `probe` >= 0: the coordinates moved by anisotropic_probe_offset(probe) times the major
+    * difference, in the coordinates' own units. */
+   auto level_coords = [&](unsigned level, int probe) {
       const TextureView::Level &l = view.levels[level];
       const unsigned sizes[3] = {l.width, l.height, l.depth};
       std::array<float, 3> u{};
       for (unsigned a = 0; a < spatial; a++) {
-         const float s = float_of(q.source[a]);
+         float s = float_of(q.source[a]);
+         if (probe >= 0)
+            s += anisotropic_probe_offset(unsigned(probe), footprint.probes) * q.derivatives[footprint.major][a];
          u[a] = (normalized[a] ? s * float(sizes[a]) : s) + float(q.offset_halves[a]) * 0.5f;
       }
       return u;
    };
-   Texel t = lookup.sample_level(level0, level_coords(level0), slice, linear, linear_z);
-   if (level_weight != 0.0f) {
-      const Texel t1 = lookup.sample_level(level1, level_coords(level1), slice, linear, linear_z);
+   auto filtered = [&](int probe) {
+      Texel t = lookup.sample_level(level0, level_coords(level0, probe), slice, linear, linear_z);
+      if (level_weight != 0.0f) {
+         const Texel t1 = lookup.sample_level(level1, level_coords(level1, probe), slice, linear, linear_z);
+         for (unsigned c = 0; c < 4; c++)
+            t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
+      }
+      return t;
+   };
+   if (footprint.probes == 1)
+      return finish(filtered(-1));
+   /* The probes' average (Vulkan's τ2Daniso), each filtered as the isotropic path filters. */
+   if (lookup.integer)
+      fault("anisotropic filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
+   Texel sum;
+   for (unsigned i = 0; i < footprint.probes; i++) {
+      const Texel t = filtered(int(i));
       for (unsigned c = 0; c < 4; c++)
-         t.f[c] = t.f[c] * (1.0f - level_weight) + t1.f[c] * level_weight;
+         sum.f[c] += t.f[c];
    }
-   return finish(t);
+   for (unsigned c = 0; c < 4; c++)
+      sum.f[c] /= float(footprint.probes);
+   return finish(sum);
+}
+
+/* GATHER4 / GATHER4_C: the four texels of the bilinear footprint at the base level (Vulkan's
+ * and GL's level 0 for gathers), one component of each: the resource-swizzled component
+ * INST_MOD selects (Mesa r600 puts textureGather's component in INST_MOD: r600_shader.c
+ * tgsi_tex, sfn TexInstr::set_gather_comp), or with GATHER4_C each texel's 0/1 depth comparison
+ * with the reference in w (as for SAMPLE_C). The footprint is the bilinear one whatever the
+ * sampler's filters (derived), except for NUM_FORMAT_ALL = INT, where the hardware uses the
+ * nearest filter's rounding, so the footprint is half a texel further on (Mesa r600's comment
+ * and workaround: r600_nir_lower_int_tg4 subtracts half a texel before integer gathers).
+ * Order: Cayman returns Vulkan's (i0,j1), (i1,j1), (i1,j0), (i0,j0); the Evergreen class
+ * returns (i1,j0), (i0,j1), (i1,j1), (i0,j0) (Mesa r600 reads TG4 x, y, z, w from result y, z,
+ * x, w before Cayman and straight on Cayman: r600_shader.c tgsi_tex, sfn lower_tg4's
+ * dest_swizzle). */
+std::array<uint32_t, 4> run_gather(const TextureView &view, const Sampler &sampler,
+                                   const std::array<float, 4> &register_border, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   if (r.dim != TextureDim::Dim2D && r.dim != TextureDim::Dim2DArray)
+      fault("GATHER4 of SQ_TEX_DIM %u is not simulated (2D and 2D array resources are)", unsigned(r.dim));
+   if (sampler.chroma_key)
+      fault("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
+   if (sampler.mc_coord_truncate)
+      fault("sampler MC_COORD_TRUNCATE is not simulated");
+   if (q.gather_component > 3)
+      fault("GATHER4 INST_MOD %u names no component", q.gather_component);
+   Lookup lookup(view, sampler, register_border);
+   if (q.compare)
+      lookup.compare_with(sampler.depth_compare, float_of(q.source[3]));
+   std::array<bool, 2> normalized = {q.normalized[0], q.normalized[1]};
+   if (sampler.force_unnormalized)
+      normalized[0] = normalized[1] = false;
+   int slice = int(r.base_array);
+   if (r.dim == TextureDim::Dim2DArray)
+      slice = select_layer(r, float_of(q.source[2]), q.normalized[2]);
+   const unsigned level = r.base_level;
+   const TextureView::Level &l = view.levels[level];
+   const int sizes[2] = {int(l.width), int(l.height)};
+   AxisTaps taps[2];
+   for (unsigned a = 0; a < 2; a++) {
+      const float s = float_of(q.source[a]);
+      float u = (normalized[a] ? s * float(sizes[a]) : s) + float(q.offset_halves[a]) * 0.5f;
+      if (lookup.integer)
+         u += 0.5f;
+      taps[a] = axis_taps(u, sizes[a], sampler.clamp[a], true);
+   }
+   auto component = [&](bool xi, bool yi) {
+      const bool border = (xi ? taps[0].border1 : taps[0].border0) || (yi ? taps[1].border1 : taps[1].border0);
+      const Texel t = border ? lookup.border_texel()
+                             : lookup.fetch(level, xi ? taps[0].i1 : taps[0].i0, yi ? taps[1].i1 : taps[1].i0, slice);
+      return q.compare ? bits_of(t.f[0]) : lookup.swizzle(t)[q.gather_component];
+   };
+   const std::array<uint32_t, 4> vulkan_order = {component(false, true), component(true, true),
+                                                 component(true, false), component(false, false)};
+   if (q.cayman_gather_order)
+      return vulkan_order;
+   return {vulkan_order[2], vulkan_order[0], vulkan_order[1], vulkan_order[3]};
 }
 
 std::array<uint32_t, 4> run_ld_msaa(const TextureView &view, const Sampler &sampler, const TexRequest &q);
@@ -1016,6 +1143,28 @@ std::array<uint32_t, 4> run_resinfo(const TextureView &view, const TexRequest &q
 }
 
 } // namespace
+
+AnisotropicFootprint anisotropic_footprint(double rho_x, double rho_y, unsigned max_probes)
+{
+   AnisotropicFootprint footprint;
+   footprint.major = rho_x > rho_y ? 0 : 1;
+   const double rho_max = std::max(rho_x, rho_y), rho_min = std::min(rho_x, rho_y);
+   if (!(rho_max > 0.0)) {
+      footprint.lod = -std::numeric_limits<float>::infinity();
+      return footprint;
+   }
+   /* η = ρmax / ρmin, limited to the sampler's ratio; a line footprint (ρmin 0) takes the
+    * limit, as Vulkan says. */
+   const double ratio = rho_min > 0.0 ? rho_max / rho_min : double(max_probes);
+   footprint.probes = unsigned(std::min(std::ceil(ratio), double(max_probes)));
+   footprint.lod = float(std::log2(rho_max / double(footprint.probes)));
+   return footprint;
+}
+
+float anisotropic_probe_offset(unsigned i, unsigned probes)
+{
+   return float(i + 1) / float(probes + 1) - 0.5f;
+}
 
 float srgb_to_linear(float c)
 {
@@ -1281,6 +1430,9 @@ bool texture_execute(const TextureView &view, const Sampler &sampler, const std:
                  "with LD",
                  unsigned(view.resource.dim));
          result = run_sample(view, sampler, register_border, request);
+         break;
+      case TexOp::Gather:
+         result = run_gather(view, sampler, register_border, request);
          break;
       case TexOp::LdFmask:
          result = run_ld_fmask(view, request);

@@ -56,8 +56,9 @@ struct TextureView {
 bool prepare_texture_view(const hw::TextureResource &resource, const hw::TilingConfig &tiling, GpuMemory &memory,
                           TextureView &view, std::string &error);
 
-/* LdFmask is LDFPTR (LD with INST_MOD 1), NumSamples GET_NUMBER_OF_SAMPLES. */
-enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo, LdFmask, NumSamples };
+/* LdFmask is LDFPTR (LD with INST_MOD 1), NumSamples GET_NUMBER_OF_SAMPLES, Gather GATHER4
+ * (and GATHER4_C with `compare`). */
+enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo, LdFmask, NumSamples, Gather };
 
 struct TexRequest {
    TexOp op = TexOp::Sample;
@@ -77,10 +78,15 @@ struct TexRequest {
     * level's size). SAMPLE and SAMPLE_LB take their level of detail from them; without them
     * (compute, vertex shaders) SAMPLE uses level of detail 0. */
    bool has_derivatives = false;
+   bool explicit_gradients = false; /* SAMPLE_G: the derivatives came from SET_GRADIENTS_H/V */
    std::array<std::array<float, 3>, 2> derivatives{};
    /* With derivatives: the quad's top-left, top-right and bottom-left sources (raw bits), from
     * which a cube's differences are taken on this lane's face (see implicit_lod). */
    std::array<std::array<uint32_t, 4>, 3> quad{};
+   /* GATHER4: the component of each texel returned (INST_MOD), and whether the four texels come
+    * back in Cayman's order (Vulkan's) or in the Evergreen class's (see run_gather). */
+   unsigned gather_component = 0;
+   bool cayman_gather_order = true;
 };
 
 /* The four values after the resource's DST_SEL (raw bits: floats, or integers for
@@ -89,6 +95,23 @@ struct TexRequest {
 bool texture_execute(const TextureView &view, const hw::Sampler &sampler,
                      const std::array<float, 4> &register_border, const TexRequest &request,
                      std::array<uint32_t, 4> &result, std::string &error);
+
+/* Anisotropic filtering (docs/sim-semantics.md "Textures"; derived: no public document gives
+ * TeraScale's algorithm, so this is the one the Vulkan specification describes under "Texel
+ * Anisotropic Filtering" and its level-of-detail rules). From the lengths ρx and ρy of the
+ * coordinates' differences along x and y (in base-level texels) and the most probes the sampler
+ * allows: N = min(ceil(ρmax / ρmin), max_probes) isotropic probes (max_probes when ρmin is 0
+ * and ρmax is not; 1 when both are 0), spread along the screen axis of the longer difference,
+ * with λ = log2(ρmax / N). */
+struct AnisotropicFootprint {
+   unsigned probes = 1;
+   unsigned major = 0; /* 0: the probes follow d/dx (ρx > ρy), 1: d/dy (ρy >= ρx) */
+   float lod = 0.0f;   /* before biases and clamps; -infinity when ρmax is 0 or NaN */
+};
+AnisotropicFootprint anisotropic_footprint(double rho_x, double rho_y, unsigned max_probes);
+/* Probe i of N (0-based) sits at (i + 1) / (N + 1) - 1/2 of the major difference from the
+ * lane's coordinates (Vulkan's x - 1/2 + i / (N + 1), i = 1..N). */
+float anisotropic_probe_offset(unsigned i, unsigned probes);
 
 /* Helpers the tests use to compute expectations independently of the filtering code. */
 float srgb_to_linear(float c);

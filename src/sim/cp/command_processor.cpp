@@ -30,6 +30,13 @@ CommandProcessor::CommandProcessor(Family family_, GpuMemory &memory_, const hw:
 {
 }
 
+/* SQ_{ES,GS,VS,PS}TMP_RING_BASE/SIZE (0x8C50-0x8C6C) and SQ_{LS,HS}TMP_RING_BASE/SIZE
+ * (0x8E10-0x8E1C): Mesa evergreend.h. */
+static bool is_scratch_ring_register(uint32_t reg)
+{
+   return (reg >= 0x8C50 && reg <= 0x8C6C) || (reg >= 0x8E10 && reg <= 0x8E1C);
+}
+
 uint32_t CommandProcessor::get(const std::map<uint32_t, uint32_t> &registers, uint32_t reg) const
 {
    const auto found = registers.find(reg);
@@ -68,6 +75,7 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
        * SET_PREDICATION decides whether they run. */
       if (pm4::predicate_bit(header)) {
          const bool predicable = opcode == pm4::DRAW_INDEX_AUTO || opcode == pm4::DRAW_INDEX ||
+                                 opcode == pm4::DRAW_INDEX_2 || opcode == pm4::DRAW_INDEX_OFFSET_2 ||
                                  opcode == pm4::DRAW_INDEX_IMMD || opcode == pm4::DRAW_INDIRECT ||
                                  opcode == pm4::DRAW_INDEX_INDIRECT || opcode == pm4::DISPATCH_DIRECT ||
                                  opcode == pm4::DISPATCH_INDIRECT;
@@ -125,6 +133,8 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
          break;
       case pm4::DRAW_INDEX_AUTO:
       case pm4::DRAW_INDEX:
+      case pm4::DRAW_INDEX_2:
+      case pm4::DRAW_INDEX_OFFSET_2:
       case pm4::DRAW_INDEX_IMMD:
          error = draw(opcode, body);
          break;
@@ -176,10 +186,16 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
             const uint32_t data[2] = {body[3], body[4]};
             error = write_memory(address, data, 8, "EVENT_WRITE_EOP");
          } else if (data_sel == 3) {
-            /* The GPU timestamp: submissions are executed in order and at once, so a counter
-             * of completed submissions is an honest clock. */
-            static uint64_t ticks = 0;
-            ticks += 1000;
+            /* The GPU timestamp, in reference-clock ticks: the modelled time of the work so
+             * far (cp/timing_model.h), at least one tick after the previous timestamp; without
+             * a model, 1000 ticks per timestamp. */
+            uint64_t ticks = timestamp_ticks + 1000;
+            if (timing.engine_clock_khz && timing.crystal_clock_khz) {
+               const unsigned __int128 scaled =
+                  (unsigned __int128)modelled_clocks * timing.crystal_clock_khz / timing.engine_clock_khz;
+               ticks = std::max<uint64_t>(uint64_t(scaled), timestamp_ticks + 1);
+            }
+            timestamp_ticks = ticks;
             error = write_memory(address, &ticks, 8, "EVENT_WRITE_EOP");
          }
          break;
@@ -277,6 +293,15 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
                                                       : context_graphics;
          for (uint32_t i = 0; i < count; i++) {
             const uint32_t reg = start + 4 * i;
+            /* The scratch rings' BASE and SIZE are per shader engine: written for one engine
+             * (GRBM_GFX_INDEX without SE_BROADCAST_WRITES) they reach that engine only, and
+             * the simulator runs every wave on engine 0 (r600_setup_scratch_area_for_shader
+             * programs each engine its own part of the ring). */
+            if (is_config && is_scratch_ring_register(reg) && config.count(reg::GRBM_GFX_INDEX)) {
+               const uint32_t index = config[reg::GRBM_GFX_INDEX];
+               if (!(index & reg::GRBM_GFX_INDEX_SE_BROADCAST) && ((index >> 16) & 0x3fff) != 0)
+                  continue;
+            }
             registers[reg] = body[1 + i];
             if (trace >= TraceLevel::Packets)
                std::fprintf(stderr, "terakan-sim:   0x%05x = 0x%08x\n", reg, body[1 + i]);
@@ -324,10 +349,7 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       }
       default: {
          char text[96];
-         std::snprintf(text, sizeof(text), "PM4 packet 0x%02x is not simulated yet%s", opcode,
-                       opcode >= pm4::DRAW_INDIRECT && opcode <= pm4::DRAW_INDEX_OFFSET_2
-                          ? " (drawing arrives with the fixed-function pipeline)"
-                          : "");
+         std::snprintf(text, sizeof(text), "PM4 packet 0x%02x is not simulated yet", opcode);
          return text;
       }
       }
@@ -397,6 +419,27 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
             std::min<uint64_t>(call.index_bytes_available, uint64_t(index_limit) * (index_type == 1 ? 4 : 2));
       call.count = body[2];
       initiator = body[3];
+   } else if (opcode == pm4::DRAW_INDEX_2 || opcode == pm4::DRAW_INDEX_OFFSET_2) {
+      /* DRAW_INDEX_2: VGT_DMA_MAX_SIZE, the index address (low, high byte), the count, the
+       * initiator; DRAW_INDEX_OFFSET_2: VGT_DMA_MAX_SIZE, the first index's offset in indices
+       * from INDEX_BASE, the count, the initiator (dword order: Mesa eg_debug.c's DRAW_INDEX_2
+       * dump, Linux evergreen_cs.c's counts; OFFSET_2's order and MAX_SIZE counting from
+       * INDEX_BASE as RADV's generated commands emit them on GCN, *derived* for TeraScale).
+       * MAX_SIZE bounds the indices the VGT fetches; what it returns beyond them is not
+       * documented for TeraScale (GCN reads 0), so a draw reaching past it is refused. */
+      const bool from_index_base = opcode == pm4::DRAW_INDEX_OFFSET_2;
+      const char *name = from_index_base ? "DRAW_INDEX_OFFSET_2" : "DRAW_INDEX_2";
+      const uint32_t max_size = body[0], first = from_index_base ? body[1] : 0;
+      call.indexed = true;
+      call.index_address = from_index_base ? index_base + uint64_t(first) * (index_type == 1 ? 4 : 2)
+                                           : body[1] | (uint64_t(body[2] & 0xff) << 32);
+      call.count = body[from_index_base ? 2 : 3];
+      initiator = body[from_index_base ? 3 : 4];
+      if (uint64_t(first) + call.count > max_size)
+         return std::string(name) + ": indices " + std::to_string(first) + " to " +
+                std::to_string(uint64_t(first) + call.count) + " reach past VGT_DMA_MAX_SIZE " +
+                std::to_string(max_size) + " (what the VGT reads there is not documented)";
+      call.index_bytes_available = memory.bytes_after(call.index_address);
    } else {
       call.indexed = true;
       call.immediate_indices = true;
@@ -407,10 +450,13 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    call.index_32bit = index_type == 1;
    /* VGT_DRAW_INITIATOR.SOURCE_SELECT: 0 DMA (memory), 1 immediate, 2 auto index. */
    const uint32_t source = initiator & 3;
-   const uint32_t expected = opcode == pm4::DRAW_INDEX_AUTO ? 2 : opcode == pm4::DRAW_INDEX ? 0 : 1;
-   if (source != expected)
-      return "draw packet 0x" + std::to_string(opcode) + ": VGT_DRAW_INITIATOR.SOURCE_SELECT " +
-             std::to_string(source) + " does not match the packet";
+   const uint32_t expected = opcode == pm4::DRAW_INDEX_AUTO ? 2 : opcode == pm4::DRAW_INDEX_IMMD ? 1 : 0;
+   if (source != expected) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "draw packet 0x%02x: VGT_DRAW_INITIATOR.SOURCE_SELECT %u does not match the packet",
+                    opcode, source);
+      return text;
+   }
    if (initiator & ~3u & ~(3u << 2))
       return "draw packet: VGT_DRAW_INITIATOR bits beyond SOURCE_SELECT and MAJOR_MODE are not simulated";
    PipelineState state;
@@ -421,8 +467,11 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    state.border_colours = &border_colours;
    state.streamout = &streamout;
    DrawStatistics statistics;
+   const DispatchStatistics before = totals;
    const std::string error = run_draw(state, call, memory, trace, totals, statistics);
    draws++;
+   account_time({totals.wavefronts - before.wavefronts, totals.alu_groups - before.alu_groups,
+                 totals.fetches - before.fetches, statistics.pixels_written, statistics.primitives});
    zpass_counts[0] += statistics.samples_passed;
    if (pipeline_statistics_counting) {
       pipeline_statistics[pm4::stat_ia_vertices] += statistics.input_vertices;
@@ -601,6 +650,9 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
          binding.border = colour->second;
       dispatch.samplers[id] = binding;
    }
+   dispatch.scratch = {uint64_t(get(config, reg::SQ_LSTMP_RING_BASE)) << 8,
+                       uint64_t(get(config, reg::SQ_LSTMP_RING_SIZE)) << 8,
+                       get(ctx, reg::SQ_LSTMP_RING_ITEMSIZE) & 0x7fff};
    const uint32_t target_mask = get(ctx, reg::CB_TARGET_MASK);
    for (unsigned n = 0; n < 8; n++) {
       const uint32_t base_reg = reg::CB_COLOR0_BASE + n * reg::CB_COLOR_STRIDE;
@@ -628,6 +680,7 @@ std::string CommandProcessor::dispatch(std::span<const uint32_t> body)
    totals.alu_groups += result.statistics.alu_groups;
    totals.alu_lane_operations += result.statistics.alu_lane_operations;
    totals.fetches += result.statistics.fetches;
+   account_time({result.statistics.wavefronts, result.statistics.alu_groups, result.statistics.fetches, 0, 0});
    if (!result.ok) {
       char text[64];
       std::snprintf(text, sizeof(text), "compute program at 0x%llx: ",

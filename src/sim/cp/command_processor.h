@@ -14,6 +14,7 @@
 
 #include "core/compute_dispatch.h"
 #include "core/gpu_memory.h"
+#include "cp/timing_model.h"
 #include "gfx/streamout.h"
 #include "hw/chips.h"
 #include "hw/pm4.h"
@@ -42,6 +43,9 @@ public:
     * change a dword a WAIT_REG_MEM polls: the CP then polls memory until the condition holds
     * or `lockup_ms` have passed (the kernel's lockup detection), instead of calling the wait
     * endless at once. */
+   /* The board's figures for GPU timestamps (cp/timing_model.h); without them the timestamp
+    * counter steps by 1000 per timestamp written. */
+   void set_timing_model(const TimingModel &model) { timing = model; }
    void set_concurrent_host(bool concurrent, unsigned lockup_ms)
    {
       concurrent_host = concurrent;
@@ -54,6 +58,10 @@ public:
    }
 
 private:
+   /* Adds one dispatch's or draw's modelled time. */
+   void account_time(const WorkDone &work) { modelled_clocks += modelled_engine_clocks(timing, work); }
+   TimingModel timing;
+   uint64_t modelled_clocks = 0, timestamp_ticks = 0;
    bool concurrent_host = false;
    unsigned lockup_timeout_ms = 0;
    hw::Family family;

@@ -278,8 +278,11 @@ private:
          need_count(count, 4, "bad CP DMA");
          cp_dma(at, body);
          break;
-      /* Drawing: the kernel accepts these (its count checks below); the command processor then
-       * refuses them as not simulated yet. */
+      /* Drawing: the kernel checks the counts, relocates the index addresses of DRAW_INDEX,
+       * DRAW_INDEX_2 and INDEX_BASE, and runs its draw-time checks; it does not compare an
+       * index count or VGT_DMA_MAX_SIZE with the index buffer's size (Linux evergreen_cs.c),
+       * so reads past the buffer are the command processor's to stop. DRAW_INDEX_OFFSET and
+       * DRAW_INDEX_MULTI_AUTO pass here and are refused by the command processor. */
       case pm4::INDEX_TYPE:
       case pm4::NUM_INSTANCES:
          need_count(count, 0, "bad INDEX_TYPE/NUM_INSTANCES/CLEAR_STATE");
@@ -350,8 +353,16 @@ private:
       case pm4::DRAW_INDEX_2: {
          need_count(count, opcode == pm4::DRAW_INDEX ? 3 : 4,
                     opcode == pm4::DRAW_INDEX ? "bad DRAW_INDEX" : "bad DRAW_INDEX_2");
+         /* DRAW_INDEX_2's address follows VGT_DMA_MAX_SIZE. A missing relocation: the
+          * relocation parser's complaint, then the packet's. */
          const size_t address = opcode == pm4::DRAW_INDEX ? body : body + 1;
-         const CsReloc &reloc = next_reloc(at);
+         const CsReloc *found;
+         try {
+            found = &next_reloc(at);
+         } catch (Failure &inner) {
+            throw Failure{inner.message + (opcode == pm4::DRAW_INDEX ? "; bad DRAW_INDEX" : "; bad DRAW_INDEX_2")};
+         }
+         const CsReloc &reloc = *found;
          const uint64_t offset = reloc.gpu_address + ib[address] + (uint64_t(ib[address + 1] & 0xff) << 32);
          ib[address] = uint32_t(offset);
          ib[address + 1] = uint32_t(offset >> 32) & 0xff;

@@ -4,6 +4,7 @@
  * loads barycentrics and parameters into pixel-shader waves, and CB writes the exports.
  * Sources for each rule are in docs/sim-semantics.md ("Drawing"). */
 #include "draw.h"
+#include "unmodelled_state.h"
 
 #include <algorithm>
 #include <bit>
@@ -48,6 +49,10 @@ struct Vertex {
    std::array<float, 4> position{};
    std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
    std::optional<float> point_size; /* the misc vector's x, if the VS exported one */
+   uint32_t viewport_index = 0; /* the misc vector's w, with PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX */
+   /* The misc vector's y, with USE_VTX_EDGE_FLAG: whether the edge that starts at this vertex
+    * is a boundary edge (drawn in polygon modes). */
+   bool edge_flag = true;
    std::array<float, 8> clip_distances{}; /* EXPORT POS 62 (0-3) and 63 (4-7), when written */
    std::vector<StreamRecord> stream; /* its MEM_STREAM writes, for streamout */
 };
@@ -125,6 +130,18 @@ private:
    uint32_t clip_control = 0, mode_control = 0, vte_control = 0, vertex_control = 0;
    std::array<float, 6> viewport{};
    int scissor_x0 = 0, scissor_y0 = 0, scissor_x1 = 0, scissor_y1 = 0;
+   /* The 16 viewports and their scissors (each already intersected with the screen, window
+    * and generic scissors); a primitive takes its provoking vertex's viewport index when
+    * PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX [19] is set, else viewport 0. */
+   static constexpr unsigned viewport_count = 16;
+   struct ViewportState {
+      std::array<float, 6> transform;
+      int scissor_x0, scissor_y0, scissor_x1, scissor_y1;
+      float depth_min, depth_max;
+   };
+   std::array<ViewportState, viewport_count> viewports{};
+   bool viewport_from_vertex = false;
+   unsigned selected_viewport = 0;
    int64_t subpixels = 256;
    bool pixel_centre_half = true;
    /* What each face of a triangle becomes (PA_SU_SC_MODE_CNTL POLY_MODE and *_PTYPE):
@@ -139,8 +156,6 @@ private:
       mode_control = state.get(PA_SU_SC_MODE_CNTL);
       vte_control = state.get(PA_CL_VTE_CNTL);
       vertex_control = state.get(state.isa == hw::IsaClass::Cayman ? CM_PA_SU_VTX_CNTL : PA_SU_VTX_CNTL);
-      for (unsigned i = 0; i < 6; i++)
-         viewport[i] = as_float(state.get(PA_CL_VPORT_XSCALE_0 + 4 * i));
       pixel_centre_half = vertex_control & 1;
       static constexpr int64_t grids[8] = {16, 8, 4, 2, 1, 256, 1024, 0};
       subpixels = grids[(vertex_control >> 3) & 7];
@@ -157,7 +172,7 @@ private:
          fault("multisampling with a subpixel grid coarser than 1/16 pixel (PA_SU_VTX_CNTL.QUANT_MODE) is not simulated");
 
       /* The scissors: screen, window (offset by PA_SC_WINDOW_OFFSET unless disabled),
-       * generic and viewport 0 all apply (their intersection). */
+       * generic and the primitive's viewport scissor all apply (their intersection). */
       const uint32_t window_offset = state.get(PA_SC_WINDOW_OFFSET);
       const int offset_x = int16_t(window_offset & 0xffff), offset_y = int16_t(window_offset >> 16);
       scissor_x0 = scissor_y0 = 0;
@@ -174,7 +189,48 @@ private:
       intersect(PA_SC_SCREEN_SCISSOR_TL, PA_SC_SCREEN_SCISSOR_BR, false);
       intersect(PA_SC_WINDOW_SCISSOR_TL, PA_SC_WINDOW_SCISSOR_BR, true);
       intersect(PA_SC_GENERIC_SCISSOR_TL, PA_SC_GENERIC_SCISSOR_BR, true);
-      intersect(PA_SC_VPORT_SCISSOR_0_TL, PA_SC_VPORT_SCISSOR_0_BR, true);
+      const int common_x0 = scissor_x0, common_y0 = scissor_y0, common_x1 = scissor_x1, common_y1 = scissor_y1;
+      /* Viewport n: PA_CL_VPORT_XSCALE_n.. at 0x18 bytes apart, PA_SC_VPORT_SCISSOR_n_TL/BR
+       * and PA_SC_VPORT_ZMIN_n/ZMAX_n at 8 (evergreend.h). */
+      for (unsigned n = 0; n < viewport_count; n++) {
+         ViewportState &v = viewports[n];
+         for (unsigned i = 0; i < 6; i++)
+            v.transform[i] = as_float(state.get(PA_CL_VPORT_XSCALE_0 + 0x18 * n + 4 * i));
+         scissor_x0 = common_x0, scissor_y0 = common_y0, scissor_x1 = common_x1, scissor_y1 = common_y1;
+         intersect(PA_SC_VPORT_SCISSOR_0_TL + 8 * n, PA_SC_VPORT_SCISSOR_0_BR + 8 * n, true);
+         v.scissor_x0 = scissor_x0, v.scissor_y0 = scissor_y0, v.scissor_x1 = scissor_x1, v.scissor_y1 = scissor_y1;
+         v.depth_min = as_float(state.get(PA_SC_VPORT_ZMIN_0 + 8 * n));
+         v.depth_max = as_float(state.get(PA_SC_VPORT_ZMAX_0 + 8 * n));
+      }
+      viewport_from_vertex = (state.get(PA_CL_VS_OUT_CNTL) >> 19) & 1;
+      apply_viewport(0);
+   }
+
+   void apply_viewport(unsigned n)
+   {
+      const ViewportState &v = viewports[n];
+      viewport = v.transform;
+      scissor_x0 = v.scissor_x0, scissor_y0 = v.scissor_y0, scissor_x1 = v.scissor_x1, scissor_y1 = v.scissor_y1;
+      selected_viewport = n;
+   }
+
+   /* Before each primitive: the viewport its provoking vertex names. The DB clamps depth to
+    * the viewport's range when it tests, so fragments waiting for the pixel shader are shaded
+    * first if the range changes. */
+   void select_viewport(const Vertex &provoking)
+   {
+      if (!viewport_from_vertex || provoking.viewport_index == selected_viewport)
+         return;
+      if (provoking.viewport_index >= viewport_count)
+         fault("a vertex shader's viewport index %u is beyond the 16 viewports (what the PA does "
+               "with it is not documented)", provoking.viewport_index);
+      const ViewportState &next = viewports[provoking.viewport_index];
+      if (next.depth_min != depth_stencil.depth_min || next.depth_max != depth_stencil.depth_max) {
+         flush_pixels();
+         depth_stencil.depth_min = next.depth_min;
+         depth_stencil.depth_max = next.depth_max;
+      }
+      apply_viewport(provoking.viewport_index);
    }
 
    void decode_polygon_mode()
@@ -191,8 +247,6 @@ private:
               back_polygon);
       if (clip_control & clip_cntl_boundary_edge_flag)
          fault("PA_CL_CLIP_CNTL.BOUNDARY_EDGE_FLAG_ENA in polygon mode is not simulated");
-      if ((state.get(PA_CL_VS_OUT_CNTL) >> 17) & 1)
-         fault("PA_CL_VS_OUT_CNTL.USE_VTX_EDGE_FLAG (edge flags from the vertex shader) is not simulated yet");
    }
 
    void decode_targets()
@@ -387,8 +441,13 @@ private:
             for (unsigned c = 0; c < 4; c++)
                v.position[c] = as_float(position->second.values[lane][c]);
             v.parameters.assign(export_count, {0, 0, 0, 0});
-            if (misc != exports.targets.end() && misc->second.written[lane])
+            if (misc != exports.targets.end() && misc->second.written[lane]) {
                v.point_size = as_float(misc->second.values[lane][0]);
+               v.viewport_index = misc->second.values[lane][3]; /* an integer (r600g's sfn) */
+               /* An integer too: r600g's sfn clamps the flag and converts it with FLT_TO_INT. */
+               if ((out_control >> 17) & 1)
+                  v.edge_flag = misc->second.values[lane][1] != 0;
+            }
             for (unsigned vector = 0; vector < 2; vector++) {
                if (!distance_exports[vector])
                   continue;
@@ -473,8 +532,76 @@ private:
          if (primitive_type == LineLoop && n > 2)
             line_primitive(v[begin + n - 1], v[begin], v[begin + (provoking_last ? 0 : n - 1)]);
          break;
+      /* Adjacency types without a geometry shader: the base primitives, the adjacent vertices
+       * shaded but unused; quads and quad strips as two triangles sharing the first and third
+       * corner with one provoking vertex for both, polygons as fans with the first vertex
+       * provoking. Vertex order and provoking vertices are GL's (the GL 4.5 spec, "Primitive
+       * Assembly" and its provoking-vertex table), which r600g relies on when it hands these
+       * types to the VGT unchanged (Mesa r600_conv_pipe_prim); *derived*: no AMD document
+       * gives the VGT's assembly. Which diagonal splits a quad only shows in the parameters
+       * of a smooth-shaded quad that is not a parallelogram. */
+      case LineListAdjacency:
+         for (size_t i = 0; i + 3 < n; i += 4)
+            line_primitive(v[begin + i + 1], v[begin + i + 2], v[begin + (provoking_last ? i + 2 : i + 1)]);
+         break;
+      case LineStripAdjacency:
+         for (size_t i = 1; i + 2 < n; i++)
+            line_primitive(v[begin + i], v[begin + i + 1], v[begin + (provoking_last ? i + 1 : i)]);
+         break;
+      case TriangleListAdjacency:
+         for (size_t i = 0; i + 5 < n; i += 6)
+            triangle(i, i + 2, i + 4, provoking_last ? i + 4 : i);
+         break;
+      case TriangleStripAdjacency:
+         for (size_t i = 0; n >= 6 && i < (n - 4) / 2; i++) {
+            if (i % 2 == 0)
+               triangle(2 * i, 2 * i + 2, 2 * i + 4, provoking_last ? 2 * i + 4 : 2 * i);
+            else
+               triangle(2 * i + 2, 2 * i, 2 * i + 4, provoking_last ? 2 * i + 4 : 2 * i);
+         }
+         break;
+      case QuadList:
+      case QuadStrip:
+      case Polygon:
+         /* In polygon mode a quad's or polygon's inner edges must not show (the hardware's
+          * internal edge flags), which two separate triangles would draw. */
+         if ((mode_control >> su_sc_mode_poly_mode_shift) & 3)
+            fault("quads and polygons (VGT_PRIMITIVE_TYPE %u) in polygon mode are not simulated: their inner "
+                  "edges would show",
+                  primitive_type);
+         assemble_quads_and_polygons(v, begin, n, provoking_last);
+         break;
       default:
          fault("primitive type %u (VGT_PRIMITIVE_TYPE) is not simulated yet", primitive_type);
+      }
+   }
+
+   void assemble_quads_and_polygons(const std::vector<Vertex> &v, size_t begin, size_t n, bool provoking_last)
+   {
+      auto triangle = [&](size_t a, size_t b, size_t c, size_t provoking) {
+         triangle_primitive(v[begin + a], v[begin + b], v[begin + c], v[begin + provoking]);
+      };
+      switch (primitive_type) {
+      case QuadList:
+         for (size_t i = 0; i + 3 < n; i += 4) {
+            const size_t provoking = provoking_last ? i + 3 : i;
+            triangle(i, i + 1, i + 2, provoking);
+            triangle(i, i + 2, i + 3, provoking);
+         }
+         break;
+      case QuadStrip:
+         for (size_t i = 0; i + 3 < n; i += 2) {
+            const size_t provoking = provoking_last ? i + 3 : i;
+            triangle(i, i + 1, i + 3, provoking);
+            triangle(i, i + 3, i + 2, provoking);
+         }
+         break;
+      case Polygon:
+         for (size_t i = 1; i + 1 < n; i++)
+            triangle(0, i, i + 1, 0);
+         break;
+      default:
+         break;
       }
    }
 
@@ -572,7 +699,9 @@ private:
     * is (part of) an edge of the original triangle rather than one clipping created. */
    std::vector<Vertex> clip(std::vector<Vertex> polygon, std::vector<bool> *boundary = nullptr) const
    {
-      std::vector<bool> flags(polygon.size(), true);
+      std::vector<bool> flags(polygon.size());
+      for (size_t i = 0; i < polygon.size(); i++)
+         flags[i] = polygon[i].edge_flag;
       for (const auto &distance : clipping_planes()) {
          std::vector<Vertex> out;
          std::vector<bool> out_flags;
@@ -603,7 +732,7 @@ private:
    {
       WindowVertex w;
       const bool xy_divided = (vte_control >> 8) & 1, z_divided = (vte_control >> 9) & 1;
-      const bool w_inverse = (vte_control >> 10) & 1;
+      const bool w_inverse = !(vte_control & hw::gfx::vte_w0_is_w);
       const double inverse = w_inverse ? v.position[3] : 1.0 / v.position[3];
       double x = xy_divided ? v.position[0] : v.position[0] * inverse;
       double y = xy_divided ? v.position[1] : v.position[1] * inverse;
@@ -643,6 +772,7 @@ private:
 
    void triangle_primitive(const Vertex &a, const Vertex &b, const Vertex &c, const Vertex &provoking)
    {
+      select_viewport(provoking);
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream, &c.stream}))
          return;
@@ -669,8 +799,9 @@ private:
     * lines is drawn as the vertices or edges of its clipped polygon, each with the line and
     * point rules below, the triangle's facing, flat-shading vertex and (with
     * POLY_OFFSET_PARA_ENABLE) its polygon offset; culling comes first. Every triangle of a
-    * strip or fan is outlined whole (GL marks the edges of connected triangles as boundary
-    * edges; Vulkan has no edge flags). Edges that clipping creates are not drawn, nor points
+    * strip or fan is outlined whole (Vulkan has no edge flags), unless the vertex shader
+    * exports edge flags (USE_VTX_EDGE_FLAG: an edge is drawn when the vertex it starts at has a
+    * non-zero flag, and so is that vertex's point, GL's rule). Edges that clipping creates are not drawn, nor points
     * at the vertices that start them (*derived*: llvmpipe's rule for the view volume;
     * BOUNDARY_EDGE_FLAG_ENA is refused). Returns false when the face is filled. */
    bool draw_polygon_outline(const std::vector<Vertex> &polygon, const std::vector<WindowVertex> &window,
@@ -707,6 +838,7 @@ private:
 
    void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
    {
+      select_viewport(a);
       statistics.primitives++;
       if (streamout->enabled())
          fault("streamout of RECTLIST primitives is not simulated");
@@ -770,6 +902,7 @@ private:
     * from 0 at the left and top edges to 1 at the right and bottom ones. */
    void point_primitive(const Vertex &v)
    {
+      select_viewport(v);
       statistics.primitives++;
       if (!stream_out({&v.stream}))
          return;
@@ -837,6 +970,8 @@ private:
             m.parameters[p][c] = as_bits(float(as_float(a.parameters[p][c]) +
                                                t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
       m.point_size = a.point_size;
+      m.viewport_index = a.viewport_index;
+      m.edge_flag = a.edge_flag;
       for (unsigned i = 0; i < 8; i++)
          m.clip_distances[i] = float(a.clip_distances[i] + t * (b.clip_distances[i] - a.clip_distances[i]));
       return m;
@@ -848,6 +983,7 @@ private:
    * segment only. */
    void line_primitive(Vertex a, Vertex b, const Vertex &provoking)
    {
+      select_viewport(provoking);
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream}))
          return;
@@ -1511,6 +1647,10 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
    out.num_gprs = resources & 0xff;
    out.stack_size = (resources >> 8) & 0xff;
    out.loop_count = (*state.loop_consts)[vertex ? vs_loop_const : ps_loop_const] & 0xfff;
+   /* The stage's scratch ring (docs/sim-semantics.md, "Scratch"). */
+   out.scratch = {uint64_t(state.get(vertex ? hw::reg::SQ_VSTMP_RING_BASE : hw::reg::SQ_PSTMP_RING_BASE)) << 8,
+                  uint64_t(state.get(vertex ? hw::reg::SQ_VSTMP_RING_SIZE : hw::reg::SQ_PSTMP_RING_SIZE)) << 8,
+                  state.get(vertex ? hw::reg::SQ_VSTMP_RING_ITEMSIZE : hw::reg::SQ_PSTMP_RING_ITEMSIZE) & 0x7fff};
    auto load_program = [&](uint64_t address, std::vector<uint32_t> &words, const char *what) -> std::string {
       const uint64_t available = std::min<uint64_t>(memory.bytes_after(address), 1u << 24);
       if (available < 8)
@@ -1582,6 +1722,9 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
 std::string run_draw(const PipelineState &state, const DrawCall &call, GpuMemory &memory, TraceLevel trace,
                      DispatchStatistics &totals, DrawStatistics &statistics)
 {
+   /* Registers the blocks below do not read, holding values that would change the picture. */
+   if (std::string refused = check_unmodelled_state(state); !refused.empty())
+      return refused;
    try {
       Draw(state, call, memory, trace, totals, statistics).run();
    } catch (const SimulatorFault &failure) {

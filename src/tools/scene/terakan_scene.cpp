@@ -11,9 +11,9 @@
  *
  * It prints the device's name, the picture's size and triangle count, the time pipeline
  * creation took, the CPU time of the frame (submission to completion) and the frame's GPU time
- * from two timestamp queries, except on the simulated card, whose timestamps are not a clock
- * (the simulator has no model of time: its counter advances by a fixed step per timestamp
- * written), which the program says instead of printing a made-up duration.
+ * from two timestamp queries; on the simulated card those timestamps come from the simulator's
+ * timing model of the board (src/sim/cp/timing_model.h), and the program says so: a modelled
+ * duration, not a measured one.
  *
  * Vulkan 1.0 only (render pass and framebuffer objects), through the loader, so the same
  * program gives lavapipe's reference picture (--device llvmpipe). --validate enables the Khronos
@@ -314,7 +314,7 @@ const uint8_t ramp_texels[ramp_size][4] = {
 
 
 /* Whether Terakan's simulator (libterakan_sim.so, preloaded) is in this process: then the
- * device is simulated and its timestamps count events instead of time. */
+ * device is simulated and its timestamps are the simulator's model of time. */
 bool simulator_loaded()
 {
    std::ifstream maps("/proc/self/maps");
@@ -1086,9 +1086,9 @@ bool Renderer::run()
       std::printf("frame, GPU time: not measured (the queue has no timestamps)\n");
    } else if (simulated) {
       const uint64_t mask = timestamp_bits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << timestamp_bits_) - 1;
-      std::printf("frame, GPU time: not modelled: the simulated card has no clock; its timestamp counter "
-                  "steps once per timestamp written (these two read %llu ticks apart), which is not a duration\n",
-                  (unsigned long long)((stamps[1] - stamps[0]) & mask));
+      const double gpu_ms = double((stamps[1] - stamps[0]) & mask) * properties_.limits.timestampPeriod / 1e6;
+      std::printf("frame, GPU time modelled by the simulator: %.3f ms (from timestamps; the simulator's timing "
+                  "model of the board, src/sim/cp/timing_model.h, not a measurement)\n", gpu_ms);
    } else {
       const uint64_t mask = timestamp_bits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << timestamp_bits_) - 1;
       const double gpu_ms = double((stamps[1] - stamps[0]) & mask) * properties_.limits.timestampPeriod / 1e6;
