@@ -15,6 +15,7 @@ packages="
   libx11-dev libx11-xcb-dev libxcb1-dev libxcb-dri2-0-dev libxcb-dri3-dev libxcb-present-dev
   libxcb-xfixes0-dev libxcb-sync-dev libxcb-randr0-dev libxcb-shm0-dev libxshmfence-dev
   libxrandr-dev xvfb x11-apps x11-utils
+  libwayland-dev libwayland-bin wayland-protocols weston
 "
 
 missing=""

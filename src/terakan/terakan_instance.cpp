@@ -11,6 +11,7 @@ static const struct vk_instance_extension_table terakan_instance_extensions = {
    .KHR_get_physical_device_properties2 = true,
    .KHR_get_surface_capabilities2 = true,
    .KHR_surface = true,
+   .KHR_wayland_surface = true, /* wsi_common_wayland: wl_shm buffers (terakan_wsi.cpp) */
    .KHR_xcb_surface = true,
    .KHR_xlib_surface = true,
    .EXT_debug_report = true,

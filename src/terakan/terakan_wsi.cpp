@@ -4,7 +4,9 @@
  * Presentation takes wsi_common's CPU path ("sw"): each swapchain image is an ordinary optimal
  * image the application renders to; at vkQueuePresentKHR wsi_common records a copy of it into a
  * host-visible linear buffer (our vkCmdCopyImageToBuffer), waits for it, and sends the pixels to
- * the X server with PutImage. This is the path an X server without DRI3 needs (Xvfb, the
+ * the X server with PutImage, or, on Wayland, copies them into a wl_shm buffer the compositor
+ * reads (wsi_common_wayland's memcpy path: without VK_EXT_external_memory_host the buffer cannot
+ * be the shared memory itself). This is the path an X server without DRI3 needs (Xvfb, the
  * simulator's case), and it is correct on a real card too. The zero-copy DRI3 path (images
  * shared as dma-bufs in a layout the display engine scans out) needs external memory export,
  * which the driver does not have yet. */
@@ -37,9 +39,10 @@ VkResult terakan_wsi_init(struct terakan_physical_device *pdev)
       vk_free(alloc, wsi);
       return result;
    }
-   /* B8G8R8A8_UNORM is listed before the sRGB format: the colour buffer does not write sRGB
-    * yet, so a swapchain in B8G8R8A8_SRGB fails at creation with a clear error. */
-   wsi->force_bgra8_unorm_first = true;
+   /* The formats keep wsi_common's order (B8G8R8A8_SRGB first, as lavapipe lists them): the
+    * colour buffer encodes and blends sRGB. force_bgra8_unorm_first is not set: in Mesa 22.3's
+    * Wayland code it swaps B8G8R8A8_UNORM with whatever format came first, which put
+    * A2B10G10R10 second, and weston's pixman renderer shows that XBGR2101010 buffer black. */
    terakan_wsi_headless_init(wsi);
    pdev->vk.wsi_device = wsi;
    return VK_SUCCESS;

@@ -38,3 +38,59 @@ def write_rgb8(path, width, height, rgb):
     with open(path, 'wb') as out:
         out.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows, 9)) +
                   chunk(b'IEND', b''))
+
+
+def read_rgb8(path, over_black=False):
+    """(width, height, rgb) of any 8-bit RGB or RGBA PNG, not interlaced, with any row filters
+    (what cairo writes: weston-screenshooter's pictures). Alpha is dropped, or, with
+    over_black, each colour is drawn over black (multiplied by its alpha): cairo stores a
+    screenshot's translucent pixels divided by their alpha, and this undoes it."""
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', path + ' is not a PNG'
+    at, idat, width, height, channels = 8, b'', 0, 0, 0
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], 'big')
+        kind = data[at + 4:at + 8]
+        body = data[at + 8:at + 8 + length]
+        if kind == b'IHDR':
+            width, height = int.from_bytes(body[:4], 'big'), int.from_bytes(body[4:8], 'big')
+            bit_depth, colour_type, interlace = body[8], body[9], body[12]
+            assert bit_depth == 8 and colour_type in (2, 6) and interlace == 0, \
+                '%s: only 8-bit RGB or RGBA, not interlaced' % path
+            channels = 3 if colour_type == 2 else 4
+        elif kind == b'IDAT':
+            idat += body
+        at += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    previous = bytearray(stride)
+    rgb = bytearray()
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, row = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for x in range(stride):
+            left = row[x - channels] if x >= channels else 0
+            up = previous[x]
+            up_left = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                predictor = left
+            elif kind == 2:
+                predictor = up
+            elif kind == 3:
+                predictor = (left + up) // 2
+            elif kind == 4:  # Paeth: the neighbour closest to left + up - up_left
+                estimate = left + up - up_left
+                distances = (abs(estimate - left), abs(estimate - up), abs(estimate - up_left))
+                predictor = (left, up, up_left)[distances.index(min(distances))]
+            else:
+                assert kind == 0, '%s: unknown row filter %d' % (path, kind)
+                predictor = 0
+            row[x] = (row[x] + predictor) & 0xff
+        previous = row
+        for x in range(width):
+            pixel = row[x * channels:x * channels + 3]
+            if over_black and channels == 4:
+                alpha = row[x * channels + 3]
+                pixel = bytes((value * alpha + 127) // 255 for value in pixel)
+            rgb += pixel
+    return width, height, bytes(rgb)

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """vkcube (Debian's vulkan-tools) presents through Terakan on the simulated chip under Xvfb,
-and its last frame matches lavapipe's (the same geometry; colours within the float precision
-Vulkan allows, see main()).
+or with --wayland under a headless weston, and its last frame matches lavapipe's (the same
+geometry; colours within the float precision Vulkan allows, see compare()).
 
 Usage: vkcube_test.py CHIP SHIM TERAKAN_ICD LAVAPIPE_ICD OUTPUT_DIR KEEP_WINDOW_LIBRARY
+       vkcube_test.py --wayland CHIP SHIM TERAKAN_ICD LAVAPIPE_ICD OUTPUT_DIR SCREENSHOT_LIBRARY
 
-Each driver gets a fresh Xvfb. vkcube runs `--c FRAMES` frames with KEEP_WINDOW_LIBRARY
+X11: each driver gets a fresh Xvfb. vkcube runs `--c FRAMES` frames with KEEP_WINDOW_LIBRARY
 preloaded (keep_window.c), so its window, holding the last frame presented, stays on the screen
 after vkcube exits: a deterministic picture (vkcube turns the cube by a fixed angle per frame),
-which `xwd` reads back. vkcube runs with the Khronos
-validation layer; it must exit 0 and the layer must print nothing. The pictures (PNG) and a
-difference image are written to OUTPUT_DIR.
+which `xwd` reads back.
+Wayland: each driver gets a fresh weston (headless back end, pixman renderer, desktop shell with
+no panel and no animations, an output the size of the window, so the window covers it at 0, 0).
+vkcube-wayland runs `--c FRAMES` frames with SCREENSHOT_LIBRARY preloaded
+(wayland_screenshot.c), which runs weston-screenshooter right after the last frame's commit.
+vkcube runs with the Khronos validation layer; it must exit 0 and the layer must print nothing.
+The pictures (PNG) and a difference image are written to OUTPUT_DIR.
 """
 import os
 import shutil
@@ -19,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from png_files import write_rgb8
+from png_files import read_rgb8, write_rgb8
 
 WIDTH, HEIGHT = 256, 256
 FRAMES = 12
@@ -82,7 +87,18 @@ def find_window(display):
     raise AssertionError('vkcube\'s window is not on the screen:\n' + tree)
 
 
-def run_vkcube(name, environment, folder):
+def check_run(program, name, run, seconds):
+    """vkcube's output, after checking it exited 0 and the validation layer said nothing."""
+    output = run.stdout + run.stderr
+    print('--- %s on %s: exit %d, %.1f s' % (program, name, run.returncode, seconds))
+    print(output)
+    assert run.returncode == 0, program + ' failed on ' + name
+    for word in ('Validation Error', 'Validation Warning', 'VUID-', 'not implemented'):
+        assert word not in output, '%s printed "%s"' % (name, word)
+    return output
+
+
+def run_vkcube_x11(name, environment, folder):
     server, display = start_xvfb()
     try:
         environment = dict(environment, DISPLAY=display)
@@ -90,12 +106,7 @@ def run_vkcube(name, environment, folder):
         run = subprocess.run(['vkcube', '--c', str(FRAMES), '--width', str(WIDTH), '--height', str(HEIGHT)],
                              env=environment, capture_output=True, text=True, timeout=900)
         seconds = time.time() - started
-        output = run.stdout + run.stderr
-        print('--- vkcube on %s: exit %d, %.1f s' % (name, run.returncode, seconds))
-        print(output)
-        assert run.returncode == 0, 'vkcube failed on ' + name
-        for word in ('Validation Error', 'Validation Warning', 'VUID-', 'not implemented'):
-            assert word not in output, '%s printed "%s"' % (name, word)
+        output = check_run('vkcube', name, run, seconds)
         window = find_window(display)
         dump = subprocess.run(['xwd', '-id', window, '-silent', '-display', display],
                               capture_output=True, timeout=60)
@@ -108,26 +119,98 @@ def run_vkcube(name, environment, folder):
         server.wait(timeout=30)
 
 
+WESTON_CONFIG = """[core]
+idle-time=0
+[shell]
+panel-position=none
+background-color=0xff000000
+locking=false
+animation=none
+close-animation=none
+startup-animation=none
+focus-animation=none
+"""
+
+
+def run_vkcube_wayland(name, environment, folder, screenshot_library):
+    with tempfile.TemporaryDirectory() as runtime:
+        os.chmod(runtime, 0o700)  # weston and libwayland insist on a private runtime folder
+        config = os.path.join(runtime, 'weston.ini')
+        with open(config, 'w') as out:
+            out.write(WESTON_CONFIG)
+        socket = 'terakan-test-wayland'
+        compositor_environment = dict(environment, XDG_RUNTIME_DIR=runtime)
+        compositor_environment.pop('LD_PRELOAD', None)
+        compositor_environment.pop('DISPLAY', None)
+        compositor = subprocess.Popen(
+            ['weston', '--config=' + config, '--backend=headless-backend.so', '--use-pixman',
+             '--width=%d' % WIDTH, '--height=%d' % HEIGHT, '--socket=' + socket, '--debug'],
+            env=compositor_environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 30
+            while not os.path.exists(os.path.join(runtime, socket)) and time.time() < deadline:
+                assert compositor.poll() is None, 'weston exited at start-up'
+                time.sleep(0.1)
+            assert os.path.exists(os.path.join(runtime, socket)), 'weston did not start'
+            shots = os.path.join(runtime, 'shots')
+            os.makedirs(shots)
+            preload = environment.get('LD_PRELOAD')
+            client_environment = dict(
+                compositor_environment, WAYLAND_DISPLAY=socket, TERAKAN_SCREENSHOT_DIR=shots,
+                TERAKAN_SCREENSHOT_COMMIT=str(FRAMES),
+                LD_PRELOAD=(preload + ':' if preload else '') + screenshot_library)
+            started = time.time()
+            run = subprocess.run(['vkcube-wayland', '--c', str(FRAMES), '--width', str(WIDTH),
+                                  '--height', str(HEIGHT)],
+                                 env=client_environment, capture_output=True, text=True, timeout=900)
+            output = check_run('vkcube-wayland', name, run, time.time() - started)
+            assert 'wayland_screenshot:' not in output, 'the screenshot failed'
+            pictures = os.listdir(shots)
+            assert len(pictures) == 1, 'expected one screenshot, found %s' % pictures
+            width, height, rgb = read_rgb8(os.path.join(shots, pictures[0]), over_black=True)
+            assert (width, height) == (WIDTH, HEIGHT), (width, height)
+            write_rgb8(os.path.join(folder, name + '.png'), WIDTH, HEIGHT, rgb)
+            return rgb, output
+        finally:
+            compositor.terminate()
+            compositor.wait(timeout=30)
+
+
 def main():
-    chip, shim, terakan_icd, lavapipe_icd, output_dir, keep_window = sys.argv[1:7]
-    for tool in ('Xvfb', 'xwd', 'xwininfo', 'vkcube'):
+    arguments = sys.argv[1:]
+    wayland = arguments[0] == '--wayland'
+    if wayland:
+        arguments = arguments[1:]
+    chip, shim, terakan_icd, lavapipe_icd, output_dir, library = arguments[:6]
+    tools = ('weston', 'weston-screenshooter', 'vkcube-wayland') if wayland else \
+        ('Xvfb', 'xwd', 'xwininfo', 'vkcube')
+    for tool in tools:
         assert shutil.which(tool), tool + ' is not installed (scripts/install-packages.sh installs it)'
     os.makedirs(output_dir, exist_ok=True)
     base = dict(os.environ, VK_LOADER_LAYERS_DISABLE='VK_LAYER_MESA_device_select',
                 VK_INSTANCE_LAYERS='VK_LAYER_KHRONOS_validation')
     base.pop('LD_PRELOAD', None)
+    base.pop('WAYLAND_DISPLAY', None)
+
+    def run(name, environment):
+        if wayland:
+            return run_vkcube_wayland(name, environment, output_dir, library)
+        environment = dict(environment, LD_PRELOAD=':'.join(
+            filter(None, (environment.get('LD_PRELOAD'), library))))
+        return run_vkcube_x11(name, environment, output_dir)
+
     with tempfile.TemporaryDirectory() as home:
         base['HOME'] = home  # no stray layer settings or caches from the user
-        terakan, output = run_vkcube(
-            'terakan-' + chip.lower(),
-            dict(base, VK_DRIVER_FILES=terakan_icd, VK_ICD_FILENAMES=terakan_icd,
-                 LD_PRELOAD=shim + ':' + keep_window,
-                 TERAKAN_SIM_CHIP=chip), output_dir)
+        terakan, output = run('terakan-' + chip.lower(),
+                              dict(base, VK_DRIVER_FILES=terakan_icd, VK_ICD_FILENAMES=terakan_icd,
+                                   LD_PRELOAD=shim, TERAKAN_SIM_CHIP=chip))
         assert '(%s) (Terakan)' % chip in output, 'vkcube did not choose the simulated device'
-        lavapipe, _ = run_vkcube('lavapipe', dict(base, VK_DRIVER_FILES=lavapipe_icd,
-                                                  VK_ICD_FILENAMES=lavapipe_icd,
-                                                  LD_PRELOAD=keep_window), output_dir)
+        lavapipe, _ = run('lavapipe', dict(base, VK_DRIVER_FILES=lavapipe_icd,
+                                           VK_ICD_FILENAMES=lavapipe_icd))
+    compare(terakan, lavapipe, chip, output_dir)
 
+
+def compare(terakan, lavapipe, chip, output_dir):
     # vkcube's pictures are not bit-exact between two conforming drivers: its vertex shader
     # transforms with a matrix (float rounding moves the silhouette by a fraction of a pixel
     # where an edge passes a pixel centre), it lights each face with a normal made from
