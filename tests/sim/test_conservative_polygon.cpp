@@ -35,7 +35,7 @@
 #include "hw/graphics_registers.h"
 #include "hw/msaa.h"
 #include "../gl/png_file.h"
-#include "pm4_harness.h"
+#include "draw_harness.h"
 #include "terakan_conservative_shader.h"
 
 using namespace terakan;
@@ -787,86 +787,25 @@ constexpr uint32_t target_pitch = 64; /* pixels: linear-aligned rows of 64 */
 std::vector<uint32_t> draw_ib(hw::Family family, const DrawPrograms &p, uint64_t first, uint32_t count,
                               unsigned vec4s_per_vertex = 1 + attribute_count)
 {
-   using namespace hw;
    namespace gfx = hw::gfx;
-   const bool cayman = hw::family_info(family).isa_class == hw::IsaClass::Cayman;
-   const compiler::GraphicsInterface &vs = p.vertex.graphics, &ps = p.pixel.graphics;
    IbBuilder b;
-   auto ctx = [&](uint32_t reg, std::initializer_list<uint32_t> values) { b.context(reg, values, false); };
-   b.packet(pm4::CONTEXT_CONTROL, {0x80000000u, 0x80000000u});
-   ctx(gfx::SQ_PGM_START_VS, {uint32_t(vs_address >> 8), p.vertex.gprs | (p.vertex.stack_entries << 8)});
-   ctx(gfx::SQ_PGM_START_PS, {uint32_t(ps_address >> 8), p.pixel.gprs | (p.pixel.stack_entries << 8)});
-   ctx(gfx::SQ_PGM_EXPORTS_PS, {ps.sq_pgm_exports_ps});
-   ctx(reg::VGT_SHADER_STAGES_EN, {0});
-   const uint32_t constants = uint32_t(draw_constants_address >> 8);
-   ctx(gfx::SQ_ALU_CONST_BUFFER_SIZE_VS_0, {1, 1});
-   ctx(gfx::SQ_ALU_CONST_CACHE_VS_0, {constants, constants});
-   ctx(gfx::SQ_ALU_CONST_BUFFER_SIZE_PS_0, {1, 1});
-   ctx(gfx::SQ_ALU_CONST_CACHE_PS_0, {constants, constants});
-   uint32_t out_ids[10] = {};
-   for (size_t i = 0; i < vs.param_semantics.size() && i < 40; i++)
-      out_ids[i / 4] |= uint32_t(vs.param_semantics[i]) << (8 * (i % 4));
-   ctx(gfx::SPI_VS_OUT_ID_0, {out_ids[0], out_ids[1], out_ids[2], out_ids[3], out_ids[4], out_ids[5], out_ids[6],
-                              out_ids[7], out_ids[8], out_ids[9]});
-   ctx(gfx::SPI_VS_OUT_CONFIG, {vs.spi_vs_out_config});
-   ctx(gfx::PA_CL_VS_OUT_CNTL, {vs.pa_cl_vs_out_cntl});
-   for (size_t i = 0; i < ps.spi_ps_input_cntl.size(); i++)
-      ctx(gfx::SPI_PS_INPUT_CNTL_0 + 4 * uint32_t(i), {ps.spi_ps_input_cntl[i]});
-   ctx(gfx::SPI_PS_IN_CONTROL_0, {ps.spi_ps_in_control_0, ps.spi_ps_in_control_1});
-   ctx(gfx::SPI_INTERP_CONTROL_0, {ps.spi_interp_control_0});
-   ctx(gfx::SPI_INPUT_Z, {ps.spi_input_z});
-   ctx(gfx::SPI_BARYC_CNTL, {ps.spi_baryc_cntl});
-   ctx(gfx::DB_SHADER_CONTROL, {ps.db_shader_control});
+   emit_shader_state(b, p.vertex, p.pixel, vs_address, ps_address, draw_constants_address,
+                     p.pixel.graphics.db_shader_control);
    /* Vertex inputs: location l at byte 16 l of each vertex. */
    const uint32_t stride = 16 * vec4s_per_vertex;
-   for (unsigned location : vs.vertex_inputs) {
-      b.ib.push_back(pm4::packet3(pm4::SET_RESOURCE, 8, false));
-      b.ib.push_back((gfx::vs_resource_base + compiler::vertex_input_first_resource + location) * 8);
-      const auto words = reg::texel_buffer_fetch_resource(vertices_address + first * stride + 16 * location,
-                                                          count * stride, stride, hw::Fmt32_32_32_32Float,
-                                                          uint32_t(hw::NumFormat::Scaled), false, {0, 1, 2, 3});
-      b.ib.insert(b.ib.end(), words.begin(), words.end());
-   }
-   auto bits = [](double v) {
-      const float f = float(v);
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      return u;
-   };
-   ctx(gfx::PA_CL_VPORT_XSCALE_0, {bits(scale[0]), bits(offset[0]), bits(scale[1]), bits(offset[1]), bits(1), bits(0)});
-   ctx(gfx::PA_SC_VPORT_ZMIN_0, {bits(0), bits(1)});
-   ctx(gfx::PA_CL_VTE_CNTL, {gfx::vte_viewport_enables | gfx::vte_w0_is_w});
-   const uint32_t whole = target_width | (target_height << 16), no_offset = 1u << 31;
-   ctx(gfx::PA_SC_SCREEN_SCISSOR_TL, {0, whole});
-   ctx(gfx::PA_SC_WINDOW_OFFSET, {0});
-   ctx(gfx::PA_SC_WINDOW_SCISSOR_TL, {no_offset, whole});
-   ctx(gfx::PA_SC_GENERIC_SCISSOR_TL, {no_offset, whole});
-   ctx(gfx::PA_SC_VPORT_SCISSOR_0_TL, {no_offset, whole});
-   ctx(cayman ? hw::msaa::PA_SC_AA_CONFIG_CAYMAN : hw::msaa::PA_SC_AA_CONFIG_EVERGREEN, {0});
-   ctx(gfx::PA_SC_MODE_CNTL_0, {1u << 1});
-   ctx(gfx::PA_SU_SC_MODE_CNTL, {0}); /* no culling */
+   emit_float4_vertex_inputs(
+      b, p.vertex, [&](unsigned location) { return vertices_address + first * stride + 16 * location; },
+      count * stride, stride);
+   const float viewport_scale[2] = {float(scale[0]), float(scale[1])};
+   const float viewport_offset[2] = {float(offset[0]), float(offset[1])};
    /* Near and far clipping off: the enlarged polygon's depth is the triangle's plane
     * extrapolated, which beside a steep sliver leaves [0, 1] and would be clipped away with the
     * coverage it carries (the draw path must choose this too; docs/architecture.md). */
-   ctx(gfx::PA_CL_CLIP_CNTL,
-       {gfx::clip_cntl_dx_clip_space | gfx::clip_cntl_zclip_near_disable | gfx::clip_cntl_zclip_far_disable});
-   /* PIX_CENTER 1, ROUND_MODE 0 (truncate), QUANT_MODE 5 (1/256 pixel), as the driver programs it. */
-   ctx(cayman ? gfx::CM_PA_SU_VTX_CNTL : gfx::PA_SU_VTX_CNTL, {1 | (5u << 3)});
-   ctx(reg::DB_DEPTH_CONTROL, {0});
-   /* CB_COLOR0: linear aligned 32_32_32_32_FLOAT; no other targets. */
-   ctx(reg::CB_COLOR0_BASE, {uint32_t(target_address >> 8), target_pitch / 8 - 1, target_pitch * target_height / 64 - 1,
-                             0, (uint32_t(hw::Fmt32_32_32_32Float) << 2) | (1u << 8) | (uint32_t(gfx::Float) << 12), 0});
-   for (uint32_t i = 1; i < 8; i++)
-      ctx(reg::CB_COLOR0_BASE + i * reg::CB_COLOR_STRIDE + reg::Info, {0});
-   ctx(gfx::CB_BLEND0_CONTROL, {0});
-   ctx(gfx::CB_COLOR_CONTROL, {(1u << 4) | (0xCCu << 16)});
-   ctx(reg::CB_SHADER_MASK, {ps.cb_shader_mask});
-   ctx(reg::CB_TARGET_MASK, {0xf});
-   b.config(reg::VGT_PRIMITIVE_TYPE, {gfx::TriangleList});
-   ctx(gfx::VGT_MULTI_PRIM_IB_RESET_EN, {0});
-   ctx(gfx::VGT_MAX_VTX_INDX, {0xffffffffu, 0, 0});
-   b.packet(pm4::NUM_INSTANCES, {1});
-   b.packet(pm4::DRAW_INDEX_AUTO, {count, 2});
+   emit_viewport_and_rasterizer(b, family, viewport_scale, viewport_offset, target_width, target_height,
+                                gfx::clip_cntl_zclip_near_disable | gfx::clip_cntl_zclip_far_disable);
+   emit_float_colour_target(b, target_address, target_pitch, target_height);
+   emit_output_and_primitive_state(b, p.pixel, 0xf);
+   b.packet(hw::pm4::DRAW_INDEX_AUTO, {count, 2});
    return b.ib;
 }
 
