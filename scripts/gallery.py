@@ -18,6 +18,9 @@ VULKAN = [
      'scene-cayman/terakan.png', 'scene-cayman/lavapipe.png'),
     ('vkcube', 'vkcube presented through VK_KHR_swapchain under Xvfb (its 12th frame)',
      'vkcube-cayman/terakan-cayman.png', 'vkcube-cayman/lavapipe.png'),
+    ('vkcube-wayland', 'vkcube-wayland presented through VK_KHR_wayland_surface to a headless weston '
+     '(a screenshot after its 12th commit)',
+     'vkcube-wayland-cayman/terakan-cayman.png', 'vkcube-wayland-cayman/lavapipe.png'),
     ('perspective', 'Perspective-correct interpolation of colours',
      'draws-cayman/TrianglesWithPerspectiveInterpolation-0-terakan.png',
      'draws-cayman/TrianglesWithPerspectiveInterpolation-0-lavapipe.png'),
