@@ -32,19 +32,22 @@ struct ColourRow {
 
 /* Blending is offered where the simulated CB's blender is known to match Vulkan's
  * arithmetic through r600g's scenes and the API tests: unsigned normalized (sRGB too) and
- * 16-bit float targets. SNORM targets are written, not blended: lavapipe, the reference,
- * does not blend them. */
+ * 16-bit float targets, and the 8-bit SNORM ones (r600g offers every non-integer colour format
+ * as blendable and sets BLEND_CLAMP for SNORM: its `format_snorm` GL scene blends R8, RG8 and
+ * RGBA8 SNORM on the simulated CB as llvmpipe does; api-draws blends them against lavapipe,
+ * which blends SNORM though it does not offer the feature). 16-bit SNORM targets are written,
+ * not blended: no scene checks their blends. */
 constexpr ColourRow colour_rows[] = {
    {VK_FORMAT_R8_UNORM, hw::Fmt8, NumberType::Unorm, 0, true},
-   {VK_FORMAT_R8_SNORM, hw::Fmt8, NumberType::Snorm, 0, false},
+   {VK_FORMAT_R8_SNORM, hw::Fmt8, NumberType::Snorm, 0, true},
    {VK_FORMAT_R8_UINT, hw::Fmt8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8_SINT, hw::Fmt8, NumberType::Sint, 0, false},
    {VK_FORMAT_R8G8_UNORM, hw::Fmt8_8, NumberType::Unorm, 0, true},
-   {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, NumberType::Snorm, 0, false},
+   {VK_FORMAT_R8G8_SNORM, hw::Fmt8_8, NumberType::Snorm, 0, true},
    {VK_FORMAT_R8G8_UINT, hw::Fmt8_8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8G8_SINT, hw::Fmt8_8, NumberType::Sint, 0, false},
    {VK_FORMAT_R8G8B8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 0, true},
-   {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, NumberType::Snorm, 0, false},
+   {VK_FORMAT_R8G8B8A8_SNORM, hw::Fmt8_8_8_8, NumberType::Snorm, 0, true},
    {VK_FORMAT_R8G8B8A8_UINT, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
    {VK_FORMAT_R8G8B8A8_SINT, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},
    {VK_FORMAT_B8G8R8A8_UNORM, hw::Fmt8_8_8_8, NumberType::Unorm, 1, true},
@@ -55,7 +58,7 @@ constexpr ColourRow colour_rows[] = {
    {VK_FORMAT_B8G8R8A8_SRGB, hw::Fmt8_8_8_8, NumberType::Srgb, 1, true},
    /* The A8B8G8R8 packed formats are R8G8B8A8's bytes. */
    {VK_FORMAT_A8B8G8R8_UNORM_PACK32, hw::Fmt8_8_8_8, NumberType::Unorm, 0, true},
-   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, hw::Fmt8_8_8_8, NumberType::Snorm, 0, false},
+   {VK_FORMAT_A8B8G8R8_SNORM_PACK32, hw::Fmt8_8_8_8, NumberType::Snorm, 0, true},
    {VK_FORMAT_A8B8G8R8_SRGB_PACK32, hw::Fmt8_8_8_8, NumberType::Srgb, 0, true},
    {VK_FORMAT_A8B8G8R8_UINT_PACK32, hw::Fmt8_8_8_8, NumberType::Uint, 0, false},
    {VK_FORMAT_A8B8G8R8_SINT_PACK32, hw::Fmt8_8_8_8, NumberType::Sint, 0, false},

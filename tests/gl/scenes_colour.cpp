@@ -475,6 +475,49 @@ void draw_format_r8_rg8_srgb(SceneKit &kit)
    show(kit, framebuffer, quadrants(kit, parts));
 }
 
+/* SNORM targets, blended: r600g offers them as blendable (evergreen_is_format_supported: every
+ * colour-buffer format that is not pure integer) and sets BLEND_CLAMP for them, so the CB
+ * clamps the sources to [-1, 1], blends in float and rounds to the nearest code, which GL asks
+ * too. Negative colours over negative destinations, alpha blending and additive blending that
+ * leaves [-1, 1] (clamped at the write); the blended triangle's blue, 1.75, must be clamped to
+ * 1 before the blend. Colours are exact codes (k / 127) and the blended triangle has alpha 0.5,
+ * with codes whose sums with the destinations' are even (the clamped blue is 127, over odd
+ * codes), so every blend lands on a code or a quarter away from one: llvmpipe blends 8-bit
+ * targets in fixed point, and a fraction near a rounding tie would make the two drivers
+ * disagree by one code where both are right. */
+constexpr float snorm_code(int k)
+{
+   return float(k) / 127.0f;
+}
+
+constexpr std::array<std::array<float, 4>, 5> snorm_colours = {{
+   {snorm_code(-64), snorm_code(32), snorm_code(-125), snorm_code(96)},
+   {snorm_code(76), snorm_code(-102), snorm_code(39), 1.0f},
+   {snorm_code(-114), snorm_code(64), 1.75f, 0.5f},
+   {0.2f, -0.3f, -0.6f, -0.5f},
+   {1.5f, -1.5f, 0.05f, 0.9f},
+}};
+
+void draw_format_snorm(SceneKit &kit)
+{
+   const GLuint framebuffer = bound_framebuffer();
+   /* Desktop GL: GLES 3.2 renders SNORM only with EXT_render_snorm, which Mesa 22.3 offers
+    * neither driver here. */
+   const Bytes pixels = draw_in_desktop_gl(kit, 3, 3, false, [](SceneKit &desktop) {
+      const GLuint desktop_framebuffer = bound_framebuffer();
+      std::vector<Bytes> parts;
+      for (const auto &[format, blend] :
+           {std::pair{GL_RGBA8_SNORM, Blend::alpha}, std::pair{GL_RGBA8_SNORM, Blend::additive},
+            std::pair{GL_RG8_SNORM, Blend::alpha}, std::pair{GL_R8_SNORM, Blend::additive}}) {
+         FormatTarget target(desktop, {GLenum(format)});
+         draw_float_pattern(desktop, snorm_colours, blend);
+         parts.push_back(target.read(desktop, 0, Readback::floats));
+      }
+      show(desktop, desktop_framebuffer, quadrants(desktop, parts));
+   });
+   show(kit, framebuffer, pixels);
+}
+
 /* ---- several render targets ---- */
 
 const char *mrt_fragment_shader = R"(#version 300 es
@@ -654,6 +697,8 @@ const Scene scenes[] = {
    {"format_r11g11b10f", "the pattern in GL_R11F_G11F_B10F, blended", draw_format_r11g11b10f},
    {"format_floats", "the pattern in R16F, RG16F and R32F (quadrants), blended", draw_format_floats},
    {"format_integers", "the pattern in R32UI, RGBA8UI and RGBA8I (quadrants), clamped", draw_format_integers},
+   {"format_snorm", "the pattern in RGBA8_SNORM (alpha-blended, added), RG8_SNORM (alpha-blended) and R8_SNORM "
+    "(added), quadrants", draw_format_snorm},
    {"format_r8_rg8_srgb", "the pattern in R8, RG8, SRGB8_ALPHA8 and RGBA8 (quadrants), added",
     draw_format_r8_rg8_srgb},
    {"mrt_formats", "one shader into RGBA8, R8, RG8 and R32F targets at once (quadrants), added", draw_mrt_formats},
