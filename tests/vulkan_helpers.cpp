@@ -283,4 +283,43 @@ void destroy_image_2d(VkDevice device, Image2D &image)
    image = {};
 }
 
+bool create_colour_pass(VkDevice device, VkFormat format, VkImageView view, uint32_t width, uint32_t height,
+                        VkRenderPass &pass, VkFramebuffer &framebuffer)
+{
+   VkAttachmentDescription attachment{};
+   attachment.format = format;
+   attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+   attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+   attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+   attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+   attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+   attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+   attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+   const VkAttachmentReference reference{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   VkSubpassDescription subpass{};
+   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+   subpass.colorAttachmentCount = 1;
+   subpass.pColorAttachments = &reference;
+   const VkSubpassDependency to_copy{0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                     VK_ACCESS_TRANSFER_READ_BIT, 0};
+   VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+   pass_info.attachmentCount = 1;
+   pass_info.pAttachments = &attachment;
+   pass_info.subpassCount = 1;
+   pass_info.pSubpasses = &subpass;
+   pass_info.dependencyCount = 1;
+   pass_info.pDependencies = &to_copy;
+   if (vkCreateRenderPass(device, &pass_info, nullptr, &pass) != VK_SUCCESS)
+      return false;
+   VkFramebufferCreateInfo framebuffer_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+   framebuffer_info.renderPass = pass;
+   framebuffer_info.attachmentCount = 1;
+   framebuffer_info.pAttachments = &view;
+   framebuffer_info.width = width;
+   framebuffer_info.height = height;
+   framebuffer_info.layers = 1;
+   return vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer) == VK_SUCCESS;
+}
+
 } // namespace terakan::test

@@ -83,4 +83,11 @@ bool create_image_2d(VkPhysicalDevice physical, VkDevice device, VkFormat format
                      Image2D &image);
 void destroy_image_2d(VkDevice device, Image2D &image);
 
+/* The render pass most scenes draw with: one single-sample colour attachment of `format`,
+ * cleared at the start and stored, left in TRANSFER_SRC_OPTIMAL for a copy out (with the
+ * dependency that copy needs), and a framebuffer of `view` at width x height. False if either
+ * fails; what was made is left for the caller to destroy. */
+bool create_colour_pass(VkDevice device, VkFormat format, VkImageView view, uint32_t width, uint32_t height,
+                        VkRenderPass &pass, VkFramebuffer &framebuffer);
+
 } // namespace terakan::test

@@ -100,6 +100,9 @@ struct FetchOp {
    /* Pixel shaders: its clause sets VALID_PIXEL_MODE, so that helper and killed lanes skip it
     * (the scheduler gives such fetches clauses of their own). */
    bool valid_pixels_only = false;
+   /* A reload (spill.cpp): a READ_SCRATCH of the element that a spill store wrote this value
+    * to; its result and element are placed after register allocation (regalloc.cpp). */
+   unsigned reload_of = no_value;
 
    bool is_texture() const { return texture.op != nullptr; }
    std::vector<unsigned> sources() const
@@ -152,6 +155,10 @@ struct StoreOp {
     * element scratch_element, plus index (channel x) when that is set. */
    bool scratch = false;
    unsigned scratch_element = 0;
+   /* A spill store (spill.cpp): `data` is the spilled value; its channel and scratch_element
+    * are only known after register allocation, which then puts it in the position of its
+    * channel and gives it its element (regalloc.cpp). */
+   bool spill = false;
 
    std::vector<unsigned> sources() const
    {
@@ -173,9 +180,11 @@ struct ExportOp {
    std::array<unsigned, 4> values{no_value, no_value, no_value, no_value};
    std::array<uint8_t, 4> select{7, 7, 7, 7};
    bool done = false;
-   /* MEM_STREAM0_BUF0 instead of EXPORT: all four values (no selects) to dwords base..base+3
-    * of the vertex's streamout record (CompileOptions::capture_outputs). */
+   /* MEM_STREAM0_BUFn (n = stream_buffer) instead of EXPORT: all four values (no selects) in
+    * one GPR, the channels of stream_mask written to dwords base + channel of the vertex's
+    * record in buffer n (CompileOptions::capture_outputs, transform feedback). */
    bool stream = false;
+   uint8_t stream_buffer = 0, stream_mask = 0xf;
 };
 
 /* Export types of the CF export word (docs/sim-semantics.md, "Drawing"). */
@@ -348,6 +357,10 @@ struct Location {
 struct Allocation {
    std::vector<Location> location; /* per value */
    unsigned gprs = 0;
+   /* Scratch elements (16 bytes) per invocation: the program's private arrays, then the
+    * spilled values' elements (spill.cpp); ARRAY_SIZE and the ring's ITEMSIZE. */
+   unsigned scratch_elements = 0;
+   unsigned spilled_values = 0;
 };
 
 bool schedule_program(const SelectedProgram &selected, ScheduledProgram &scheduled,

@@ -105,7 +105,8 @@ static std::string export_text(const ExportOp &e)
    static const char *types[] = {"pixel", "pos", "param"};
    std::ostringstream text;
    if (e.stream)
-      text << "mem_stream0_buf0 dword" << e.base << " (";
+      text << "mem_stream0_buf" << unsigned(e.stream_buffer) << " mask" << unsigned(e.stream_mask) << " dword" << e.base
+           << " (";
    else
       text << (e.done ? "export_done " : "export ") << types[e.type % 3] << e.base << " (";
    for (unsigned c = 0; c < 4; c++) {

@@ -6,7 +6,7 @@
 namespace terakan::compiler {
 
 /* Bumped whenever the layout below changes; old cache entries are then refused. */
-static constexpr uint32_t binary_layout_version = 15;
+static constexpr uint32_t binary_layout_version = 16;
 
 template <typename T> static void write_list(struct blob &blob, const std::vector<T> &list)
 {
@@ -26,6 +26,16 @@ static bool read_list(struct blob_reader &reader, size_t limit, std::vector<T> &
    return !reader.overrun;
 }
 
+/* The transform feedback strides: a list of exactly four. */
+static bool read_xfb_strides(struct blob_reader &reader, GraphicsInterface &g)
+{
+   std::vector<uint32_t> strides;
+   if (!read_list(reader, 4, strides) || strides.size() != 4)
+      return false;
+   std::copy(strides.begin(), strides.end(), g.xfb_strides.begin());
+   return true;
+}
+
 /* The graphics interface: scalars in declaration order, then the lists. */
 static void write_graphics(struct blob &blob, const GraphicsInterface &g)
 {
@@ -41,6 +51,7 @@ static void write_graphics(struct blob &blob, const GraphicsInterface &g)
    write_list(blob, g.param_locations);
    write_list(blob, g.spi_ps_input_cntl);
    write_list(blob, g.input_locations);
+   write_list(blob, std::vector<uint32_t>(g.xfb_strides.begin(), g.xfb_strides.end()));
 }
 
 static bool read_graphics(struct blob_reader &reader, size_t limit, GraphicsInterface &g)
@@ -62,7 +73,8 @@ static bool read_graphics(struct blob_reader &reader, size_t limit, GraphicsInte
    g.reads_distances = blob_read_uint32(&reader) != 0;
    return !reader.overrun && read_list(reader, limit, g.vertex_inputs) &&
           read_list(reader, limit, g.param_semantics) && read_list(reader, limit, g.param_locations) &&
-          read_list(reader, limit, g.spi_ps_input_cntl) && read_list(reader, limit, g.input_locations);
+          read_list(reader, limit, g.spi_ps_input_cntl) && read_list(reader, limit, g.input_locations) &&
+          read_xfb_strides(reader, g);
 }
 
 std::vector<uint8_t> serialize_binary(const ShaderBinary &b)

@@ -226,10 +226,10 @@ std::string format_statistics(const ShaderStatistics &s)
    std::snprintf(text, sizeof(text),
                  "dw: %u, gprs: %u, alu_groups: %u, alu: %u, occupancy: %.1f%%, literals: %u, "
                  "cf: %u, alu_clauses: %u, tex_clauses: %u, vtx_clauses: %u, loops: %u, "
-                 "stack: %u, compile_ms: %.3f",
+                 "stack: %u, spills: %u, scratch_bytes: %u, compile_ms: %.3f",
                  s.dwords, s.gprs, s.alu_groups, s.alu_instructions, 100.0 * s.occupancy(),
                  s.literals, s.cf, s.alu_clauses, s.tex_clauses, s.vtx_clauses, s.loops, s.stack,
-                 s.compile_ms);
+                 s.spilled_values, s.scratch_bytes, s.compile_ms);
    return text;
 }
 

@@ -188,6 +188,11 @@ constexpr uint8_t vertex_order_semantic = 0x40;
  * its elements whatever size the other stage gave the other array. */
 inline constexpr unsigned distance_parameter_vectors = 4;
 constexpr uint8_t distance_semantic(unsigned vector) { return uint8_t(0x41 + vector); }
+/* The SPI semantics of the layer and the viewport index as parameters: a vertex shader writing
+ * Layer or ViewportIndex exports it (an integer in x) besides the misc vector's z or w, for a
+ * pixel shader reading it as a flat input; without one that input takes SPI_PS_INPUT_CNTL's
+ * DEFAULT_VAL 0, Vulkan's value then. */
+constexpr uint8_t layer_semantic = 0x45, viewport_index_semantic = 0x46;
 
 struct CompileOptions {
    hw::Family family = hw::Family::Cypress;
@@ -266,6 +271,8 @@ struct ShaderStatistics {
    unsigned vtx_clauses = 0;
    unsigned loops = 0;
    unsigned stack = 0;
+   unsigned spilled_values = 0; /* values the allocator put in scratch (docs/compiler.md "Spilling") */
+   unsigned scratch_bytes = 0;  /* per invocation: private arrays and spills */
    double compile_ms = 0;
 
    double occupancy() const { return alu_slots ? double(alu_instructions) / alu_slots : 0; }
@@ -307,6 +314,9 @@ struct GraphicsInterface {
    /* Pixel shaders: bit l: varying location l is interpolated without perspective
     * (NoPerspective; conservative rasterization's construction extrapolates it screen-linearly). */
    uint32_t noperspective_inputs = 0;
+   /* Vertex shaders: XfbStride in bytes of transform feedback buffers 0-3 (0: not written;
+    * the driver's VGT_STRMOUT_VTX_STRIDE_n and VGT_STRMOUT_BUFFER_CONFIG). */
+   std::array<uint32_t, 4> xfb_strides{};
 };
 
 struct ShaderBinary {

@@ -467,10 +467,13 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          while (!pending.empty()) {
             ScheduledGroup group = std::move(pending.back());
             pending.pop_back();
-            /* A group the splitting below emptied (or the scheduler closed without an
-             * operation) encodes nothing. */
-            if (group.ops.empty())
-               continue;
+            /* The splitting below never empties a half, so an empty group came from the
+             * scheduler: an operation it meant to place there is missing from the program
+             * (skipping the group hid exactly that once). */
+            if (group.ops.empty()) {
+               error = "internal: the scheduler closed an empty group";
+               return false;
+            }
             std::vector<AluInstruction> instructions = build_group(group, allocation, isa, clause.kcache);
             forward_previous_results(instructions, alu_clauses[c].empty() ? nullptr : &alu_clauses[c].back().instructions, isa);
             if (!choose_swizzles(instructions, group.literals, isa)) {
@@ -936,7 +939,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          for (const FetchOp &fetch : clause.fetches) {
             if (fetch.is_texture() && fetch.texture.op->format == FetchFormat::MemRead) {
                FetchInstruction instruction;
-               if (!encode_scratch_read(fetch.texture, allocation, selected.scratch_elements, instruction, error))
+               if (!encode_scratch_read(fetch.texture, allocation, allocation.scratch_elements, instruction, error))
                   return false;
                put(dword, instruction.words);
                dword += 4;
@@ -987,7 +990,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       }
       case ClauseKind::Store: {
          if (clause.store.scratch) {
-            if (!encode_scratch_write(clause.store, allocation, selected.scratch_elements, cf, error))
+            if (!encode_scratch_write(clause.store, allocation, allocation.scratch_elements, cf, error))
                return false;
             cf.set(cf_export::inst, find_cf_op("MEM_SCRATCH")->opcode_for(isa));
             break;
@@ -1048,8 +1051,8 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       case ClauseKind::Export: {
          const ExportOp &e = clause.exported;
          if (e.stream) {
-            /* MEM_STREAM0_BUF0, TYPE 0 (write), the four channels of one GPR (COMP_MASK 0xF,
-             * ELEM_SIZE 3: four dwords) at dword ARRAY_BASE of the vertex's record; ARRAY_SIZE
+            /* MEM_STREAM0_BUFn, TYPE 0 (write), the channels of one GPR under COMP_MASK
+             * (ELEM_SIZE 3) at dwords ARRAY_BASE + channel of the vertex's record; ARRAY_SIZE
              * 0xFFF as sfn's transform-feedback exports (Mesa sfn_instr_export.cpp, eg_asm.c). */
             const Location at = allocation.location[e.values[0]];
             for (unsigned k = 0; k < 4; k++) {
@@ -1064,8 +1067,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             cf.set(cf_export::rw_gpr, at.gpr);
             cf.set(cf_export::elem_size, 3);
             cf.set(cf_export::array_size, 0xfff);
-            cf.set(cf_export::comp_mask, 0xf);
-            cf.set(cf_export::inst, find_cf_op("MEM_STREAM0_BUF0")->opcode_for(isa));
+            cf.set(cf_export::comp_mask, e.stream_mask);
+            const std::string stream_op = "MEM_STREAM0_BUF" + std::to_string(e.stream_buffer & 3);
+            cf.set(cf_export::inst, find_cf_op(stream_op.c_str())->opcode_for(isa));
             cf.set(cf_export::barrier, 1);
             break;
          }
@@ -1130,7 +1134,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.texture_resources = selected.texture_resources;
    binary.samplers = selected.samplers;
    binary.gprs = allocation.gprs;
-   binary.scratch_dwords = 4 * selected.scratch_elements;
+   binary.scratch_dwords = 4 * allocation.scratch_elements; /* private arrays and spills */
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;
@@ -1144,6 +1148,8 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    stats.gprs = binary.gprs;
    stats.cf = cf_count;
    stats.stack = stack_needed;
+   stats.spilled_values = allocation.spilled_values;
+   stats.scratch_bytes = 4 * binary.scratch_dwords;
    return true;
 }
 

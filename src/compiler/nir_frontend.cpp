@@ -20,6 +20,7 @@
 #include "compiler/nir_types.h"
 #include "compiler/nir/nir_builder.h"
 #include "compiler/spirv/nir_spirv.h"
+#include "compiler/nir/nir_xfb_info.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -257,11 +258,11 @@ nir_shader *spirv_to_terakan_nir(std::span<const uint32_t> spirv, ShaderStage st
    spirv_options.caps.device_group = true;
    spirv_options.caps.multiview = true; /* ViewIndex: a driver constant (compiler.h) */
    spirv_options.caps.draw_parameters = true; /* the vertex shader's driver constants */
+   spirv_options.caps.transform_feedback = true; /* MEM_STREAM exports (select_graphics.cpp) */
    /* Storage images are read and written with the descriptor's format (image_lowering.h). */
    spirv_options.caps.image_read_without_format = true;
    spirv_options.caps.image_write_without_format = true;
-   /* Translated so that a Layer or ViewportIndex output is refused by name (select_graphics)
-    * rather than as an untranslatable module. */
+   /* Layer and ViewportIndex outputs of the vertex stage (the misc vector, select_graphics). */
    spirv_options.caps.shader_viewport_index_layer = true;
    /* Subgroups of one invocation (subgroups.h): every operation but clustered and quad ones. */
    spirv_options.caps.subgroup_basic = true;
@@ -367,6 +368,11 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    NIR_PASS_V(shader, nir_lower_variable_initializers, nir_variable_mode(~0u));
    NIR_PASS_V(shader, nir_split_var_copies);
    NIR_PASS_V(shader, nir_split_per_member_structs);
+   /* Transform feedback: the XfbBuffer/Offset/XfbStride decorations, read from the output
+    * variables once blocks (gl_PerVertex) are split into members and before the clip and cull
+    * distances are merged (select_graphics.cpp exports them). */
+   if (stage == ShaderStage::Vertex)
+      nir_shader_gather_xfb_info(shader);
    if (graphics)
       lower_outputs_to_temporaries(shader);
    NIR_PASS_V(shader, nir_lower_global_vars_to_local);
@@ -435,9 +441,14 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
    /* textureGatherOffsets split, integer gathers moved by half a texel (gather_lowering.h). */
    NIR_PASS_V(shader, lower_gathers);
    /* textureProj*: the coordinates (and a depth reference) divided by the projector before
-    * the fetch; no TEX instruction divides (Mesa r600 lowers every projector the same way). */
+    * the fetch; no TEX instruction divides (Mesa r600 lowers every projector the same way).
+    * textureGrad on cubes: Mesa's lower_txd_cube_map turns it into textureLod with Vulkan's
+    * level of detail from the gradients projected onto the major face (quotient rule), since
+    * no source says how SAMPLE_G treats gradients of a cube direction (r600g's two paths
+    * disagree: TGSI passes them as they are, sfn halves them). */
    nir_lower_tex_options projectors = {};
    projectors.lower_txp = ~0u;
+   projectors.lower_txd_cube_map = true;
    NIR_PASS_V(shader, nir_lower_tex, &projectors);
    lower_images(shader, options, error);
    if (error.empty())

@@ -6,13 +6,15 @@
  * respects that when it has to split a group. Vector-slot results have the channel of their slot; t-slot and Cayman
  * replicated results and fetches take the channel that keeps the GPR count lowest.
  *
- * Fewer GPRs means more wavefronts per SIMD; there is no spilling yet, so a program that needs
- * more than the hardware has is refused. */
+ * Fewer GPRs means more wavefronts per SIMD. When a value finds no free channel, a value live
+ * across that point goes to the scratch ring (spill.cpp; the choice below, docs/compiler.md
+ * "Spilling") and the allocation starts again on the rewritten program. */
 #include <algorithm>
 #include <limits>
 #include <set>
 
 #include "backend_ir.h"
+#include "spill.h"
 
 namespace terakan::compiler {
 namespace {
@@ -25,30 +27,60 @@ struct Interval {
    int def = -1, last_use = -1;
 };
 
-} // namespace
+/* What one allocation attempt learnt about the program: where values are defined and read, the
+ * loops, and where it ran out of channels (failed_at, -1 if it did not). */
+struct Liveness {
+   std::vector<Interval> interval;
+   std::vector<std::vector<int>> reads; /* per value, the points that read it, ascending */
+   std::vector<std::pair<int, int>> loops;
+   int failed_at = -1;
+   /* At the failure: the channels the value that found no place could take, and the channel
+    * of every value placed by then (-1: not placed). A spill helps only in those channels. */
+   unsigned failed_channels = 0xf;
+   std::vector<int> placed_chan;
+};
 
-bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
-                        Allocation &allocation, std::string &error)
+/* Records where the scan ran out, for choose_spill. */
+void note_failure(Liveness &live, int point, unsigned channels, const std::vector<bool> &placed,
+                  const Allocation &allocation)
 {
-   const size_t count = selected.values.size();
-   std::vector<Interval> interval(count);
+   live.failed_at = point;
+   live.failed_channels = channels;
+   live.placed_chan.assign(placed.size(), -1);
+   for (size_t v = 0; v < placed.size(); v++)
+      if (placed[v])
+         live.placed_chan[v] = int(allocation.location[v].chan);
+}
+
+/* One linear scan over `scheduled` with the value table `values`. */
+bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &scheduled, Allocation &allocation,
+                      Liveness &live)
+{
+   const size_t count = values.size();
+   live.interval.assign(count, {});
+   std::vector<Interval> &interval = live.interval;
    std::vector<int> chan(count, -1);          /* fixed by a vector slot */
    std::vector<int> max_chan(count, 3);       /* Cayman replicated: only the copies' channels */
    std::vector<std::vector<unsigned>> avoid_gprs_of(count); /* fetch hazard (below) */
 
+   std::vector<std::vector<int>> &reads = live.reads;
+   reads.assign(count, {});
    auto use = [&](unsigned value, int point) {
       interval[value].last_use = std::max(interval[value].last_use, point);
+      if (reads[value].empty() || reads[value].back() != point)
+         reads[value].push_back(point);
    };
    std::vector<unsigned> order; /* values by definition point */
    for (size_t v = 0; v < count; v++) {
-      if (selected.values[v].fixed_gpr >= 0) {
+      if (values[v].fixed_gpr >= 0) {
          interval[v].def = -1;
          order.push_back(unsigned(v));
       }
    }
 
    int point = 0;
-   std::vector<std::pair<int, int>> loops; /* [start, end] points */
+   std::vector<std::pair<int, int>> &loops = live.loops; /* [start, end] points */
+   loops.clear();
    std::vector<int> open_loops;
    for (Clause &clause : scheduled.clauses) {
       switch (clause.kind) {
@@ -149,7 +181,7 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
    /* Members of a GPR group (a TEX instruction's coordinates or results), by group. */
    std::vector<std::vector<unsigned>> groups;
    for (size_t v = 0; v < count; v++) {
-      const int group = selected.values[v].gpr_group;
+      const int group = values[v].gpr_group;
       if (group < 0)
          continue;
       if (groups.size() <= size_t(group))
@@ -163,7 +195,7 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
    /* The whole group is placed when its first member comes up: one GPR whose channels are
     * free from each member's definition on (members have their channel fixed). */
    auto place_group = [&](unsigned first) -> bool {
-      const std::vector<unsigned> &members = groups[selected.values[first].gpr_group];
+      const std::vector<unsigned> &members = groups[values[first].gpr_group];
       std::set<unsigned> avoid;
       for (unsigned m : members)
          for (unsigned source : avoid_gprs_of[m])
@@ -174,11 +206,11 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
             continue;
          bool fits = true;
          for (unsigned m : members)
-            fits = fits && channel_free(g, unsigned(selected.values[m].required_chan), m);
+            fits = fits && channel_free(g, unsigned(values[m].required_chan), m);
          if (!fits)
             continue;
          for (unsigned m : members) {
-            const unsigned c = unsigned(selected.values[m].required_chan);
+            const unsigned c = unsigned(values[m].required_chan);
             placed[m] = true;
             allocation.location[m] = {g, c};
             busy[g][c] = std::max(busy[g][c], interval[m].last_use);
@@ -187,8 +219,11 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
          allocation.gprs = std::max(allocation.gprs, g + 1);
          return true;
       }
-      error = "the shader needs more than " + std::to_string(max_gprs) +
-              " registers; spilling is not implemented yet";
+      unsigned channels = 0;
+      for (unsigned m : members)
+         channels |= 1u << values[m].required_chan;
+      placed[first] = false;
+      note_failure(live, interval[first].def, channels, placed, allocation);
       return false;
    };
 
@@ -196,7 +231,7 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       if (placed[v])
          continue;
       placed[v] = true;
-      const ValueInfo &info = selected.values[v];
+      const ValueInfo &info = values[v];
       if (info.fixed_gpr >= 0) {
          allocation.location[v] = {unsigned(info.fixed_gpr), unsigned(info.fixed_chan)};
          busy[info.fixed_gpr][info.fixed_chan] =
@@ -230,14 +265,127 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
          }
       }
       if (best_gpr < 0) {
-         error = "the shader needs more than " + std::to_string(max_gprs) +
-                 " registers; spilling is not implemented yet";
+         unsigned channels = 0;
+         for (int c = 0; c <= max_chan[v]; c++)
+            if ((chan[v] < 0 || c == chan[v]) && (info.required_chan < 0 || c == info.required_chan))
+               channels |= 1u << c;
+         placed[v] = false;
+         note_failure(live, interval[v].def, channels, placed, allocation);
          return false;
       }
       allocation.location[v] = {unsigned(best_gpr), unsigned(best_chan)};
       busy[best_gpr][best_chan] = interval[v].last_use;
       holder_def[best_gpr][best_chan] = interval[v].def;
       allocation.gprs = std::max(allocation.gprs, unsigned(best_gpr) + 1);
+   }
+   return true;
+}
+
+/* Subtracted from the distance of a value read in a loop around the point: such values go
+ * only when no value read outside those loops is left. */
+constexpr long loop_penalty = 1l << 40;
+
+/* The value to spill when the scan found no channel at point P = live.failed_at: of the values
+ * live across P and not read at P, the one whose next read is furthest away (Belady's choice;
+ * for a value defined before a loop around P and read in it before P, the next read is that
+ * read in the next iteration). Values read in a loop around P (whose reloads would run in
+ * every iteration) come only after all others. Values read within
+ * reload_window points before and after P are skipped: one reload would serve both reads and
+ * the value would stay live at P. Ties go to the value with fewer reads (fewer reloads).
+ * Unless any_channel, only values placed in a channel the failed value could take count.
+ * -1 if no value qualifies. */
+int choose_spill(const Liveness &live, const std::vector<bool> &spillable, bool any_channel)
+{
+   const int p = live.failed_at;
+   int best = -1;
+   long best_distance = std::numeric_limits<long>::min();
+   size_t best_reads = 0;
+   for (size_t v = 0; v < spillable.size(); v++) {
+      const Interval &iv = live.interval[v];
+      if (!spillable[v] || iv.def < 0 || iv.def >= p || iv.last_use <= p)
+         continue;
+      if (!any_channel && (live.placed_chan[v] < 0 || !((live.failed_channels >> live.placed_chan[v]) & 1)))
+         continue;
+      const std::vector<int> &reads = live.reads[v];
+      const auto next = std::upper_bound(reads.begin(), reads.end(), p);
+      if (std::binary_search(reads.begin(), reads.end(), p))
+         continue;
+      long distance = next != reads.end() ? *next - p : std::numeric_limits<long>::max();
+      bool read_in_loop = false; /* in a loop around P: a reload in every iteration */
+      for (const auto &[start, end] : live.loops) {
+         if (!(start < p && p < end))
+            continue;
+         const auto first = std::lower_bound(reads.begin(), reads.end(), start);
+         read_in_loop = read_in_loop || (first != reads.end() && *first <= end);
+         if (iv.def < start && first != reads.end() && *first < p)
+            distance = std::min(distance, long(end - p) + (*first - start));
+      }
+      if (distance == std::numeric_limits<long>::max())
+         continue;
+      if (read_in_loop)
+         distance -= loop_penalty;
+      if (next != reads.begin() && next != reads.end() && *next - *(next - 1) <= int(reload_window))
+         continue;
+      if (distance > best_distance || (distance == best_distance && reads.size() < best_reads)) {
+         best = int(v);
+         best_distance = distance;
+         best_reads = reads.size();
+      }
+   }
+   return best;
+}
+
+/* More spills than this and the program is refused rather than compiled for ever. */
+constexpr unsigned max_spills = 4096;
+
+} // namespace
+
+bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                        Allocation &allocation, std::string &error)
+{
+   std::vector<ValueInfo> values = selected.values;
+   /* Values in fixed places (preloaded ids, NIR registers) and members of GPR groups (TEX
+    * coordinates and results, scratch and export data), whose GPR is shared with others, stay
+    * in registers; so do the reloads themselves. */
+   std::vector<bool> spillable(values.size());
+   for (size_t v = 0; v < values.size(); v++)
+      spillable[v] = values[v].fixed_gpr < 0 && !values[v].whole_program && values[v].gpr_group < 0;
+   const std::string too_many = "the shader needs more than " + std::to_string(max_gprs) + " registers";
+   unsigned spilled = 0;
+   for (;;) {
+      Liveness live;
+      allocation = {};
+      if (assign_registers(values, scheduled, allocation, live))
+         break;
+      /* First among the values in a channel the failed value could take: a value of another
+       * channel leaves it no place (vector results have their slot's channel). */
+      auto choose = [&] {
+         const int in_channel = choose_spill(live, spillable, false);
+         return in_channel >= 0 ? in_channel : choose_spill(live, spillable, true);
+      };
+      int v = choose();
+      while (v >= 0 && !spill_value(scheduled, values, unsigned(v))) {
+         spillable[v] = false;
+         v = choose();
+      }
+      if (v < 0 || spilled == max_spills) {
+         error = too_many + " even with " + std::to_string(spilled) +
+                 " values spilled to scratch (no further value live where it runs out can be spilled)";
+         return false;
+      }
+      spillable[v] = false;
+      spillable.resize(values.size(), false);
+      spilled++;
+   }
+   allocation.spilled_values = spilled;
+   allocation.scratch_elements = selected.scratch_elements;
+   if (spilled)
+      allocation.scratch_elements += place_spill_slots(scheduled, allocation, selected.scratch_elements);
+   /* ARRAY_SIZE has 12 bits (docs/compiler.md "Scratch"). */
+   if (allocation.scratch_elements > 4096) {
+      error = too_many + " and its spilled values and private arrays need more than 65536 bytes of scratch per "
+                         "invocation";
+      return false;
    }
    return true;
 }

@@ -31,8 +31,14 @@ constexpr unsigned max_alu_clause_slots = 128;
 constexpr unsigned max_fetch_clause_size = 16; /* r600g's limit on Evergreen and Cayman */
 /* GPRs' worth of results one fetch clause may write (see schedule_fetches). */
 constexpr unsigned fetch_clause_gprs = 4;
-/* How many stores ahead the operations that feed only stores may be computed. */
-constexpr unsigned store_window = 16;
+/* How many stores ahead the operations that feed only stores may be computed. Each store
+ * waiting holds two channel-x GPRs (data and index); 16 (the first choice, against the 124+
+ * GPRs of dEQP's ssbo.layout shaders) still let unpack_norm.comp compute all twelve of its
+ * stores' values first (24 GPRs, r600g 16). Measured on tests/compiler/shaders (98), GPRs /
+ * ALU groups / cf, Cayman and Barts: 16: 853 / 4539 / 4332, 859 / 3704 / 3820; 8: 797 / 4540 /
+ * 4345, 803 / 3707 / 3832; 4: 751 / 4538 / 4365, 759 / 3715 / 3853 (many_stores.comp 33 -> 9
+ * GPRs); the graphics corpus has no stores. */
+constexpr unsigned store_window = 4;
 /* ALU operations considered for a group: the first alu_window unplaced ones of the stretch in
  * program order. Without a bound, chains that are all ready at once (uniform-buffer values
  * from the constant cache, four unrolled lights) were interleaved by height and kept many
@@ -62,6 +68,11 @@ struct GroupBuilder {
     * holds every assignment of the ports reachable with the group's operations so far. */
    const std::vector<int> *value_chan = nullptr;
    const std::vector<bool> *forwarded = nullptr;
+   /* The vector slots an operation free to write any channel tries, in order: the channels
+    * that fewer waiting operations are bound to first (Scheduler::slot_preference). */
+   std::array<unsigned, 4> free_slot_order{0, 1, 2, 3};
+   /* Vector slots kept for ready operations bound to their channel: free operations skip them. */
+   std::array<bool, 4> kept_for_bound{false, false, false, false};
    using PortState = std::array<int, 12>; /* [cycle * 4 + channel]: value read, or -1 */
    static constexpr size_t max_port_states = 128;
    std::vector<PortState> ports{PortState{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}};
@@ -186,9 +197,13 @@ struct GroupBuilder {
          const bool trans_ok = isa == hw::IsaClass::Evergreen &&
                                (rule == SlotRule::Trans || rule == SlotRule::Any);
          if (vector_ok) {
-            for (unsigned s = 0; s < 4 && placed.slot < 0; s++)
+            for (unsigned k = 0; k < 4 && placed.slot < 0; k++) {
+               const unsigned s = required_chan < 0 ? free_slot_order[k] : k;
+               if (required_chan < 0 && kept_for_bound[s])
+                  continue;
                if (!used[s] && (required_chan < 0 || required_chan == int(s)))
                   placed.slot = int(s);
+            }
          }
          if (placed.slot < 0 && trans_ok && !used[4] && constants <= 2)
             placed.slot = 4;
@@ -259,6 +274,8 @@ public:
             const size_t before = remaining;
             remaining -= schedule_fetches();
             remaining -= schedule_alu();
+            if (!error.empty())
+               return false;
             remaining -= schedule_stores();
             if (remaining == before) {
                /* An ordering constraint may tie a deferred operation to one that must come
@@ -431,6 +448,71 @@ private:
          }
       }
       return waiting;
+   }
+
+   /* The height of the tallest fetch that the next fetch clause could take now (its
+    * addresses computed, every node it follows placed, no unplaced store before it), or 0. */
+   unsigned tallest_ready_fetch() const
+   {
+      unsigned tallest = 0;
+      for (size_t i = segment_begin; i < segment_end; i++) {
+         const Node &node = in.nodes[i];
+         if (done[i])
+            continue;
+         if (node.kind == NodeKind::Store)
+            break;
+         if (node.kind != NodeKind::Fetch || !ordered(i))
+            continue;
+         bool ready = true;
+         for (unsigned v : node.fetch.sources())
+            ready = ready && available[v];
+         if (ready)
+            tallest = std::max(tallest, height[i]);
+      }
+      return tallest;
+   }
+
+   /* Quarters of a GPR (as schedule_fetches counts them) that placed fetches of the stretch
+    * wrote and that some unplaced node still reads. */
+   unsigned fetched_quarters_waiting() const
+   {
+      std::vector<bool> read_later(in.values.size(), false);
+      for (size_t i = segment_begin; i < in.nodes.size(); i++)
+         if (!done[i])
+            for_each_value_read(in.nodes[i], [&](unsigned v) { read_later[v] = true; });
+      unsigned quarters = 0;
+      for (size_t i = segment_begin; i < segment_end; i++) {
+         const Node &node = in.nodes[i];
+         if (!done[i] || node.kind != NodeKind::Fetch)
+            continue;
+         bool waiting = false;
+         for (unsigned v : node.fetch.results())
+            waiting = waiting || read_later[v];
+         if (waiting)
+            quarters += node.fetch.is_texture() ? 4 : 1;
+      }
+      return quarters;
+   }
+
+   /* The order in which an operation that may write any channel tries the vector slots:
+    * least wanted first, by the unplaced operations of the stretch whose result must be in
+    * one channel (store data and indices are all in x). Taking x first left the x-bound
+    * operations for the end of the stretch, one per group (unpack_norm.comp: 22 groups of a
+    * lone x operation on Cayman). */
+   std::array<unsigned, 4> slot_preference() const
+   {
+      std::array<unsigned, 4> demand{};
+      for (size_t i = segment_begin; i < segment_end; i++) {
+         const Node &node = in.nodes[i];
+         if (done[i] || node.kind != NodeKind::Alu || node.bundle >= 0 || node.alu.dst == no_value)
+            continue;
+         const int chan = in.values[node.alu.dst].required_chan;
+         if (chan >= 0 && chan < 4)
+            demand[unsigned(chan)]++;
+      }
+      std::array<unsigned, 4> order{0, 1, 2, 3};
+      std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return demand[a] < demand[b]; });
+      return order;
    }
 
    /* Whether every node this one must follow was placed in an earlier group or clause. */
@@ -624,7 +706,30 @@ private:
             break;
          std::stable_sort(candidates.begin(), candidates.end(),
                           [&](size_t a, size_t b) { return height[a] > height[b]; });
+         /* A fetch that could be issued now and heads a taller chain than every ready
+          * operation: the clause ends, the fetch clause goes next and the shorter work fills
+          * the groups of the chain after it instead of running alone before it. Not while
+          * fetch_clause_gprs GPRs' worth of fetched results still wait for their readers (a
+          * run of loads would otherwise all be fetched before the first is used). */
+         if (placed_total > 0 && tallest_ready_fetch() > height[candidates.front()] &&
+             fetched_quarters_waiting() < 4 * fetch_clause_gprs)
+            break;
          GroupBuilder builder{in.isa, {}};
+         builder.free_slot_order = slot_preference();
+         /* A ready operation whose result only stores read, bound to a channel (store data
+          * and indices: x), keeps that slot from the taller free operations placed before it,
+          * which would otherwise take it in every group and leave the stores' operations to
+          * run one per group at the end (many_stores.comp: 217 -> 194 groups on Cayman).
+          * Only those: keeping slots for exported or interpolated channels cost the vertex
+          * shaders groups. */
+         for (size_t i : candidates) {
+            const Node &node = in.nodes[i];
+            if (node.bundle < 0 && node.alu.dst != no_value && store_only[node.alu.dst] && in.values[node.alu.dst].required_chan >= 0 &&
+                in.values[node.alu.dst].required_chan < 4 && node.alu.op->slot_rule(in.isa) != SlotRule::Four &&
+                node.alu.op->slot_rule(in.isa) != SlotRule::Replicated3 && node.alu.op->slot_rule(in.isa) != SlotRule::Replicated4 &&
+                !is_ordered_memory_op(node.alu))
+               builder.kept_for_bound[unsigned(in.values[node.alu.dst].required_chan)] = true;
+         }
          builder.clause_lines = clause_lines;
          builder.value_chan = &value_chan;
          builder.forwarded = &forwarded;
@@ -668,11 +773,20 @@ private:
                /* LDS operations and barriers go alone; a returning LDS operation also needs
                 * the next slot of the clause for its pop. */
                const bool returns = op.dst != no_value;
-               if (!builder.group.ops.empty() || max_alu_clause_slots - clause_slots < (returns ? 2u : 1u))
+               if (!builder.group.ops.empty())
+                  continue;
+               /* The room is counted by try_add (a literal address takes a slot too), with
+                * one slot kept for the pop: counting only the operation once left no room
+                * for the pop after a LDS_READ_RET 0x34 that ended a clause, and the pop's
+                * group came out empty, the result never read (dEQP
+                * workgroup_memory_explicit_layout.copy_memory.basic on Cayman). */
+               const unsigned room = max_alu_clause_slots - clause_slots;
+               if (room < (returns ? 2u : 1u))
                   continue;
                AluOp issued = op;
                issued.dst = no_value;
-               builder.try_add(issued, -1, max_alu_clause_slots - clause_slots);
+               if (!builder.try_add(issued, -1, room - (returns ? 1u : 0u)))
+                  continue;
                placed.push_back(i);
                placed_total++;
                if (returns)
@@ -712,7 +826,10 @@ private:
             move.op = isa::find_alu_op("MOV");
             move.dst = lds_return->dst;
             move.src[0] = Operand{OperandKind::LdsQueue, 0};
-            pop.try_add(move, in.values[move.dst].required_chan, max_alu_clause_slots - clause_slots);
+            if (!pop.try_add(move, in.values[move.dst].required_chan, max_alu_clause_slots - clause_slots)) {
+               error = "internal: no room for the pop of a returning LDS operation";
+               return placed_total;
+            }
             clause_slots += pop.slots_used();
             note_group(pop.group);
             clause.groups.push_back(std::move(pop.group));

@@ -827,35 +827,48 @@ private:
          name = "SAMPLE_G";
          break;
       case nir_texop_lod:
-         /* GET_LOD exists (r600g's LODQ), but which of its results is the clamped level and
-          * what the hardware clamps it to is not documented to us. */
-         return fail("textureQueryLod (GET_LOD) is not supported by the compiler yet");
+         /* textureQueryLod: GET_LOD, the level of detail the texture unit takes from the quad's
+          * coordinates; the accessed level arrives in y, the computed one in x (r600g's
+          * swizzle; texture_unit.cpp, run_get_lod). Needs the quad, like texture(). */
+         if (shader->info.stage != MESA_SHADER_FRAGMENT)
+            return fail("textureQueryLod needs derivatives, which only pixel shaders have");
+         name = "GET_LOD";
+         break;
       default:
          return fail("texture operation " + std::to_string(tex->op) +
                      " (nir_texop) is not supported by the compiler yet");
       }
       if (tex->op == nir_texop_txd && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE)
-         return fail("textureGrad on cube images is not supported by the compiler yet");
-      if (tex->op == nir_texop_tg4 && tex->sampler_dim != GLSL_SAMPLER_DIM_2D)
-         return fail("textureGather on cube images is not supported by the compiler yet (2D and 2D array "
-                     "images are)");
+         return fail("internal: textureGrad on a cube left after nir_lower_tex (lower_txd_cube_map)");
+      if (tex->op == nir_texop_tg4 && tex->sampler_dim != GLSL_SAMPLER_DIM_2D &&
+          tex->sampler_dim != GLSL_SAMPLER_DIM_CUBE)
+         return fail("textureGather is supported on 2D, 2D array, cube and cube array images only");
+      /* r600g gathers from cubes with the face coordinates (sfn r600_nir_lower_cube_to_2darray)
+       * but never moves integer cube gathers by the half texel 2D ones need
+       * (gather_lowering.cpp), so where the texture unit puts their footprint is not known. */
+      if (tex->op == nir_texop_tg4 && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE &&
+          nir_alu_type_get_base_type(tex->dest_type) != nir_type_float)
+         return fail("textureGather of integer cube images is not supported (the texture unit's footprint "
+                     "there is not known)");
       switch (tex->sampler_dim) {
       case GLSL_SAMPLER_DIM_1D:
       case GLSL_SAMPLER_DIM_2D:
       case GLSL_SAMPLER_DIM_3D:
          break;
       case GLSL_SAMPLER_DIM_CUBE:
-         /* textureSize of a cube array would need RESINFO's z, which no source documents. */
-         if (tex->is_array && tex->op == nir_texop_txs)
+         /* textureSize of a cube array would need RESINFO's z, which no source documents; a
+          * face's width and height alone (the cube textureGrad lowering's size query) are fine. */
+         if (tex->is_array && tex->op == nir_texop_txs && (nir_ssa_def_components_read(&tex->dest.ssa) & 0x4))
             return fail("this operation on a cube array is not supported (textureSize; texture, textureLod "
                         "and textureQueryLevels are)");
          /* texture() and its biased form: SAMPLE/SAMPLE_LB with the face coordinates, the texture
           * unit taking the LOD from their differences across the quad, as Mesa's r600 feeds
           * cubes (sfn r600_nir_lower_cube_to_2darray keeps tex and txb). */
          if (tex->op != nir_texop_txl && tex->op != nir_texop_txs && tex->op != nir_texop_query_levels &&
-             tex->op != nir_texop_tex && tex->op != nir_texop_txb)
-            return fail("only texture, textureLod, textureSize and textureQueryLevels are supported on cube "
-                        "images");
+             tex->op != nir_texop_tex && tex->op != nir_texop_txb && tex->op != nir_texop_lod &&
+             tex->op != nir_texop_tg4)
+            return fail("only texture, textureLod, textureGrad, textureGather, textureSize, textureQueryLevels "
+                        "and textureQueryLod are supported on cube images");
          break;
       case GLSL_SAMPLER_DIM_BUF:
          if (tex->op == nir_texop_txs)
@@ -905,7 +918,9 @@ private:
        * or bias (SAMPLE_C_L, SAMPLE_C_LB). */
       int reference_channel = -1;
       bool lod_given = lod >= 0; /* false for SAMPLE_C_LZ, whose constant 0 is implied */
-      if (tex->is_shadow) {
+      /* Size and level-of-detail queries of a depth-comparison image compare nothing. */
+      if (tex->is_shadow && tex->op != nir_texop_lod && tex->op != nir_texop_txs &&
+          tex->op != nir_texop_query_levels) {
          if (comparator < 0)
             return fail("internal: a depth-comparison sample without its reference");
          if (!select_comparison(tex, lod, name, reference_channel, lod_given))
@@ -934,7 +949,7 @@ private:
          }
       }
       const bool sample = tex->op == nir_texop_txl || tex->op == nir_texop_tex || tex->op == nir_texop_txb ||
-                          tex->op == nir_texop_tg4 || tex->op == nir_texop_txd;
+                          tex->op == nir_texop_tg4 || tex->op == nir_texop_txd || tex->op == nir_texop_lod;
       if (tex->op == nir_texop_tg4)
          fetch.gather_component = int(tex->component);
       const unsigned sources_group = out.gpr_groups++;
@@ -954,7 +969,7 @@ private:
          const Operand rcp = Operand::of_value(emit("RECIP_IEEE", {Operand{OperandKind::Value, cube[2], 0, false, true}}));
          put(0, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[1]), rcp, Operand::literal(float_bits(1.5f))})));
          put(1, Operand::of_value(emit("MULADD_IEEE", {Operand::of_value(cube[0]), rcp, Operand::literal(float_bits(1.5f))})));
-         if (tex->is_array) {
+         if (tex->is_array && tex->op != nir_texop_lod) {
             /* A cube array: z = face + 8 * the cube's index, the layer rounded to the nearest
              * integer (Vulkan's rule) and kept non-negative (Mesa's r600 lowering and LLVM's
              * R600 backend feed cube arrays this way; the simulator clamps the index to the
@@ -975,7 +990,8 @@ private:
             Operand o;
             if (!operand(tex->src[coord].src, c, o))
                return false;
-            const bool layer = tex->is_array && c == tex->coord_components - 1;
+            /* textureQueryLod's coordinates have no layer (SPIR-V's OpImageQueryLod). */
+            const bool layer = tex->is_array && c == tex->coord_components - 1 && tex->op != nir_texop_lod;
             /* The layer is the nearest integer (Vulkan's rule); it is given unnormalized. */
             if (layer && sample)
                o = Operand::of_value(emit("RNDNE", {o}));
@@ -1033,9 +1049,16 @@ private:
        * texel c of the result arrives in channel (1, 2, 0, 3)[c] (texture_unit.cpp, run_gather). */
       const bool evergreen_gather = tex->op == nir_texop_tg4 && out.isa != hw::IsaClass::Cayman;
       for (unsigned c = 0; c < tex->dest.ssa.num_components; c++) {
+         if (tex->op == nir_texop_txs && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE && c == 2) {
+            /* A cube array's unread cube count (refused above when read): RESINFO's z stays masked. */
+            result.push_back(Operand::literal(0));
+            continue;
+         }
          unsigned channel = tex->op == nir_texop_query_levels || tex->op == nir_texop_texture_samples ? 3 : c;
          if (evergreen_gather)
             channel = std::array<unsigned, 4>{1, 2, 0, 3}[c];
+         if (tex->op == nir_texop_lod)
+            channel = 1 - c; /* the accessed level in y, the computed level of detail in x */
          const unsigned v = out.new_value(int(channel));
          out.values[v].gpr_group = int(results_group);
          fetch.results[channel] = v;
@@ -1798,10 +1821,6 @@ private:
    bool size_scratch()
    {
       out.scratch_elements = (shader->scratch_size + 15) / 16;
-      /* The draw path programs no VS/PS scratch ring yet (docs/compiler.md "Scratch"). */
-      if (out.scratch_elements && graphics)
-         return fail("private arrays indexed at run time with more than 64 elements (scratch memory) are not "
-                     "supported in vertex and pixel shaders yet");
       if (out.scratch_elements > max_scratch_elements)
          return fail("private arrays indexed at run time needing more than " +
                      std::to_string(16 * max_scratch_elements) +

@@ -8,10 +8,32 @@
 #include <algorithm>
 
 #include "barycentric.h"
+#include "compiler/nir/nir_xfb_info.h"
 #include "compiler/isa/words.h"
+#include "hw/graphics_registers.h"
 
 namespace terakan::compiler {
 namespace {
+
+/* A pixel shader's Layer and ViewportIndex inputs: their keys in input_flat and input_index,
+ * after the varyings' locations and the distance vectors'. */
+constexpr unsigned layer_input_location = max_varyings + distance_parameter_vectors,
+                   viewport_index_input_location = layer_input_location + 1;
+
+/* The input key and SPI semantic of a pixel shader's Layer or ViewportIndex input (a slot
+ * the vertex shader writes to the misc vector); false for other slots. */
+bool misc_input(unsigned slot, unsigned &location, uint8_t &semantic)
+{
+   if (slot == VARYING_SLOT_LAYER) {
+      location = layer_input_location, semantic = layer_semantic;
+      return true;
+   }
+   if (slot == VARYING_SLOT_VIEWPORT) {
+      location = viewport_index_input_location, semantic = viewport_index_semantic;
+      return true;
+   }
+   return false;
+}
 
 const isa::AluOpInfo &alu_op(const char *name)
 {
@@ -175,11 +197,16 @@ bool GraphicsSelector::scan_pixel_inputs()
                return false;
             const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
             const bool distance = distance_vector(semantics.location) >= 0;
-            if (semantics.location < VARYING_SLOT_VAR0 && !distance)
+            unsigned misc_location;
+            uint8_t misc_semantic;
+            const bool misc = misc_input(semantics.location, misc_location, misc_semantic);
+            if (misc && intrinsic->intrinsic != nir_intrinsic_load_input)
+               return fail("the pixel-shader input Layer or ViewportIndex read other than flat");
+            if (semantics.location < VARYING_SLOT_VAR0 && !distance && !misc)
                return fail(std::string("the pixel-shader input ") +
                            gl_varying_slot_name_for_stage(gl_varying_slot(semantics.location), MESA_SHADER_FRAGMENT) +
                            " is not supported by the compiler yet");
-            if (location >= max_varyings && !distance)
+            if (location >= max_varyings && !distance && !misc)
                return fail("pixel-shader input location " + std::to_string(location) + " is beyond the " +
                            std::to_string(max_varyings) + " the SPI matches");
             out.graphics.reads_distances |= distance;
@@ -351,7 +378,7 @@ Operand GraphicsSelector::driver_constant(unsigned dword)
 /* The varying or attribute location an input/output intrinsic names (API location, plus its
  * constant slot offset; indexed_inputs.h and lower_outputs_to_temporaries leave no run-time
  * index). A pixel shader's ClipDistance/CullDistance vector k is max_varyings + k (its key in
- * input_flat and input_index). */
+ * input_flat and input_index), its Layer and ViewportIndex those misc_input gives. */
 bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigned &location)
 {
    const bool store = intrinsic->intrinsic == nir_intrinsic_store_output;
@@ -362,6 +389,9 @@ bool GraphicsSelector::constant_location(nir_intrinsic_instr *intrinsic, unsigne
    if (!nir_src_is_const(offset))
       return fail("internal: an input or output array indexed at run time after lowering");
    const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
+   uint8_t misc_semantic;
+   if (!store && !vertex() && misc_input(semantics.location, location, misc_semantic))
+      return true;
    if (!store && !vertex() && distance_vector(semantics.location) >= 0) {
       const unsigned vector = unsigned(distance_vector(semantics.location)) + unsigned(nir_src_as_uint(offset));
       if (vector >= distance_parameter_vectors || (vector < 2) != (distance_vector(semantics.location) < 2))
@@ -732,7 +762,8 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
    const nir_io_semantics semantics = nir_intrinsic_io_semantics(intrinsic);
    unsigned slot = semantics.location;
    if (vertex()) {
-      if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ || slot == VARYING_SLOT_VIEWPORT) {
+      if (slot == VARYING_SLOT_POS || slot == VARYING_SLOT_PSIZ || slot == VARYING_SLOT_VIEWPORT ||
+          slot == VARYING_SLOT_LAYER) {
          /* as they are */
       } else if (slot == VARYING_SLOT_CLIP_DIST0 || slot == VARYING_SLOT_CLIP_DIST1) {
          /* Clip then cull distances, one float array (nir_lower_clip_cull_distance_arrays);
@@ -754,7 +785,7 @@ bool GraphicsSelector::record_output(nir_intrinsic_instr *intrinsic)
       } else {
          return fail(std::string("the vertex-shader output ") +
                      gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) +
-                     " is not supported by the compiler yet (the layer comes later)");
+                     " is not supported by the compiler yet");
       }
    } else if (slot == FRAG_RESULT_DEPTH || slot == FRAG_RESULT_SAMPLE_MASK || slot == FRAG_RESULT_STENCIL) {
       /* exported to PIXEL 61 .x, .z and .y (finish); SampleMask is an array of one word */
@@ -830,12 +861,14 @@ void GraphicsSelector::add_export(unsigned type, unsigned base, const std::array
  * under COMP_MASK and has no constant selects, so every component is moved into the group,
  * 0 where the shader wrote nothing. */
 void GraphicsSelector::add_stream_export(unsigned dword, const std::array<Operand, 4> &components,
-                                         const std::array<bool, 4> &written)
+                                         const std::array<bool, 4> &written, unsigned buffer, unsigned mask)
 {
    Node node;
    node.kind = NodeKind::Export;
    node.exported.stream = true;
    node.exported.base = dword;
+   node.exported.stream_buffer = uint8_t(buffer);
+   node.exported.stream_mask = uint8_t(mask);
    const unsigned group = out.gpr_groups++;
    for (unsigned c = 0; c < 4; c++) {
       const Operand value = written[c] ? components[c] : Operand::literal(0);
@@ -881,8 +914,63 @@ void GraphicsSelector::add_distance_parameters(
    }
 }
 
+/* Transform feedback (VK_EXT_transform_feedback): each output the vertex shader decorates with
+ * XfbBuffer and Offset (nir_xfb_info, gathered from the variables before lowering) becomes one
+ * MEM_STREAM0_BUFn export of its components, moved down to channels 0.. so that ARRAY_BASE is
+ * the first component's dword (Offset / 4) and COMP_MASK covers as many channels as there are
+ * components. The strides go to the driver (GraphicsInterface::xfb_strides). */
+bool GraphicsSelector::add_transform_feedback_exports()
+{
+   const nir_xfb_info *xfb = shader->xfb_info;
+   if (!xfb)
+      return true;
+   if (xfb->streams_written & ~1u)
+      return fail("transform feedback to vertex streams other than 0 (which only geometry shaders write)");
+   for (unsigned b = 0; b < NIR_MAX_XFB_BUFFERS; b++)
+      if (xfb->buffers_written >> b & 1) {
+         if (xfb->buffers[b].stride % 4)
+            return fail("a transform feedback buffer stride that is not a multiple of 4 bytes");
+         out.graphics.xfb_strides[b] = xfb->buffers[b].stride;
+      }
+   for (unsigned i = 0; i < xfb->output_count; i++) {
+      const nir_xfb_output_info &o = xfb->outputs[i];
+      unsigned slot = o.location;
+      if (slot >= VARYING_SLOT_CULL_DIST0 && slot <= VARYING_SLOT_CULL_DIST1)
+         return fail("transform feedback of CullDistance is not supported");
+      if (slot >= VARYING_SLOT_VAR0 && slot < VARYING_SLOT_VAR0 + max_varyings) {
+         /* as record_output keys them */
+      } else if (slot != VARYING_SLOT_POS && slot != VARYING_SLOT_PSIZ && slot != VARYING_SLOT_CLIP_DIST0 &&
+                 slot != VARYING_SLOT_CLIP_DIST1 && slot != VARYING_SLOT_LAYER && slot != VARYING_SLOT_VIEWPORT) {
+         return fail(std::string("transform feedback of ") +
+                     gl_varying_slot_name_for_stage(gl_varying_slot(slot), MESA_SHADER_VERTEX) + " is not supported");
+      }
+      if (o.offset % 4)
+         return fail("a transform feedback Offset that is not a multiple of 4 bytes");
+      const auto found = outputs.find(slot);
+      std::array<Operand, 4> components{Operand::literal(0), Operand::literal(0), Operand::literal(0),
+                                        Operand::literal(0)};
+      std::array<bool, 4> written{};
+      unsigned mask = 0, channel = 0;
+      for (unsigned c = o.component_offset; c < 4; c++) {
+         if (!(o.component_mask >> c & 1))
+            continue;
+         /* Components nobody stored are undefined: they are written as 0. */
+         if (found != outputs.end() && found->second.written[c]) {
+            components[channel] = found->second.components[c];
+            written[channel] = true;
+         }
+         mask |= 1u << channel++;
+      }
+      if (mask)
+         add_stream_export(o.offset / 4, components, written, o.buffer, mask);
+   }
+   return true;
+}
+
 bool GraphicsSelector::finish()
 {
+   if (vertex() && !options.capture_outputs && !add_transform_feedback_exports())
+      return false;
    if (vertex() && options.capture_outputs) {
       /* The capture record: the clip position, then each varying in parameter order (the
        * order the loop below exports them in). */
@@ -906,7 +994,9 @@ bool GraphicsSelector::finish()
       const bool has_point_size = point_size != outputs.end() && point_size->second.written[0];
       const auto viewport_index = outputs.find(VARYING_SLOT_VIEWPORT);
       const bool has_viewport_index = viewport_index != outputs.end() && viewport_index->second.written[0];
-      const bool has_misc_vector = has_point_size || has_viewport_index;
+      const auto layer = outputs.find(VARYING_SLOT_LAYER);
+      const bool has_layer = layer != outputs.end() && layer->second.written[0];
+      const bool has_misc_vector = has_point_size || has_viewport_index || has_layer;
       /* Bit n: distance vector n (combined distances 4n..4n+3) has a written component.
        * glslang declares gl_ClipDistance[1] in every gl_PerVertex that writes gl_PointSize,
        * so the declared sizes alone would enable distances nobody wrote. */
@@ -928,16 +1018,18 @@ bool GraphicsSelector::finish()
                     {true, true, true, true}, position_last);
       }
       unsigned next_position = 61;
-      /* The misc vector (POS 61): point size in x, the viewport index (an integer, as r600g
-       * exports gl_ViewportIndex) in w. */
+      /* The misc vector (POS 61): point size in x, the layer (the render target index) in z
+       * and the viewport index in w, both integers as r600g exports gl_Layer and
+       * gl_ViewportIndex (sfn_shader_vs.cpp). */
       if (has_misc_vector)
          add_export(export_position, next_position++,
                     {has_point_size ? point_size->second.components[0] : Operand::literal(0), Operand::literal(0),
-                     Operand::literal(0),
+                     has_layer ? layer->second.components[0] : Operand::literal(0),
                      has_viewport_index ? viewport_index->second.components[0] : Operand::literal(0)},
-                    {has_point_size, false, false, has_viewport_index}, distance_vectors == 0);
+                    {has_point_size, false, has_layer, has_viewport_index}, distance_vectors == 0);
       out.graphics.writes_point_size = has_point_size;
       writes_viewport_index = has_viewport_index;
+      writes_layer = has_layer;
       /* The enabled distance vectors follow the misc vector in order (POS 61-63): the
        * simulator's reading of PA_CL_VS_OUT_CNTL (docs/sim-semantics.md, "Clipping").
        * Components the shader did not write export 0.0 (their enables are off). */
@@ -964,6 +1056,20 @@ bool GraphicsSelector::finish()
          if (slot >= VARYING_SLOT_VAR0)
             parameters.push_back({output.components, output.written, slot - VARYING_SLOT_VAR0,
                                   varying_semantic(slot - VARYING_SLOT_VAR0)});
+      /* The layer and the viewport index for a pixel shader that reads them (r600g likewise
+       * exports gl_Layer and gl_ViewportIndex as parameters too). */
+      if (has_layer)
+         parameters.push_back({{layer->second.components[0], Operand::literal(0), Operand::literal(0),
+                                Operand::literal(0)},
+                               {true, true, true, true},
+                               ~0u,
+                               layer_semantic});
+      if (has_viewport_index)
+         parameters.push_back({{viewport_index->second.components[0], Operand::literal(0), Operand::literal(0),
+                                Operand::literal(0)},
+                               {true, true, true, true},
+                               ~0u,
+                               viewport_index_semantic});
       if (options.export_distances)
          add_distance_parameters([&](const std::array<Operand, 4> &components, unsigned vector) {
             parameters.push_back({components, {true, true, true, true}, ~0u, distance_semantic(vector)});
@@ -1066,15 +1172,17 @@ void GraphicsSelector::fill_vertex_interface()
    g.vertex_inputs = fetched_locations;
    /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT [5:1] = parameters - 1. */
    g.spi_vs_out_config = uint32_t(g.param_semantics.size() - 1) << 1;
-   /* PA_CL_VS_OUT_CNTL: USE_VTX_POINT_SIZE [16], USE_VTX_VIEWPORT_INDX [19],
-    * VS_OUT_MISC_VEC_ENA [21]. */
+   /* PA_CL_VS_OUT_CNTL (field names in src/hw/graphics_registers.h): the point size, the
+    * viewport index and the layer travel in the misc vector. */
    if (g.writes_point_size)
-      g.pa_cl_vs_out_cntl = (1u << 16) | (1u << 21);
+      g.pa_cl_vs_out_cntl = hw::gfx::vs_out_use_point_size | hw::gfx::vs_out_misc_vector_enable;
    if (writes_viewport_index)
-      g.pa_cl_vs_out_cntl |= (1u << 19) | (1u << 21);
-   /* CLIP_DIST_ENA_n [7:0] for the clip distances written, CULL_DIST_ENA_n [15:8] for the
-    * cull distances written after them (one numbering), VS_OUT_CCDIST0/1_VEC_ENA [22], [23]
-    * for the vectors exported. */
+      g.pa_cl_vs_out_cntl |= hw::gfx::vs_out_use_viewport_index | hw::gfx::vs_out_misc_vector_enable;
+   if (writes_layer)
+      g.pa_cl_vs_out_cntl |= hw::gfx::vs_out_use_render_target_index | hw::gfx::vs_out_misc_vector_enable;
+   /* A clip-distance enable for each clip distance written, a cull-distance enable for each
+    * cull distance written after them (one numbering), and the vector enable of each
+    * distance vector exported. */
    const unsigned clip = shader->info.clip_distance_array_size;
    for (unsigned vector = 0; vector < 2; vector++) {
       const auto found = outputs.find(VARYING_SLOT_CLIP_DIST0 + vector);
@@ -1084,8 +1192,8 @@ void GraphicsSelector::fill_vertex_interface()
          const unsigned n = 4 * vector + c;
          if (!found->second.written[c])
             continue;
-         g.pa_cl_vs_out_cntl |= (n < clip ? 1u : 1u << 8) << n;
-         g.pa_cl_vs_out_cntl |= 1u << (22 + vector);
+         g.pa_cl_vs_out_cntl |= (n < clip ? 1u : 1u << hw::gfx::vs_out_cull_distance_shift) << n;
+         g.pa_cl_vs_out_cntl |= hw::gfx::vs_out_ccdist0_vec_ena << vector;
       }
    }
 }
@@ -1100,9 +1208,11 @@ void GraphicsSelector::fill_pixel_interface()
    }
    /* SPI_PS_INPUT_CNTL_n: SEMANTIC [7:0], DEFAULT_VAL [9:8] (0: (0, 0, 0, 0)), FLAT_SHADE [10]. */
    for (const auto &[location, flat] : input_flat) {
-      const bool distance = location >= max_varyings;
-      g.input_locations.push_back(distance ? ~0u : location);
-      const uint8_t semantic = distance ? distance_semantic(location - max_varyings) : varying_semantic(location);
+      g.input_locations.push_back(location >= max_varyings ? ~0u : location);
+      const uint8_t semantic = location == layer_input_location            ? layer_semantic
+                               : location == viewport_index_input_location ? viewport_index_semantic
+                               : location >= max_varyings ? distance_semantic(location - max_varyings)
+                                                          : varying_semantic(location);
       g.spi_ps_input_cntl.push_back(uint32_t(semantic) | (flat ? 1u << 10 : 0));
    }
    if (point_coord) {

@@ -75,7 +75,9 @@ private:
    unsigned select_helper_invocation();
    void add_export(unsigned type, unsigned base, const std::array<Operand, 4> &components,
                    const std::array<bool, 4> &written, bool done);
-   void add_stream_export(unsigned dword, const std::array<Operand, 4> &components, const std::array<bool, 4> &written);
+   void add_stream_export(unsigned dword, const std::array<Operand, 4> &components, const std::array<bool, 4> &written,
+                          unsigned buffer = 0, unsigned mask = 0xf);
+   bool add_transform_feedback_exports();
    void fill_vertex_interface();
    void fill_pixel_interface();
 
@@ -88,6 +90,7 @@ private:
    unsigned vertex_index = no_value, instance_index = no_value;
    std::vector<unsigned> fetched_locations;
    bool writes_viewport_index = false; /* the misc vector's w (PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX) */
+   bool writes_layer = false; /* the misc vector's z (PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX) */
 
    /* Pixel shaders: barycentric pairs in the SPI's order (perspective sample, center,
     * centroid, linear sample, center, centroid), each pair's I and J values. */

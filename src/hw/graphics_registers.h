@@ -70,7 +70,16 @@ constexpr uint32_t clip_cntl_boundary_edge_flag = 1u << 18;
 constexpr unsigned su_sc_mode_poly_mode_shift = 3, su_sc_mode_front_ptype_shift = 5, su_sc_mode_back_ptype_shift = 8;
 constexpr uint32_t su_sc_mode_poly_offset_para_enable = 1u << 13;
 enum PolygonPrimitive : uint32_t { PolygonPoints = 0, PolygonLines = 1, PolygonTriangles = 2 };
-constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C; /* USE_VTX_POINT_SIZE [16], USE_VTX_EDGE_FLAG [17], VS_OUT_MISC_VEC_ENA [21] */
+constexpr uint32_t PA_CL_VS_OUT_CNTL = 0x2881C;
+/* PA_CL_VS_OUT_CNTL fields (Mesa evergreend.h): CLIP_DIST_ENA_0-7 [7:0], CULL_DIST_ENA_0-7
+ * [15:8], USE_VTX_POINT_SIZE [16], USE_VTX_EDGE_FLAG [17], USE_VTX_RENDER_TARGET_INDX [18],
+ * USE_VTX_VIEWPORT_INDX [19], VS_OUT_MISC_VEC_ENA [21], VS_OUT_CCDIST0_VEC_ENA [22] and
+ * VS_OUT_CCDIST1_VEC_ENA [23] (the second distance vector is vs_out_ccdist0_vec_ena << 1). */
+constexpr uint32_t vs_out_clip_distance_enables = 0xff, vs_out_cull_distance_shift = 8,
+                   vs_out_distance_enables = 0xffff;
+constexpr uint32_t vs_out_use_point_size = 1u << 16, vs_out_use_edge_flag = 1u << 17,
+                   vs_out_use_render_target_index = 1u << 18, vs_out_use_viewport_index = 1u << 19,
+                   vs_out_misc_vector_enable = 1u << 21, vs_out_ccdist0_vec_ena = 1u << 22;
 /* Points and lines, in 12.4 fixed point and in half sizes (a 1-pixel point holds 0.5; Mesa r600g):
  * PA_SU_POINT_SIZE HEIGHT [15:0], WIDTH [31:16]; PA_SU_POINT_MINMAX MIN_SIZE [15:0], MAX_SIZE
  * [31:16]; PA_SU_LINE_CNTL WIDTH [15:0]. */

@@ -41,6 +41,18 @@ constexpr int stream_of_stats_event(uint32_t type)
    return type == event_sample_streamoutstats ? 0 : type >= 1 && type <= 3 ? int(type) : -1;
 }
 
+/* Drawing what streamout wrote (GL's DrawTransformFeedback in r600g's r600_draw_vbo): COPY_DW
+ * puts a buffer's filled size into DRAW_OPAQUE_BUFFER_FILLED_SIZE, DRAW_OPAQUE_VERTEX_STRIDE
+ * holds the vertex size in the same unit, and DRAW_INDEX_AUTO with VGT_DRAW_INITIATOR.USE_OPAQUE
+ * (bit 6) draws filled size / stride vertices. Every driver leaves DRAW_OPAQUE_OFFSET 0
+ * (r600g's and RADV's initial state). Mesa evergreend.h, r600d.h (COPY_DW_*). */
+constexpr uint32_t VGT_STRMOUT_DRAW_OPAQUE_OFFSET = 0x28B28, VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE = 0x28B2C,
+                   VGT_STRMOUT_DRAW_OPAQUE_VERTEX_STRIDE = 0x28B30;
+constexpr uint32_t draw_initiator_use_opaque = 1u << 6;
+/* COPY_DW control (the packet's first dword): the source is memory (else a register), the
+ * destination is memory (else a register). */
+constexpr uint32_t copy_dw_source_memory = 1u << 0, copy_dw_destination_memory = 1u << 1;
+
 /* PA_CL_CLIP_CNTL.DX_RASTERIZATION_KILL: primitives go to streamout and stop there (r600g's
  * GL_RASTERIZER_DISCARD, evergreen_create_rs_state). */
 constexpr uint32_t clip_cntl_rasterization_kill = 1u << 22;

@@ -83,6 +83,8 @@ static void release_resources(terakan_cmd_buffer *cmd)
    cmd->upload_bos.clear();
    cmd->upload_used = 0;
    cmd->compute_scratch = {};
+   cmd->vertex_scratch = {};
+   cmd->pixel_scratch = {};
    cmd->streams.clear();
    cmd->pipeline = nullptr;
    cmd->sets = {};

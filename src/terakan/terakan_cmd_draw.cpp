@@ -50,6 +50,7 @@ void terakan_reset_graphics_state(terakan_cmd_buffer *cmd)
    cmd->index_type = VK_INDEX_TYPE_UINT16;
    cmd->conservative_scratch = {};
    cmd->conservative_checks.clear();
+   cmd->xfb = {};
 }
 
 void terakan_cmd_fail(terakan_cmd_buffer *cmd, VkResult result, const char *message)
@@ -176,7 +177,7 @@ static uint32_t rop3(VkLogicOp op)
 /* The registers of the colour targets; returns CB_TARGET_MASK. */
 static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
                                     const struct vk_dynamic_graphics_state &dyn, const GraphicsInterface &ps,
-                                    bool resolve)
+                                    bool resolve, bool layered)
 {
    const terakan_rendering &r = cmd->rendering;
    const bool cayman = cmd->device->physical->family->isa_class == hw::IsaClass::Cayman;
@@ -217,11 +218,14 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
        * level's first slice, as r600g renders to a layer, so that the CB rotates a 2D-tiled
        * slice's banks as the texture unit reads them; multisampled ones with FMASK too (FMASK's
        * slices follow from CB_COLORn_FMASK, FMASK_SLICE apart). Those without FMASK (1D tiled)
-       * keep BASE at their layer and slice 0. */
+       * keep BASE at their layer and slice 0. A pipeline writing Layer draws to every layer of
+       * the instance at once: SLICE_MAX is the last, and the vertex's render target index counts
+       * from SLICE_START (docs/sim-semantics.md, "Layered rendering"). */
       const uint32_t layer = view->vk.base_array_layer + r.layer;
+      const uint32_t extra = layered ? std::min(std::max(r.layer_count, 1u), view->vk.layer_count) - 1 : 0;
       const bool by_slice = samples == 1 || fmask;
       const uint64_t base = by_slice ? image->offset + level.offset : terakan_view_offset(view, r.layer);
-      const uint32_t slice_view = by_slice ? layer | layer << 13 : 0;
+      const uint32_t slice_view = by_slice ? layer | (layer + extra) << 13 : extra << 13;
       cs.context_registers(cb + reg::Base,
                            {uint32_t(base >> 8), level.pitch / 8 - 1,
                             uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1), slice_view,
@@ -274,7 +278,8 @@ static uint32_t emit_colour_targets(terakan_cmd_buffer *cmd, CommandStream &cs,
 /* DB_DEPTH_CONTROL, the depth and stencil buffers and the stencil reference and masks. Field
  * positions: Mesa evergreend.h (R_028800_DB_DEPTH_CONTROL, R_028044_DB_STENCIL_INFO,
  * R_028430_DB_STENCILREFMASK, R_028434_DB_STENCILREFMASK_BF). */
-static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn)
+static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct vk_dynamic_graphics_state &dyn,
+                       bool layered)
 {
    const terakan_rendering &r = cmd->rendering;
    terakan_image_view *depth = r.depth && r.depth->image->memory ? r.depth : nullptr;
@@ -312,7 +317,10 @@ static void emit_depth(terakan_cmd_buffer *cmd, CommandStream &cs, const struct 
    }
    set_context(cs, gfx::DB_DEPTH_SIZE, {(level.pitch / 8 - 1) | ((level.aligned_height / 8 - 1) << 11),
                                         uint32_t(uint64_t(level.pitch) * level.aligned_height / 64 - 1)});
-   set_context(cs, gfx::DB_DEPTH_VIEW, 0);
+   /* BASE at the layer; a pipeline writing Layer reaches the instance's other layers through
+    * DB_DEPTH_VIEW.SLICE_MAX [23:13] (SLICE_START 0), as the colour targets do. */
+   const uint32_t extra = layered ? std::min(std::max(r.layer_count, 1u), view->vk.layer_count) - 1 : 0;
+   set_context(cs, gfx::DB_DEPTH_VIEW, extra << 13);
    /* Z_ENABLE [1], Z_WRITE_ENABLE [2] (only while testing: Vulkan writes nothing when the test
     * is off), ZFUNC [6:4]: Vulkan's compare ops have the hardware's numbers (NEVER 0 ..
     * ALWAYS 7). */
@@ -958,18 +966,33 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    }
    if (!emit_vertex_inputs(cmd, cs, g, vertex, setup, dyn))
       return false;
+   /* Private arrays (and spills) in scratch: the VS and PS rings (terakan_scratch.cpp). */
+   if (!terakan_emit_graphics_scratch(cmd, cs, vertex.binary, g.fragment.binary))
+      return false;
 
    emit_viewport_and_scissor(cmd, cs, dyn);
    emit_multisample(cmd, cs, dyn, samples, application && g.state.ms, per_sample, sample_offsets);
    emit_rasterizer(cmd, cs, dyn, g.state.rs && g.state.rs->depth_clamp_enable);
-   emit_depth(cmd, cs, dyn);
+   /* Layered rendering: the vertex shader's Layer picks the layer per primitive, so every
+    * layer of the instance is bound (multiview binds one view's layer per replay instead). */
+   const bool layered = (vs.pa_cl_vs_out_cntl & gfx::vs_out_use_render_target_index) && !cmd->rendering.view_mask;
+   emit_depth(cmd, cs, dyn, layered);
    /* Queries (terakan_query.cpp): whether the DB counts this draw's samples. */
    set_context(cs, gfx::DB_COUNT_CONTROL, terakan_db_count_control(cmd, application, samples));
    /* The pixel shader's RATs after the colour targets, whose loop clears the unused slots. */
-   uint32_t target_mask = emit_colour_targets(cmd, cs, dyn, ps, setup.resolve);
+   uint32_t target_mask = emit_colour_targets(cmd, cs, dyn, ps, setup.resolve, layered);
    if (application && !terakan_emit_pixel_shader_rats(cmd, cs, g.fragment, constants + 512, target_mask))
       return false;
    set_context(cs, reg::CB_TARGET_MASK, target_mask);
+   /* Transform feedback: the application's draws (not a conservative draw's passes, whose
+    * capture uses the streamout itself). */
+   if (cmd->xfb.active && application && g.conservative) {
+      terakan_cmd_fail(cmd, VK_ERROR_FEATURE_NOT_PRESENT,
+                       "conservative rasterization while transform feedback is active is not supported");
+      return false;
+   }
+   if (!terakan_emit_xfb_draw_state(cmd, cs, application && !setup.vertex_stage ? &vs : nullptr, topology))
+      return false;
 
    /* VGT: the topology, restart, the index offset (firstVertex or vertexOffset) and the first
     * instance, which the vertex shader's VertexIndex and InstanceIndex include. */
@@ -1003,6 +1026,9 @@ static void direct_draw(terakan_cmd_buffer *cmd, uint32_t vertexCount, uint32_t 
                         uint32_t firstInstance, uint32_t draw_index)
 {
    if (vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !vertexCount || !instanceCount)
+      return;
+   /* Strips and fans under transform feedback: drawn as lists (terakan_transform_feedback.cpp). */
+   if (terakan_xfb_direct_draw(cmd, vertexCount, instanceCount, firstVertex, firstInstance, draw_index))
       return;
    auto packets = [&](CommandStream &cs) {
       cs.packet(pm4::NUM_INSTANCES, 1);

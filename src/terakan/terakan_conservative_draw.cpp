@@ -110,15 +110,17 @@ VkResult terakan_conservative_finish(terakan_device *device, terakan_graphics_pi
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: conservative rasterization with BaryCoordKHR or PerVertexKHR inputs is not "
                             "supported");
-   /* PA_CL_VS_OUT_CNTL CLIP_DIST_ENA_0-7 [7:0], CULL_DIST_ENA_0-7 [15:8]: the capture keeps
-    * only the position and the varyings. */
-   if (vs.pa_cl_vs_out_cntl & 0xffffu)
+   /* The capture keeps only the position and the varyings. */
+   if (vs.pa_cl_vs_out_cntl & gfx::vs_out_distance_enables)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: conservative rasterization with clip or cull distances is not supported");
-   /* USE_VTX_VIEWPORT_INDX [19]: the capture does not keep the viewport index either. */
-   if (vs.pa_cl_vs_out_cntl & (1u << 19))
+   /* It does not keep the viewport index either. */
+   if (vs.pa_cl_vs_out_cntl & gfx::vs_out_use_viewport_index)
       return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                             "terakan: conservative rasterization with a ViewportIndex output is not supported");
+   if (vs.pa_cl_vs_out_cntl & gfx::vs_out_use_render_target_index)
+      return terakan_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
+                            "terakan: conservative rasterization with a Layer output is not supported");
    std::vector<unsigned> locations;
    for (unsigned location : vs.param_locations)
       if (location != ~0u)

@@ -29,6 +29,8 @@ struct terakan_meta {
    std::map<uint32_t, terakan_graphics_pipeline *> msaa_copies;
    /* by terakan_meta_copy.cpp's key (source and destination kinds) */
    std::map<uint32_t, std::unique_ptr<terakan_meta_compute>> copies;
+   /* terakan_transform_feedback.cpp's counter conversion */
+   std::unique_ptr<terakan_meta_compute> xfb_counters;
 };
 
 /* Where the meta vertex shader finds its three RECTLIST corners in the push constants. */

@@ -299,6 +299,9 @@ VkResult terakan_physical_device_try_create(struct vk_instance *vk_instance,
     * indirect draws (terakan_conservative_draw.h; what it refuses is in docs/status.md). */
    struct vk_device_extension_table extensions = terakan_device_extensions;
    extensions.EXT_conservative_rasterization = true;
+   /* VK_EXT_transform_feedback: stream 0 through the VGT's streamout, four buffers
+    * (terakan_transform_feedback.cpp). */
+   extensions.EXT_transform_feedback = true;
    VkResult result = vk_physical_device_init(&pdev->vk, vk_instance, &extensions, &dispatch_table);
    if (result != VK_SUCCESS) {
       vk_free(&vk_instance->alloc, pdev);
@@ -389,8 +392,10 @@ static VkPhysicalDeviceVulkan12Features terakan_core_1_2_features()
     * invocation's own value, whether the id is constant or not. */
    f.subgroupBroadcastDynamicId = VK_TRUE;
    /* ViewportIndex from the vertex stage: the misc vector's w with
-    * PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX (api-viewports). The Layer output is not compiled. */
+    * PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX (api-viewports); Layer: its z with
+    * USE_VTX_RENDER_TARGET_INDX, every layer of the instance bound (api-layers). */
    f.shaderOutputViewportIndex = VK_TRUE;
+   f.shaderOutputLayer = VK_TRUE;
    return f;
 }
 
@@ -454,6 +459,9 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
     * api-fragment-stores-*); atomics whose result is used stay compute-only (refused). The
     * vertex stage has no RATs of its own: vertexPipelineStoresAndAtomics stays off. */
    pFeatures->features.fragmentStoresAndAtomics = VK_TRUE;
+   /* textureGatherOffset with offsets known at run time: the compiler moves the coordinates by
+    * offset / size (gather_lowering.cpp; api-texture-functions GathersEqualTheCpuAndLavapipe). */
+   pFeatures->features.shaderImageGatherExtended = VK_TRUE;
    /* Clip and cull distances: POS exports 61-62 and PA_CL_VS_OUT_CNTL (8 in all); point sizes
     * from the vertex shader up to PA_SU_POINT_MINMAX's limit. */
    pFeatures->features.shaderClipDistance = VK_TRUE;
@@ -522,6 +530,13 @@ terakan_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
          reinterpret_cast<VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *>(ext)->extendedDynamicState = VK_TRUE;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT: {
+         /* Vertex streams other than 0 come from geometry shaders, which Terakan has not. */
+         auto *features = reinterpret_cast<VkPhysicalDeviceTransformFeedbackFeaturesEXT *>(ext);
+         features->transformFeedback = VK_TRUE;
+         features->geometryStreams = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT: {
          /* Not inherited: a secondary replays its draws onto the primary (terakan_cmd_buffer.cpp)
           * and would obey the primary's condition, which is what inheritance means, but it
@@ -645,6 +660,10 @@ static VkPhysicalDeviceLimits required_minimum_limits()
    limits.minStorageBufferOffsetAlignment = 256;
    limits.minTexelOffset = -8;
    limits.maxTexelOffset = 7;
+   /* Constant gather offsets go into GATHER4's 5-bit half-texel OFFSET fields as the other
+    * samples' do (r600g offers -8..7 for both); run-time ones move the coordinates. */
+   limits.minTexelGatherOffset = -8;
+   limits.maxTexelGatherOffset = 7;
    /* interpolateAtOffset moves I/J along their screen gradients by the float offset
     * (select_graphics.cpp), so any offset in the pixel works exactly: the minimums Vulkan asks
     * for with sampleRateShading (-0.5, 0.5 - 2^-4, 4 fraction bits). */
@@ -864,6 +883,24 @@ terakan_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
          p->degenerateLinesRasterized = VK_FALSE;
          p->fullyCoveredFragmentShaderInputVariable = VK_FALSE;
          p->conservativeRasterizationPostDepthCoverage = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT: {
+         /* Four buffers (VGT_STRMOUT_BUFFER_CONFIG's nibble), stream 0 only; a vertex's record
+          * in one buffer is at most VTX_STRIDE's 10 bits of dwords (the limits are the
+          * specification's minimums but the stride, 2048 bytes as RADV); offsets are 32-bit.
+          * The counters are converted by a compute program (terakan_transform_feedback.cpp). */
+         auto *p = reinterpret_cast<VkPhysicalDeviceTransformFeedbackPropertiesEXT *>(ext);
+         p->maxTransformFeedbackStreams = 1;
+         p->maxTransformFeedbackBuffers = 4;
+         p->maxTransformFeedbackBufferSize = UINT32_MAX;
+         p->maxTransformFeedbackStreamDataSize = 512;
+         p->maxTransformFeedbackBufferDataSize = 512;
+         p->maxTransformFeedbackBufferDataStride = 2048;
+         p->transformFeedbackQueries = VK_TRUE;
+         p->transformFeedbackStreamsLinesTriangles = VK_FALSE;
+         p->transformFeedbackRasterizationStreamSelect = VK_FALSE;
+         p->transformFeedbackDraw = VK_TRUE;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT: {

@@ -576,6 +576,12 @@ struct terakan_vertex_binding {
    VkDeviceSize size; /* bytes from offset */
 };
 
+/* A transform feedback buffer binding: the range's start in `bo` and its bytes. */
+struct terakan_xfb_binding {
+   terakan::winsys::RadeonBo *bo;
+   uint64_t offset, size;
+};
+
 struct terakan_cmd_buffer {
    struct vk_command_buffer vk;
    struct terakan_device *device;
@@ -644,13 +650,20 @@ struct terakan_cmd_buffer {
       uint32_t capacity;
    };
    std::vector<terakan_conservative_check> conservative_checks;
-   /* The compute stage's scratch ring for private arrays (terakan_scratch.cpp): an upload
-    * range of `engines` parts of bytes_per_engine each. */
+   /* VK_EXT_transform_feedback (terakan_transform_feedback.cpp): the bound buffers, whether
+    * transform feedback is active, and which buffers vkCmdBeginTransformFeedbackEXT began. */
    struct {
+      std::array<terakan_xfb_binding, 4> bindings;
+      bool active;
+      uint32_t begun;
+   } xfb;
+   /* The compute, vertex and pixel stages' scratch rings for private arrays
+    * (terakan_scratch.cpp): upload ranges of `engines` parts of bytes_per_engine each. */
+   struct scratch_ring {
       terakan::winsys::RadeonBo *bo;
       uint64_t offset, bytes_per_engine;
       unsigned engines;
-   } compute_scratch;
+   } compute_scratch, vertex_scratch, pixel_scratch;
 };
 VK_DEFINE_HANDLE_CASTS(terakan_cmd_buffer, vk.base, VkCommandBuffer,
                        VK_OBJECT_TYPE_COMMAND_BUFFER)
@@ -659,6 +672,15 @@ extern const struct vk_command_buffer_ops terakan_cmd_buffer_ops;
 
 /* Shared by the compute and draw recording (terakan_cmd_buffer.cpp). */
 terakan::winsys::CommandStream &terakan_cmd_stream(terakan_cmd_buffer *cmd);
+/* While transform feedback is active: the streamout registers of a draw whose vertex shader is
+ * `vs` (an application draw), or streamout off (null: the driver's own draws). False when the
+ * command buffer failed (terakan_transform_feedback.cpp). */
+bool terakan_emit_xfb_draw_state(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
+                                 const terakan::compiler::GraphicsInterface *vs, uint32_t primitive_type);
+/* A direct draw of a triangle strip or fan while transform feedback is active, drawn as a
+ * list in Vulkan's vertex order; false (nothing recorded) for anything else. */
+bool terakan_xfb_direct_draw(terakan_cmd_buffer *cmd, uint32_t vertex_count, uint32_t instance_count,
+                             uint32_t first_vertex, uint32_t first_instance, uint32_t draw_index);
 /* The RATs of the storage images and texel buffers the compute pipeline stores to
  * (terakan_storage_images.cpp); returns their CB_TARGET_MASK bits. */
 uint32_t terakan_emit_storage_image_rats(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs);
@@ -683,6 +705,11 @@ uint8_t *terakan_cmd_upload(terakan_cmd_buffer *cmd, uint64_t size, uint64_t ali
  * private arrays in scratch (terakan_scratch.cpp); false when the command buffer failed. */
 bool terakan_emit_compute_scratch(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
                                   const terakan::compiler::ShaderBinary &binary);
+/* The same for a draw: the VS and PS rings (SQ_VSTMP_RING_*, SQ_PSTMP_RING_*) for the stages
+ * whose programs keep private arrays or spills in scratch. */
+bool terakan_emit_graphics_scratch(terakan_cmd_buffer *cmd, terakan::winsys::CommandStream &cs,
+                                   const terakan::compiler::ShaderBinary &vertex,
+                                   const terakan::compiler::ShaderBinary &pixel);
 void terakan_cmd_fill(terakan_cmd_buffer *cmd, terakan::winsys::RadeonBo &bo, uint64_t offset, uint64_t bytes,
                       uint32_t pattern);
 /* The buffer descriptor of a slot with its dynamic offset; false if none was written. */

@@ -46,6 +46,7 @@
 #include "hw/graphics_registers.h"
 #include "hw/pm4.h"
 #include "hw/registers.h"
+#include "hw/streamout.h"
 
 namespace pm4 = terakan::hw::pm4;
 namespace reg = terakan::hw::reg;
@@ -61,6 +62,14 @@ static constexpr uint32_t statistics_sample_bytes = 8 * pm4::pipeline_statistic_
 static constexpr uint32_t statistics_available_offset = 2 * statistics_sample_bytes;
 static constexpr uint32_t statistics_stride = 192;
 static_assert(statistics_available_offset + 4 <= statistics_stride);
+/* Transform feedback streams (VK_EXT_transform_feedback): EVENT_WRITE SAMPLE_STREAMOUTSTATS
+ * writes PrimitiveStorageNeeded then NumPrimitivesWritten, 64 bits each with the written flag
+ * (bit 63; Mesa r600_query.c reads them so): the begin sample, the end sample, then an
+ * availability dword written at the end of the pipe, as for pipeline statistics (the copy
+ * shader reads both kinds alike: Vulkan's written count is counter 1, needed counter 0). */
+static constexpr uint32_t xfb_sample_bytes = 16;
+static constexpr uint32_t xfb_available_offset = 2 * xfb_sample_bytes;
+static constexpr uint32_t xfb_stride = 48;
 /* The hardware counter of each Vulkan statistic, by bit number of VkQueryPipelineStatisticFlagBits
  * (input assembly vertices, primitives, vertex shader invocations, geometry shader invocations,
  * primitives, clipping invocations, primitives, fragment shader invocations, tessellation
@@ -121,6 +130,9 @@ terakan_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateIn
       break;
    case VK_QUERY_TYPE_PIPELINE_STATISTICS:
       stride = statistics_stride;
+      break;
+   case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT:
+      stride = xfb_stride;
       break;
    default:
       /* The extension query types are not offered. */
@@ -183,6 +195,8 @@ terakan_ResetQueryPool(VkDevice, VkQueryPool queryPool, uint32_t firstQuery, uin
 /* How many values each query of the pool has. */
 static unsigned values_per_query(const terakan_query_pool *pool)
 {
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT)
+      return 2; /* primitives written, primitives needed */
    return pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? unsigned(__builtin_popcount(pool->statistics)) : 1;
 }
 
@@ -203,6 +217,12 @@ static bool read_query(const terakan_query_pool *pool, uint32_t query, uint64_t 
             values[out++] = counter(statistics_sample_bytes, statistic_counter[bit]) -
                             counter(0, statistic_counter[bit]);
       return *reinterpret_cast<volatile uint32_t *>(memory + statistics_available_offset) != 0;
+   }
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      auto sample = [&](uint32_t offset) { return *reinterpret_cast<volatile uint64_t *>(memory + offset); };
+      values[0] = (sample(xfb_sample_bytes + 8) & ~written_flag) - (sample(8) & ~written_flag);
+      values[1] = (sample(xfb_sample_bytes) & ~written_flag) - (sample(0) & ~written_flag);
+      return *reinterpret_cast<volatile uint32_t *>(memory + xfb_available_offset) != 0;
    }
    if (pool->type == VK_QUERY_TYPE_TIMESTAMP) {
       const uint32_t available = *reinterpret_cast<volatile uint32_t *>(memory + 8);
@@ -319,11 +339,25 @@ static void emit_sample_statistics(CommandStream &cs, RadeonBo &bo, uint64_t off
 static void emit_end_of_pipe(CommandStream &cs, RadeonBo &bo, uint64_t offset, uint32_t data_sel,
                              uint32_t data);
 
+/* EVENT_WRITE SAMPLE_STREAMOUTSTATS (stream 0; event index 3 as r600g): the counter pair. */
+static void emit_sample_streamout(CommandStream &cs, RadeonBo &bo, uint64_t offset)
+{
+   cs.packet(pm4::EVENT_WRITE, 3);
+   cs.emit(pm4::event(terakan::hw::streamout::event_sample_streamoutstats, 3));
+   cs.emit(uint32_t(offset));
+   cs.emit(uint32_t(offset >> 32) & 0xff);
+   cs.relocation(bo);
+}
+
 extern "C" VKAPI_ATTR void VKAPI_CALL
 terakan_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query, VkQueryControlFlags)
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_query_pool, pool, queryPool);
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      emit_sample_streamout(terakan_cmd_stream(cmd), *pool->bo, uint64_t(query) * pool->stride);
+      return;
+   }
    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
       CommandStream &cs = terakan_cmd_stream(cmd);
       cs.packet(pm4::EVENT_WRITE, 1);
@@ -342,6 +376,13 @@ terakan_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32
 {
    VK_FROM_HANDLE(terakan_cmd_buffer, cmd, commandBuffer);
    VK_FROM_HANDLE(terakan_query_pool, pool, queryPool);
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      CommandStream &cs = terakan_cmd_stream(cmd);
+      const uint64_t offset = uint64_t(query) * pool->stride;
+      emit_sample_streamout(cs, *pool->bo, offset + xfb_sample_bytes);
+      emit_end_of_pipe(cs, *pool->bo, offset + xfb_available_offset, 1, 1);
+      return;
+   }
    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
       CommandStream &cs = terakan_cmd_stream(cmd);
       const uint64_t offset = uint64_t(query) * pool->stride;
@@ -380,6 +421,20 @@ static void emit_end_of_pipe(CommandStream &cs, RadeonBo &bo, uint64_t offset, u
    cs.emit(data);
    cs.emit(0);
    cs.relocation(bo);
+}
+
+/* VK_EXT_transform_feedback's forms: stream 0 is the only one (maxTransformFeedbackStreams). */
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdBeginQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
+                                VkQueryControlFlags flags, uint32_t)
+{
+   terakan_CmdBeginQuery(commandBuffer, queryPool, query, flags);
+}
+
+extern "C" VKAPI_ATTR void VKAPI_CALL
+terakan_CmdEndQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query, uint32_t)
+{
+   terakan_CmdEndQuery(commandBuffer, queryPool, query);
 }
 
 /* Every stage is timed at the end of the pipe: later than the stage asked for, which the
@@ -438,6 +493,8 @@ enum CopyConstant : unsigned {
    copy_timestamps,   /* 1: a timestamp pool, 0: occlusion */
    copy_statistics,   /* 1: a pipeline statistics pool */
    copy_value_count,  /* values per query (before the availability) */
+   copy_sample_bytes, /* statistics and transform feedback: the end sample's offset */
+   copy_available,    /* ... and the availability dword's */
    /* Pipeline statistics: per hardware counter, its result's index among the query's values,
     * or ~0 when not asked for. */
    copy_counter_index_0,
@@ -499,12 +556,12 @@ static nir_shader *query_copy_shader()
    nir_push_if(b, nir_ine_imm(b, push_constant(b, copy_statistics), 0));
    {
       nir_ssa_def *stats_available =
-         nir_ine_imm(b, load_dword(b, pool, nir_iadd_imm(b, base, statistics_available_offset)), 0);
+         nir_ine_imm(b, load_dword(b, pool, nir_iadd(b, base, push_constant(b, copy_available))), 0);
       for (unsigned counter = 0; counter < pm4::pipeline_statistic_count; counter++) {
          nir_ssa_def *index = push_constant(b, CopyConstant(copy_counter_index_0 + counter));
          nir_push_if(b, nir_iand(b, nir_ine_imm(b, index, -1), nir_ior(b, stats_available, partial)));
          nir_ssa_def *begin = nir_iadd_imm(b, base, 8 * counter);
-         nir_ssa_def *end = nir_iadd_imm(b, base, statistics_sample_bytes + 8 * counter);
+         nir_ssa_def *end = nir_iadd(b, nir_iadd_imm(b, base, 8 * counter), push_constant(b, copy_sample_bytes));
          nir_ssa_def *begin_lo = load_dword(b, pool, begin), *begin_hi = load_dword(b, pool, nir_iadd_imm(b, begin, 4));
          nir_ssa_def *end_lo = load_dword(b, pool, end), *end_hi = load_dword(b, pool, nir_iadd_imm(b, end, 4));
          nir_ssa_def *borrow = nir_b2i32(b, nir_ult(b, end_lo, begin_lo));
@@ -629,6 +686,7 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
    VK_FROM_HANDLE(terakan_buffer, dst, dstBuffer);
    if (!queryCount || vk_command_buffer_get_record_result(&cmd->vk) != VK_SUCCESS || !dst->memory)
       return;
+
    VkResult result;
    terakan_query_meta *meta = copy_program(cmd->device, result);
    if (!meta) {
@@ -648,6 +706,10 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
          }
          if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
             emit_wait(cs, *pool->bo, offset + statistics_available_offset, 1, 0xffffffffu);
+            continue;
+         }
+         if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+            emit_wait(cs, *pool->bo, offset + xfb_available_offset, 1, 0xffffffffu);
             continue;
          }
          for (unsigned backend = 0; backend < max_backends; backend++)
@@ -680,13 +742,23 @@ terakan_CmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool query
    push[copy_flags] = flags;
    push[copy_backend_mask] = pool->backend_mask;
    push[copy_timestamps] = pool->type == VK_QUERY_TYPE_TIMESTAMP;
-   push[copy_statistics] = pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS;
+   push[copy_statistics] = pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS ||
+                           pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT;
    push[copy_value_count] = values_per_query(pool);
+   push[copy_sample_bytes] = statistics_sample_bytes;
+   push[copy_available] = statistics_available_offset;
    for (unsigned counter = 0; counter < pm4::pipeline_statistic_count; counter++)
       push[copy_counter_index_0 + counter] = ~0u;
    for (unsigned bit = 0, index = 0; bit < pm4::pipeline_statistic_count; bit++)
       if (pool->statistics & (1u << bit))
          push[copy_counter_index_0 + statistic_counter[bit]] = index++;
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      /* Needed (counter 0) is Vulkan's second value, written (counter 1) its first. */
+      push[copy_counter_index_0 + 0] = 1;
+      push[copy_counter_index_0 + 1] = 0;
+      push[copy_sample_bytes] = xfb_sample_bytes;
+      push[copy_available] = xfb_available_offset;
+   }
    std::memcpy(constants, push, sizeof(push));
    /* Driver constants: the group counts and, per storage buffer slot, the range's size and
     * last dword (what a dispatch of an application's pipeline fills in). */

@@ -331,46 +331,13 @@ bool PlaneRenderer::make_objects()
    target_view = view(target_image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM,
                       {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
 
-   VkAttachmentDescription attachment{};
-   attachment.format = VK_FORMAT_R8G8B8A8_UNORM;
-   attachment.samples = VK_SAMPLE_COUNT_1_BIT;
-   attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-   attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-   attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-   attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-   attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-   attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-   const VkAttachmentReference colour{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-   VkSubpassDescription subpass{};
-   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-   subpass.colorAttachmentCount = 1;
-   subpass.pColorAttachments = &colour;
-   VkSubpassDependency dependency{};
-   dependency.srcSubpass = 0;
-   dependency.dstSubpass = VK_SUBPASS_EXTERNAL;
-   dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-   dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
-   dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-   dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-   VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-   pass_info.attachmentCount = 1;
-   pass_info.pAttachments = &attachment;
-   pass_info.subpassCount = 1;
-   pass_info.pSubpasses = &subpass;
-   pass_info.dependencyCount = 1;
-   pass_info.pDependencies = &dependency;
-   if (vkCreateRenderPass(device, &pass_info, nullptr, &pass) != VK_SUCCESS)
+   const bool made = terakan::test::create_colour_pass(device, VK_FORMAT_R8G8B8A8_UNORM, target_view, target, target, pass, framebuffer);
+   later([this] {
+      vkDestroyFramebuffer(device, framebuffer, nullptr);
+      vkDestroyRenderPass(device, pass, nullptr);
+   });
+   if (!made)
       return false;
-   later([this] { vkDestroyRenderPass(device, pass, nullptr); });
-   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-   fb_info.renderPass = pass;
-   fb_info.attachmentCount = 1;
-   fb_info.pAttachments = &target_view;
-   fb_info.width = fb_info.height = target;
-   fb_info.layers = 1;
-   if (vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer) != VK_SUCCESS)
-      return false;
-   later([this] { vkDestroyFramebuffer(device, framebuffer, nullptr); });
 
    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                               VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};

@@ -208,13 +208,16 @@ TEST_F(PhysicalDevice, AdvertisesOnlyImplementedFeaturesAndFormats)
    const size_t anisotropy = offsetof(VkPhysicalDeviceFeatures, samplerAnisotropy) / sizeof(VkBool32);
    /* api-viewports-*. */
    const size_t multi_viewport = offsetof(VkPhysicalDeviceFeatures, multiViewport) / sizeof(VkBool32);
+   /* api-texture-functions-* (GathersEqualTheCpuAndLavapipe: run-time offsets). */
+   const size_t gather_extended = offsetof(VkPhysicalDeviceFeatures, shaderImageGatherExtended) / sizeof(VkBool32);
    for (size_t i = 0; i < sizeof(features) / sizeof(VkBool32); i++) {
       const bool offered = i == dynamic_indexing || i == robust || i == clip || i == cull || i == large_points ||
                            i == precise || i == logic_op || i == independent_blend || i == bc || i == depth_clamp ||
                            i == multi_draw || i == first_instance || i == dual_source ||
                            i == bias_clamp || i == cube_array || i == wide_lines || i == read_formatless ||
                            i == write_formatless || i == fill_mode_non_solid || i == statistics || i == sample_rate ||
-                           i == fragment_stores || i == extended_formats || i == full_index || i == anisotropy || i == multi_viewport;
+                           i == fragment_stores || i == extended_formats || i == full_index || i == anisotropy || i == multi_viewport ||
+                           i == gather_extended;
       EXPECT_EQ(flags[i], offered ? VK_TRUE : VK_FALSE) << "feature #" << i;
    }
 
@@ -422,9 +425,9 @@ TEST_F(BadInput, UnimplementedCommandsFailCleanly)
    EXPECT_EQ(image, VkImage(VK_NULL_HANDLE));
 
    VkQueryPoolCreateInfo query_info = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-   /* Occlusion, timestamp and pipeline statistics pools exist (api-queries-*); the
-    * extensions' query types do not. */
-   query_info.queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT;
+   /* Occlusion, timestamp, pipeline statistics (api-queries-*) and transform feedback
+    * (api-transform-feedback-*) pools exist; the other extensions' query types do not. */
+   query_info.queryType = VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT;
    query_info.queryCount = 1;
    VkQueryPool query_pool = VK_NULL_HANDLE;
    EXPECT_EQ(vkCreateQueryPool(vk_device, &query_info, nullptr, &query_pool),

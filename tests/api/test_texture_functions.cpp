@@ -7,7 +7,8 @@
  * (each component, a NEAREST sampler: gathers take the bilinear footprint whatever the filter;
  * REPEAT), RGBA8 uint (CLAMP_TO_EDGE: the texture unit's half-texel shift on integer formats), a
  * 3-layer RGBA8 array (MIRRORED_REPEAT) and a D32 depth texture compared with LESS; texels
- * i0j1, i1j1, i1j0, i0j0 of the footprint at level 0.
+ * i0j1, i1j1, i1j0, i0j0 of the footprint at level 0; and textureGatherOffset with offsets
+ * -8..7 known only at run time (shaderImageGatherExtended) on the unorm and uint textures.
  *
  * Gradients (shaders/texture_gradients.comp): sixteen invocations sample with sixteen pairs of
  * gradients a 32 x 32 RGBA8 texture whose six levels are one colour each (mipmapMode NEAREST),
@@ -52,6 +53,8 @@ public:
    {
       SessionOptions options;
       options.application = "terakan-api-texture-functions";
+      options.features.imageCubeArray = VK_TRUE;
+      options.features.shaderImageGatherExtended = VK_TRUE;
       ready_ = open(name, messages, error, options);
    }
    ~ComputeSampling() override { release(); }
@@ -63,7 +66,8 @@ public:
    /* A size x size 2D image (an array view with layers > 1) holding `levels` (each level's
     * layers one after the other), ready for sampling once `commands` has run. */
    VkImageView texture(VkFormat format, uint32_t size, uint32_t layers, VkImageAspectFlags aspect,
-                       const Levels &levels, VkCommandBuffer commands);
+                       const Levels &levels, VkCommandBuffer commands,
+                       VkImageViewType cube_type = VK_IMAGE_VIEW_TYPE_MAX_ENUM);
    VkSampler sampler(const VkSamplerCreateInfo &info);
    /* Runs `shader` once over `groups` workgroups, false with `error` set on failure. */
    bool dispatch(const char *shader, const std::vector<Binding> &bindings, const void *push, uint32_t push_bytes,
@@ -73,11 +77,14 @@ private:
    bool ready_ = false;
 };
 
+/* cube_type: VK_IMAGE_VIEW_TYPE_CUBE or _CUBE_ARRAY for a cube-compatible image viewed so. */
 VkImageView ComputeSampling::texture(VkFormat format, uint32_t size, uint32_t layers, VkImageAspectFlags aspect,
-                                     const Levels &levels, VkCommandBuffer commands)
+                                     const Levels &levels, VkCommandBuffer commands, VkImageViewType cube_type)
 {
    const uint32_t level_count = uint32_t(levels.size());
+   const bool cube = cube_type != VK_IMAGE_VIEW_TYPE_MAX_ENUM;
    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+   info.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
    info.imageType = VK_IMAGE_TYPE_2D;
    info.format = format;
    info.extent = {size, size, 1};
@@ -122,7 +129,7 @@ VkImageView ComputeSampling::texture(VkFormat format, uint32_t size, uint32_t la
    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr,
                         0, nullptr, 1, &barrier);
-   return view(image, layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, format,
+   return view(image, cube ? cube_type : layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, format,
                {aspect, 0, level_count, 0, layers});
 }
 
@@ -275,7 +282,7 @@ ComputeSampling &lavapipe()
 
 namespace gathers {
 
-constexpr uint32_t size = 8, layer_count = 3, invocations = 64, results_per_invocation = 7;
+constexpr uint32_t size = 8, layer_count = 3, invocations = 64, results_per_invocation = 9;
 constexpr float reference = 0.5f;
 
 /* Texel (x, y) of layer `layer` of the colour textures: a byte per channel, all different. */
@@ -309,11 +316,14 @@ std::array<float, 2> gather_point(uint32_t i)
    return {float(i % 8u) * 0.27f - 0.587f, float(i / 8u) * 0.27f - 0.569f};
 }
 
-/* Vulkan's gather of `texel(x, y)` at (u, v): (i0, j1), (i1, j1), (i1, j0), (i0, j0). */
+/* Vulkan's gather of `texel(x, y)` at (u, v): (i0, j1), (i1, j1), (i1, j0), (i0, j0), moved by
+ * `offset` texels before wrapping. */
 std::array<float, 4> cpu_gather(std::array<float, 2> uv, VkSamplerAddressMode mode,
-                                const std::function<float(uint32_t, uint32_t)> &texel)
+                                const std::function<float(uint32_t, uint32_t)> &texel,
+                                std::array<int, 2> offset = {0, 0})
 {
-   const int i0 = int(std::floor(uv[0] * size - 0.5f)), j0 = int(std::floor(uv[1] * size - 0.5f));
+   const int i0 = int(std::floor(uv[0] * size - 0.5f)) + offset[0];
+   const int j0 = int(std::floor(uv[1] * size - 0.5f)) + offset[1];
    auto at = [&](int i, int j) { return texel(uint32_t(wrap(i, mode)), uint32_t(wrap(j, mode))); };
    return {at(i0, j0 + 1), at(i0 + 1, j0 + 1), at(i0 + 1, j0), at(i0, j0)};
 }
@@ -332,6 +342,13 @@ std::vector<std::array<float, 4>> cpu_results()
                                [i](uint32_t x, uint32_t y) { return colour_texel(x, y, i % 3)[2] / 255.0f; }));
       out.push_back(cpu_gather(uv, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                [](uint32_t x, uint32_t y) { return reference < depth_texel(x, y) ? 1.0f : 0.0f; }));
+      /* The run-time offsets (-8..7 along x, -3..7 along y). */
+      const std::array<int, 2> offset = {int(i % 16u) - 8, 7 - int(i % 11u)};
+      out.push_back(cpu_gather(uv, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                               [](uint32_t x, uint32_t y) { return colour_texel(x, y, 0)[1] / 255.0f; }, offset));
+      out.push_back(cpu_gather(uv, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                               [](uint32_t x, uint32_t y) { return float(colour_texel(x, y, 2)[3]); },
+                               {offset[1], offset[0]}));
    }
    return out;
 }
@@ -389,8 +406,9 @@ std::vector<std::array<float, 4>> run(ComputeSampling &gpu)
    return out;
 }
 
-const char *const what[results_per_invocation] = {"colour x", "colour y", "colour z", "colour w",
-                                                  "integer y", "array layer z", "depth comparison"};
+const char *const what[results_per_invocation] = {"colour x",         "colour y",        "colour z",
+                                                  "colour w",         "integer y",       "array layer z",
+                                                  "depth comparison", "offset colour y", "offset integer w"};
 
 /* Unorm results are compared as bytes (value x 255 rounded), the others exactly. */
 unsigned count_differences(const std::vector<std::array<float, 4>> &got, const std::string &device)
@@ -399,7 +417,7 @@ unsigned count_differences(const std::vector<std::array<float, 4>> &got, const s
    unsigned different = 0;
    for (size_t r = 0; r < expected.size(); r++) {
       const unsigned kind = unsigned(r % results_per_invocation);
-      const bool unorm = kind < 4 || kind == 5;
+      const bool unorm = kind < 4 || kind == 5 || kind == 7;
       for (unsigned c = 0; c < 4; c++) {
          const float a = got[r][c], b = expected[r][c];
          const bool same = unorm ? std::lround(a * 255.0f) == std::lround(b * 255.0f) && std::abs(a * 255.0f - b * 255.0f) < 0.01f
@@ -545,6 +563,140 @@ unsigned count_differences(const std::vector<std::array<float, 4>> &got, const s
 
 } // namespace gradients
 
+/* ------------------------------------------------------------ cubes */
+
+namespace cubes {
+
+constexpr uint32_t gather_size = 8, invocations = 64, results_per_invocation = 6;
+const float s_list[8] = {0.02f, 0.13f, 0.29f, 0.46f, 0.55f, 0.71f, 0.88f, 0.985f};
+const float t_list[8] = {0.04f, 0.21f, 0.33f, 0.52f, 0.6f, 0.77f, 0.92f, 0.97f};
+
+/* Texel (x, y) of face f of the gathered cube: every texel of every face differs. */
+std::array<uint8_t, 4> cube_texel(uint32_t x, uint32_t y, uint32_t face)
+{
+   const auto t = gathers::colour_texel(x, y, 0);
+   return {uint8_t(t[0] + 37 * face), uint8_t(t[1] + 11 * face), uint8_t(t[2] ^ (face << 5)), uint8_t(t[3] - 41 * face)};
+}
+
+/* The gather of invocation i when its footprint stays inside the face (false otherwise: the
+ * texels across an edge are compared with lavapipe only). */
+bool cpu_gather(uint32_t i, unsigned component, std::array<float, 4> &out)
+{
+   const float s = s_list[i % 8], t = t_list[i / 8];
+   const int i0 = int(std::floor(s * gather_size - 0.5f)), j0 = int(std::floor(t * gather_size - 0.5f));
+   if (i0 < 0 || j0 < 0 || i0 + 1 >= int(gather_size) || j0 + 1 >= int(gather_size))
+      return false;
+   auto at = [&](int x, int y) { return cube_texel(uint32_t(x), uint32_t(y), i % 6)[component] / 255.0f; };
+   out = {at(i0, j0 + 1), at(i0 + 1, j0 + 1), at(i0 + 1, j0), at(i0, j0)};
+   return true;
+}
+
+std::vector<std::array<float, 4>> run(ComputeSampling &gpu)
+{
+   std::vector<uint8_t> faces;
+   for (uint32_t face = 0; face < 6; face++)
+      for (uint32_t y = 0; y < gather_size; y++)
+         for (uint32_t x = 0; x < gather_size; x++) {
+            const auto t = cube_texel(x, y, face);
+            faces.insert(faces.end(), t.begin(), t.end());
+         }
+   Levels one_cube, two_cubes;
+   for (uint32_t level = 0; level < gradients::level_count; level++) {
+      const uint32_t n = gradients::size >> level;
+      std::vector<uint8_t> one, two;
+      for (uint32_t layer = 0; layer < 12; layer++)
+         for (uint32_t t = 0; t < n * n; t++) {
+            const auto c = gradients::level_colour(level, layer / 6);
+            two.insert(two.end(), c.begin(), c.end());
+            if (layer < 6)
+               one.insert(one.end(), c.begin(), c.end());
+         }
+      one_cube.push_back(one);
+      two_cubes.push_back(two);
+   }
+   const VkCommandBuffer upload = gpu.begin();
+   const VkImageView views[3] = {
+      gpu.texture(VK_FORMAT_R8G8B8A8_UNORM, gather_size, 6, VK_IMAGE_ASPECT_COLOR_BIT, {faces}, upload,
+                  VK_IMAGE_VIEW_TYPE_CUBE),
+      gpu.texture(VK_FORMAT_R8G8B8A8_UNORM, gradients::size, 6, VK_IMAGE_ASPECT_COLOR_BIT, one_cube, upload,
+                  VK_IMAGE_VIEW_TYPE_CUBE),
+      gpu.texture(VK_FORMAT_R8G8B8A8_UNORM, gradients::size, 12, VK_IMAGE_ASPECT_COLOR_BIT, two_cubes, upload,
+                  VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)};
+   if (!views[0] || !views[1] || !views[2] || gpu.submit_and_wait(upload) != VK_SUCCESS) {
+      gpu.error = "the cube textures could not be made";
+      return {};
+   }
+   const VkSampler samplers[2] = {
+      gpu.sampler(sampler_info(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false, 0.0f)),
+      gpu.sampler(sampler_info(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, false, VK_LOD_CLAMP_NONE))};
+   const size_t result_bytes = size_t(invocations) * results_per_invocation * 16;
+   void *result_map = nullptr, *gradient_map = nullptr;
+   const VkBuffer results = gpu.buffer(result_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, result_map);
+   const VkBuffer gradient_buffer =
+      gpu.buffer(sizeof(gradients::gradient_table), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gradient_map);
+   if (!samplers[0] || !samplers[1] || !results || !gradient_buffer) {
+      gpu.error = "cube samplers or buffers could not be made";
+      return {};
+   }
+   std::memset(result_map, 0xff, result_bytes);
+   /* A face coordinate moves by half the direction's minor component over |major| (1 here):
+    * texels / (size / 2). */
+   std::vector<float> direction_units;
+   for (const auto &g : gradients::gradient_table)
+      for (float v : g)
+         direction_units.push_back(v / float(gradients::size / 2));
+   std::memcpy(gradient_map, direction_units.data(), sizeof(gradients::gradient_table));
+   const std::vector<Binding> bindings = {{views[0], samplers[0], VK_NULL_HANDLE},
+                                          {views[1], samplers[1], VK_NULL_HANDLE},
+                                          {views[2], samplers[1], VK_NULL_HANDLE},
+                                          {VK_NULL_HANDLE, VK_NULL_HANDLE, gradient_buffer},
+                                          {VK_NULL_HANDLE, VK_NULL_HANDLE, results}};
+   if (!gpu.dispatch("texture_cubes.comp", bindings, nullptr, 0, 1))
+      return {};
+   std::vector<std::array<float, 4>> out(size_t(invocations) * results_per_invocation);
+   std::memcpy(out.data(), result_map, result_bytes);
+   return out;
+}
+
+/* Terakan against lavapipe (every result, as bytes) and against the CPU (gathers inside a
+ * face; every gradient sample's level, the cube array's second cube). */
+void compare(const std::vector<std::array<float, 4>> &ours, const std::vector<std::array<float, 4>> &theirs,
+             unsigned &against_lavapipe, unsigned &against_cpu, unsigned &inside)
+{
+   for (uint32_t i = 0; i < invocations; i++)
+      for (unsigned k = 0; k < results_per_invocation; k++) {
+         const size_t r = size_t(i) * results_per_invocation + k;
+         std::array<float, 4> want{};
+         bool known = false;
+         if (k < 4) {
+            known = cpu_gather(i, k, want);
+            inside += known;
+         } else {
+            const auto c = gradients::level_colour(gradients::expected_level(i % 16), k == 5 ? 1 : 0);
+            for (unsigned ch = 0; ch < 4; ch++)
+               want[ch] = c[ch] / 255.0f;
+            known = true;
+         }
+         for (unsigned ch = 0; ch < 4; ch++) {
+            const long a = std::lround(ours[r][ch] * 255.0f);
+            if (a != std::lround(theirs[r][ch] * 255.0f)) {
+               if (against_lavapipe++ < 6)
+                  ADD_FAILURE() << "invocation " << i << " result " << k << " channel " << ch << ": Terakan "
+                                << ours[r][ch] << ", lavapipe " << theirs[r][ch];
+               break;
+            }
+            if (known && a != std::lround(want[ch] * 255.0f)) {
+               if (against_cpu++ < 6)
+                  ADD_FAILURE() << "invocation " << i << " result " << k << " channel " << ch << ": Terakan "
+                                << ours[r][ch] << ", the CPU " << want[ch];
+               break;
+            }
+         }
+      }
+}
+
+} // namespace cubes
+
 class TextureFunctions : public ::testing::Test {
 protected:
    static void SetUpTestSuite()
@@ -601,6 +753,24 @@ TEST_F(TextureFunctions, GradientTableReachesEveryLevel)
       seen[gradients::expected_level(i)]++;
    for (uint32_t level = 0; level < gradients::level_count; level++)
       EXPECT_GT(seen[level], 0u) << "level " << level;
+}
+
+/* textureGather on cubes (every component, footprints across edges) and textureGrad on a cube
+ * and a cube array (the gradients projected onto the face by the quotient rule before a
+ * textureLod: nir_lower_tex lower_txd_cube_map), against lavapipe and the CPU. */
+TEST_F(TextureFunctions, CubeGathersAndGradientsEqualLavapipe)
+{
+   const auto ours = cubes::run(terakan_gpu());
+   ASSERT_FALSE(ours.empty()) << terakan_gpu().error;
+   const auto theirs = cubes::run(lavapipe());
+   ASSERT_FALSE(theirs.empty()) << lavapipe().error;
+   unsigned against_lavapipe = 0, against_cpu = 0, inside = 0, lavapipe_against_cpu = 0, unused = 0;
+   cubes::compare(theirs, theirs, unused, lavapipe_against_cpu, unused);
+   EXPECT_EQ(lavapipe_against_cpu, 0u) << "the oracle disagrees with the CPU";
+   cubes::compare(ours, theirs, against_lavapipe, against_cpu, inside);
+   EXPECT_EQ(against_lavapipe, 0u);
+   EXPECT_EQ(against_cpu, 0u);
+   EXPECT_GT(inside, 100u) << "too few gathers checked against the CPU";
 }
 
 } // namespace

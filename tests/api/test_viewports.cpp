@@ -4,8 +4,10 @@
  * different sizes (two not square) with their own scissors, two of which cut their viewport:
  * first one triangle drawn
  * four times, the instance choosing the viewport and colour; then four small triangles in one
- * draw, triangle t sent to viewport t. Besides the comparison, every pixel of a viewport's
- * colour must lie inside that viewport's scissor and every viewport must show its colour.
+ * draw, triangle t sent to viewport t. The fragment shader reads ViewportIndex and draws red
+ * where it differs from the vertex shader's index (passed as a varying). Besides the
+ * comparison, every pixel of a viewport's colour must lie inside that viewport's scissor, every
+ * viewport must show its colour, and no pixel may be red.
  * With TERAKAN_DRAW_PICTURES=DIR the pictures are written there. */
 #include <gtest/gtest.h>
 
@@ -17,6 +19,7 @@
 
 #include "../gl/failure.h"
 #include "../gl/png_file.h"
+#include "../vulkan_helpers.h"
 #include "session.h"
 
 using terakan::test::Session;
@@ -73,42 +76,13 @@ Drawn draw(const char *name)
       return out;
    }
 
-   VkAttachmentDescription attachment{};
-   attachment.format = format;
-   attachment.samples = VK_SAMPLE_COUNT_1_BIT;
-   attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-   attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-   attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-   attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-   attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-   attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-   VkAttachmentReference reference{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-   VkSubpassDescription subpass{};
-   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-   subpass.colorAttachmentCount = 1;
-   subpass.pColorAttachments = &reference;
-   VkSubpassDependency to_copy{0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                               VK_ACCESS_TRANSFER_READ_BIT, 0};
-   VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-   pass_info.attachmentCount = 1;
-   pass_info.pAttachments = &attachment;
-   pass_info.subpassCount = 1;
-   pass_info.pSubpasses = &subpass;
-   pass_info.dependencyCount = 1;
-   pass_info.pDependencies = &to_copy;
    VkRenderPass pass = VK_NULL_HANDLE;
-   vkCreateRenderPass(device, &pass_info, nullptr, &pass);
-   session.later([=] { vkDestroyRenderPass(device, pass, nullptr); });
-   VkFramebufferCreateInfo framebuffer_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-   framebuffer_info.renderPass = pass;
-   framebuffer_info.attachmentCount = 1;
-   framebuffer_info.pAttachments = &view;
-   framebuffer_info.width = framebuffer_info.height = size;
-   framebuffer_info.layers = 1;
    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-   vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer);
-   session.later([=] { vkDestroyFramebuffer(device, framebuffer, nullptr); });
+   terakan::test::create_colour_pass(device, format, view, size, size, pass, framebuffer);
+   session.later([=] {
+      vkDestroyFramebuffer(device, framebuffer, nullptr);
+      vkDestroyRenderPass(device, pass, nullptr);
+   });
 
    VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, 4};
    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -233,6 +207,10 @@ TEST(Viewports, ViewportIndexFromTheVertexShaderPicksViewportAndScissor)
                        << ", lavapipe " << int(lavapipe.pixels[i]) << "," << int(lavapipe.pixels[i + 1]) << ","
                        << int(lavapipe.pixels[i + 2]);
    EXPECT_EQ(differing, 0u) << "pixels differing from lavapipe";
+   const std::array<uint8_t, 4> red = {255, 0, 0, 255};
+   for (size_t i = 0; i < terakan.pixels.size(); i += 4)
+      EXPECT_NE(std::memcmp(&terakan.pixels[i], red.data(), 4), 0)
+         << "red at (" << (i / 4) % size << ", " << (i / 4) / size << "): ViewportIndex misread";
    /* Each viewport's colours (the instance's and the small triangle's) only inside its scissor,
     * and both present. */
    for (unsigned v = 0; v < 4; v++) {

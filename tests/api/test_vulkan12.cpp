@@ -163,9 +163,9 @@ TEST_P(Vulkan12, ReportsVersionAndFeatures)
       EXPECT_FALSE(core12.storageBuffer8BitAccess);
       EXPECT_FALSE(core12.shaderBufferInt64Atomics);
       EXPECT_FALSE(core12.samplerFilterMinmax);
-      EXPECT_FALSE(core12.shaderOutputLayer);
-      /* Present: api-viewports draws with it. */
+      /* Present: api-viewports and api-layers draw with them. */
       EXPECT_TRUE(core12.shaderOutputViewportIndex);
+      EXPECT_TRUE(core12.shaderOutputLayer);
       EXPECT_FALSE(core11.storageBuffer16BitAccess);
       EXPECT_FALSE(core11.variablePointers);
    }

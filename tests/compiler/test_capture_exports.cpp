@@ -9,9 +9,11 @@
  * gives opcode 0x41). ELEM_SIZE is the one field where the two differ: LLVM leaves it 0, Mesa's
  * r600 (sfn, proven on cards) sets the components minus one, 3; the compiler follows r600.
  * The capture's parameters are the ordinary variant's, and the ordinary variant has no stream
- * exports. */
+ * exports. Transform feedback's exports (buffers 2 and 3, partial masks) are checked the same
+ * way. */
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,69 @@ TEST_P(CaptureExports, EveryOutputIsWrittenToStreamoutBufferZero)
          EXPECT_EQ(cf.words[0] & ~(3u << 30) & ~(0x7fu << 15), 0x00000004u);
          EXPECT_EQ(cf.words[1], 0x9000ffffu);
       }
+   }
+}
+
+/* Transform feedback (VK_EXT_transform_feedback): a vec2 varying to buffer 2 at byte 24 and
+ * the z of a varying (location_frac 2) to buffer 3 at byte 4, as the decorations gathered from
+ * the variables say. Against LLVM's encoding of llvm.r600.store.stream.output(<4 x float>,
+ * i32 6, i32 2, i32 3) and (..., i32 1, i32 3, i32 1) (`llc-14 -march=r600 -mcpu=cypress|cayman
+ * -show-mc-encoding`, words 0x00000006 0x90803fff and 0x00000001 0x90c01fff: opcodes 0x42 and
+ * 0x43, COMP_MASK 3 and 1), ELEM_SIZE and the GPR aside. */
+nir_shader *xfb_vertex_shader()
+{
+   nir_builder b = compiler::begin_graphics_nir(compiler::ShaderStage::Vertex, "xfb test");
+   nir_variable *in = nir_variable_create(b.shader, nir_var_shader_in, glsl_vec4_type(), "in");
+   in->data.location = VERT_ATTRIB_GENERIC0;
+   nir_ssa_def *value = nir_load_var(&b, in);
+   nir_variable *position = nir_variable_create(b.shader, nir_var_shader_out, glsl_vec4_type(), "position");
+   position->data.location = VARYING_SLOT_POS;
+   nir_store_var(&b, position, value, 0xf);
+   auto captured = [&](const glsl_type *type, int location, unsigned frac, unsigned buffer, unsigned offset,
+                       unsigned stride) {
+      nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out, type, "captured");
+      out->data.location = location;
+      out->data.location_frac = frac;
+      out->data.explicit_xfb_buffer = true;
+      out->data.explicit_xfb_stride = true;
+      out->data.explicit_offset = true;
+      out->data.xfb.buffer = uint16_t(buffer);
+      out->data.xfb.stride = uint16_t(stride);
+      out->data.offset = offset;
+      return out;
+   };
+   nir_store_var(&b, captured(glsl_vec_type(2), VARYING_SLOT_VAR0 + 1, 0, 2, 24, 32), nir_channels(&b, value, 3), 3);
+   nir_store_var(&b, captured(glsl_float_type(), VARYING_SLOT_VAR0 + 2, 2, 3, 4, 8), nir_channel(&b, value, 1), 1);
+   return b.shader;
+}
+
+TEST_P(CaptureExports, TransformFeedbackOutputsGoToTheirBuffersAndOffsets)
+{
+   compiler::CompileOptions options;
+   options.family = GetParam();
+   Compiled out;
+   std::string error;
+   ASSERT_TRUE(compiler::compile_graphics_nir(xfb_vertex_shader(), compiler::ShaderStage::Vertex, options, out.binary,
+                                              error))
+      << error;
+   isa::DecodeError decode_error;
+   ASSERT_TRUE(isa::decode_program(out.binary.code, out.binary.isa, out.program, decode_error)) << decode_error.message;
+   for (const isa::CfInstruction &cf : out.program.cf)
+      if (cf.op && cf.op->name.starts_with("MEM_STREAM"))
+         out.streams.push_back(&cf);
+   ASSERT_EQ(out.streams.size(), 2u);
+   const std::array<uint32_t, 4> strides{0, 0, 32, 8};
+   EXPECT_EQ(out.binary.graphics.xfb_strides, strides);
+   const char *names[2] = {"MEM_STREAM0_BUF2", "MEM_STREAM0_BUF3"};
+   const uint32_t word0[2] = {0x00000006u, 0x00000001u}, word1[2] = {0x90803fffu, 0x90c01fffu};
+   /* nir_gather_xfb_info orders the outputs by offset: buffer 3's (byte 4) comes first. */
+   for (unsigned k = 0; k < 2; k++) {
+      const isa::CfInstruction &cf = *out.streams[1 - k];
+      SCOPED_TRACE(k);
+      EXPECT_EQ(cf.op->name, names[k]);
+      EXPECT_EQ(cf.get(isa::cf_export::elem_size), 3u);
+      EXPECT_EQ(cf.words[0] & ~(3u << 30) & ~(0x7fu << 15), word0[k]);
+      EXPECT_EQ(cf.words[1], word1[k]);
    }
 }
 

@@ -91,6 +91,30 @@ TEST(EmitSplit, UnreadableGroupIsSplitAndChecked)
    }
 }
 
+/* An empty group can only come from the scheduler and means an operation it meant to place
+ * there is missing (the pop of an LDS read once was): the encoder refuses the program instead of
+ * encoding around the hole. */
+TEST(EmitSplit, EmptyGroupIsAnInternalError)
+{
+   for (hw::IsaClass isa : {hw::IsaClass::Evergreen, hw::IsaClass::Cayman}) {
+      Builder b;
+      b.selected.isa = isa;
+      const unsigned x = b.value(2, 0), y = b.value(2, 1);
+      ScheduledProgram scheduled;
+      scheduled.isa = isa;
+      Clause clause;
+      ScheduledGroup add;
+      add.ops.push_back(add_int(b.value(3, 0), x, y, 0));
+      clause.groups.push_back(add);
+      clause.groups.push_back(ScheduledGroup{});
+      scheduled.clauses.push_back(clause);
+      ShaderBinary binary;
+      std::string error;
+      EXPECT_FALSE(emit_program(scheduled, b.allocation, b.selected, binary, error));
+      EXPECT_NE(error.find("the scheduler closed an empty group"), std::string::npos) << error;
+   }
+}
+
 /* Like above, but the first operation writes R2.x, which the last one reads (the allocator may
  * do that: the group reads before it writes). Whatever is split off, the reader must not end up
  * after the writer. */

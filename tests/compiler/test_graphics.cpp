@@ -1349,6 +1349,28 @@ TEST_P(Graphics, DepthComparisonForms)
              (std::multiset<std::string>{"SAMPLE_C", "SAMPLE_C", "SAMPLE_C", "SAMPLE_C_LB", "SAMPLE_C_L", "SAMPLE_C_LZ"}));
 }
 
+/* Layer from the vertex shader: the misc vector (POS 61) with USE_VTX_RENDER_TARGET_INDX [18]
+ * and VS_OUT_MISC_VEC_ENA [21], and the layer again as a parameter (layer_semantic) for a pixel
+ * shader reading Layer. What the hardware does with it is api-layers' (the simulator's draw
+ * against lavapipe). */
+TEST_P(Graphics, LayerOutputEnablesTheRenderTargetIndex)
+{
+   const ShaderBinary vs = compile("layer_export.vert", ShaderStage::Vertex);
+   ASSERT_FALSE(vs.code.empty());
+   EXPECT_EQ(vs.graphics.pa_cl_vs_out_cntl, (1u << 18) | (1u << 21));
+   EXPECT_EQ(vs.graphics.param_semantics, (std::vector<uint8_t>{compiler::layer_semantic}));
+}
+
+/* A pixel shader's private array indexed at run time goes to scratch: 100 floats, one 16-byte
+ * element each, 400 dwords per invocation (the PS ring the driver programs; api-graphics-scratch
+ * draws with it). */
+TEST_P(Graphics, PixelShaderPrivateArrayInScratch)
+{
+   const ShaderBinary ps = compile("scratch_array.frag", ShaderStage::Fragment);
+   ASSERT_FALSE(ps.code.empty());
+   EXPECT_GE(ps.scratch_dwords, 400u);
+}
+
 /* Refusals: each with the message that names what is missing. */
 struct Refusal {
    const char *file;
@@ -1360,11 +1382,9 @@ TEST_P(Graphics, Refusals)
 {
    const Refusal refusals[] = {
       {"refused_geometry.geom", ShaderStage::Vertex, "is a geometry shader"},
-      {"refused_layer.vert", ShaderStage::Vertex, "VARYING_SLOT_LAYER"},
       {"refused_dual_source.frag", ShaderStage::Fragment, "at a location other than 0"},
-      {"refused_derivative.frag", ShaderStage::Fragment, "textureGrad on cube images"},
+      {"refused_derivative.frag", ShaderStage::Fragment, "depth comparison with an explicit LOD"},
       {"refused_cube_shadow.frag", ShaderStage::Fragment, "with a LOD bias on a 2D array or cube"},
-      {"refused_scratch.frag", ShaderStage::Fragment, "(scratch memory) are not supported in vertex and pixel shaders yet"},
       {"fullscreen.vert", ShaderStage::Fragment, "is a vertex shader"},
       {"fullscreen.vert", ShaderStage::Compute, "compute shaders go to compile_compute"},
    };

@@ -1300,6 +1300,10 @@ std::span<const Scene> all_scenes()
          list.push_back(scene);
       for (const Scene &scene : storage_format_scenes())
          list.push_back(scene);
+      for (const Scene &scene : geometry_scenes())
+         list.push_back(scene);
+      for (const Scene &scene : lod_query_scenes())
+         list.push_back(scene);
       return list;
    }();
    return every;

@@ -50,6 +50,11 @@ std::span<const Scene> gather_scenes();
 /* Image stores in the normalized, 10-bit and packed-float formats (scenes_storage_formats.cpp,
  * desktop GL 4.5): r600g's typed RAT conversions. */
 std::span<const Scene> storage_format_scenes();
+/* Geometry shader scenes (scenes_geometry.cpp, desktop GL 3.3 core): r600g's ES, GS and copy
+ * shader. */
+std::span<const Scene> geometry_scenes();
+/* textureQueryLod scenes (scenes_lod_queries.cpp, desktop GL 4.5): r600g's GET_LOD. */
+std::span<const Scene> lod_query_scenes();
 /* nullptr if no scene has that name. */
 const Scene *find_scene(std::string_view name);
 

@@ -140,7 +140,75 @@ void draw_gradients(SceneKit &kit)
    glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
+/* textureGather on a cube (GLES 3.1: seamless): r600g's CUBE, face coordinates and GATHER4 on
+ * the cube resource. 8 x 8 blocks: block (bx, by) gathers on face (bx + 8 by) % 6 at face
+ * coordinates (s[bx], t[by]), the first and last of each list within half a texel of the edge
+ * (the footprint crosses onto the next face) and none within 2% of a texel of a footprint
+ * boundary; the four corner blocks would straddle a cube corner, which GL leaves open, and show
+ * the background. A block's quarters show components 0-3 of an RGBA8 cube of 8 x 8 faces whose
+ * texels all differ. */
+const char *const cube_fragment_source = R"(#version 310 es
+precision highp float;
+uniform highp samplerCube u_cube;
+uniform vec2 u_size;
+out vec4 colour;
+vec3 direction(int face, float s, float t)
+{
+   float sc = 2.0 * s - 1.0, tc = 2.0 * t - 1.0;
+   if (face == 0) return vec3(1.0, -tc, -sc);
+   if (face == 1) return vec3(-1.0, -tc, sc);
+   if (face == 2) return vec3(sc, 1.0, tc);
+   if (face == 3) return vec3(sc, -1.0, -tc);
+   if (face == 4) return vec3(sc, -tc, 1.0);
+   return vec3(-sc, -tc, -1.0);
+}
+void main()
+{
+   const float s_list[8] = float[8](0.02, 0.13, 0.29, 0.46, 0.55, 0.71, 0.88, 0.985);
+   const float t_list[8] = float[8](0.04, 0.21, 0.33, 0.52, 0.6, 0.77, 0.92, 0.97);
+   vec2 cell = gl_FragCoord.xy / u_size * 8.0;
+   ivec2 block = ivec2(floor(cell));
+   vec2 quarter = step(0.5, fract(cell));
+   if ((block.x == 0 || block.x == 7) && (block.y == 0 || block.y == 7)) {
+      colour = vec4(16.0, 16.0, 48.0, 255.0) / 255.0;
+      return;
+   }
+   vec3 d = direction((block.x + 8 * block.y) % 6, s_list[block.x], t_list[block.y]);
+   if (quarter.y == 0.0)
+      colour = quarter.x == 0.0 ? textureGather(u_cube, d, 0) : textureGather(u_cube, d, 1);
+   else
+      colour = quarter.x == 0.0 ? textureGather(u_cube, d, 2) : textureGather(u_cube, d, 3);
+}
+)";
+
+void draw_cube_gathers(SceneKit &kit)
+{
+   SceneKit::clear_colour(night);
+   glClear(GL_COLOR_BUFFER_BIT);
+   kit.texture(GL_TEXTURE_CUBE_MAP);
+   for (int face = 0; face < 6; face++) {
+      std::vector<uint8_t> texels;
+      for (int y = 0; y < size; y++)
+         for (int x = 0; x < size; x++) {
+            const auto t = texel(x, y);
+            texels.insert(texels.end(), {uint8_t(t[0] + 37 * face), uint8_t(t[1] + 11 * face),
+                                         uint8_t(t[2] ^ (face << 5)), uint8_t(t[3] - 41 * face)});
+         }
+      glTexImage2D(GLenum(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face), 0, GL_RGBA8, size, size, 0, GL_RGBA,
+                   GL_UNSIGNED_BYTE, texels.data());
+   }
+   glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+   glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+   const GLuint program = kit.program(vertex_source, cube_fragment_source);
+   glUniform2f(glGetUniformLocation(program, "u_size"), float(kit.width()), float(kit.height()));
+   const float quad[] = {0, 0, 64, 0, 64, 64, 0, 0, 64, 64, 0, 64};
+   kit.position_vertices(quad);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
 const Scene scenes[] = {
+   {"texture_gathers_cube", "textureGather of each component of an RGBA8 cube on all faces, across edges",
+    draw_cube_gathers},
    {"texture_gathers", "textureGather of each kind on an 8 x 8 grid of coordinates: RGBA8 and RGBA8UI "
                        "components, with and without offsets",
     draw_gathers},

@@ -410,6 +410,100 @@ void main()
    show(kit, framebuffer, pixels);
 }
 
+/* GL_AMD_vertex_shader_layer: the vertex shader writes gl_Layer, r600g puts it in the misc
+ * vector's z (POS 61) with PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX and binds the layered
+ * framebuffer's four slices as CB_COLOR0_VIEW SLICE_START 0, SLICE_MAX 3; each primitive goes
+ * to the slice its provoking vertex names. Into a four-layer RGBA8 array texture: one triangle
+ * drawn four times, the instance choosing the layer and the colour; then, in one draw, four
+ * small triangles each sent to layer 3 - gl_VertexID / 3. The picture shows layer q at half
+ * size in quadrant q (every other texel, by texelFetch: no filtering). */
+void draw_layer_output(SceneKit &kit)
+{
+   const char *vertex_source = R"(#version 450
+#extension GL_AMD_vertex_shader_layer : require
+layout(location = 0) in vec2 a_position;
+layout(location = 1) in vec4 a_colour;
+uniform int u_per_triangle;
+flat out vec4 v_colour;
+void main()
+{
+   const vec4 palette[4] = vec4[4](vec4(0.8, 0.6, 0.2, 1.0), vec4(0.2, 0.6, 0.6, 1.0),
+                                   vec4(0.6, 0.2, 0.8, 1.0), vec4(0.2, 0.8, 0.2, 1.0));
+   int layer = u_per_triangle != 0 ? 3 - gl_VertexID / 3 : gl_InstanceID;
+   gl_Layer = layer;
+   gl_Position = vec4(a_position / 32.0 - 1.0, 0.0, 1.0);
+   v_colour = u_per_triangle != 0 ? a_colour : palette[layer];
+}
+)";
+   const char *fragment_source = R"(#version 450
+flat in vec4 v_colour;
+out vec4 colour;
+void main()
+{
+   colour = v_colour;
+}
+)";
+   const char *show_vertex_source = R"(#version 450
+void main()
+{
+   const vec2 corners[3] = vec2[3](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));
+   gl_Position = vec4(corners[gl_VertexID], 0.0, 1.0);
+}
+)";
+   const char *show_fragment_source = R"(#version 450
+uniform sampler2DArray u_layers;
+out vec4 colour;
+void main()
+{
+   ivec2 p = ivec2(gl_FragCoord.xy);
+   ivec2 half_size = textureSize(u_layers, 0).xy / 2;
+   int layer = (p.x >= half_size.x ? 1 : 0) + (p.y >= half_size.y ? 2 : 0);
+   colour = texelFetch(u_layers, ivec3((p % half_size) * 2, layer), 0);
+}
+)";
+   const GLuint framebuffer = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      using FramebufferTexture = void (*)(GLenum target, GLenum attachment, GLuint texture, GLint level);
+      const auto framebuffer_texture = desktop_entry<FramebufferTexture>("glFramebufferTexture");
+      const GLuint picture = bound_framebuffer();
+      const GLuint layers = desktop.texture(GL_TEXTURE_2D_ARRAY);
+      glTexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, desktop.width(), desktop.height(), 4);
+      glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      GLuint layered = 0;
+      glGenFramebuffers(1, &layered);
+      glBindFramebuffer(GL_FRAMEBUFFER, layered);
+      framebuffer_texture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, layers, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+         glDeleteFramebuffers(1, &layered);
+         throw Failure("the layered framebuffer is incomplete");
+      }
+      glViewport(0, 0, desktop.width(), desktop.height());
+      SceneKit::clear_colour(slate);
+      glClear(GL_COLOR_BUFFER_BIT); /* every layer */
+      const GLuint program = desktop.program(vertex_source, fragment_source);
+      const GLint per_triangle = glGetUniformLocation(program, "u_per_triangle");
+      glUniform1i(per_triangle, 0);
+      desktop.coloured_vertices({{5, 7, paper}, {59, 13, paper}, {21, 57, paper}});
+      glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 4);
+      glUniform1i(per_triangle, 1);
+      desktop.coloured_vertices({{41, 41, paper}, {63, 45, paper}, {47, 63, paper},
+                                 {1, 41, teal}, {23, 45, teal}, {7, 63, teal},
+                                 {41, 1, amber}, {63, 5, amber}, {47, 23, amber},
+                                 {1, 1, sky}, {23, 5, sky}, {7, 23, sky}});
+      glDrawArrays(GL_TRIANGLES, 0, 12);
+      glBindFramebuffer(GL_FRAMEBUFFER, picture);
+      glDeleteFramebuffers(1, &layered);
+      desktop.program(show_vertex_source, show_fragment_source);
+      desktop.vertex_array();
+      glBindTexture(GL_TEXTURE_2D_ARRAY, layers);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+         throw Failure("layer_output: GL error " + std::to_string(error));
+   });
+   show(kit, framebuffer, pixels);
+}
+
 const Scene scenes[] = {
    {"stencil_export", "GL_ARB_shader_stencil_export: each 8x8 cell's exported reference tested GREATER against a "
                       "stencil of 3 and written by REPLACE, then painted one colour per value",
@@ -429,6 +523,9 @@ const Scene scenes[] = {
    {"viewport_index", "gl_ViewportIndex from the vertex shader (GL_AMD_vertex_shader_viewport_index): four "
                       "viewports with their scissors chosen per instance, then per triangle within one draw",
     draw_viewport_index},
+   {"layer_output", "gl_Layer from the vertex shader (GL_AMD_vertex_shader_layer) into a four-layer array "
+                    "texture, per instance, then per triangle within one draw; each layer shown in a quadrant",
+    draw_layer_output},
    {"timer_queries", "GL_TIME_ELAPSED and two GL_TIMESTAMPs: elapsed > 0, later > earlier, results available",
     draw_timer_queries},
 };

@@ -8,6 +8,7 @@
  * triangle cannot be mistaken for one the capture pass drew itself. */
 #include "scenes.h"
 
+#include <EGL/egl.h>
 #include <GLES3/gl31.h>
 
 #include <algorithm>
@@ -96,7 +97,8 @@ struct CapturedLayout {
    size_t colour_offset, colour_stride;
 };
 
-void replay(SceneKit &kit, const CapturedLayout &layout, GLenum mode, GLsizei count)
+/* The replay's program and attributes, without the draw. */
+void prepare_replay(SceneKit &kit, const CapturedLayout &layout)
 {
    kit.program(replay_vertex_shader, flat_colour_fragment_source());
    kit.vertex_array();
@@ -108,6 +110,11 @@ void replay(SceneKit &kit, const CapturedLayout &layout, GLenum mode, GLsizei co
    glEnableVertexAttribArray(1);
    glVertexAttribPointer(1, layout.colour_size, GL_FLOAT, GL_FALSE, GLsizei(layout.colour_stride),
                          reinterpret_cast<const void *>(layout.colour_offset));
+}
+
+void replay(SceneKit &kit, const CapturedLayout &layout, GLenum mode, GLsizei count)
+{
+   prepare_replay(kit, layout);
    glDrawArrays(mode, 0, count);
 }
 
@@ -244,6 +251,46 @@ void draw_tf_overflow_query(SceneKit &kit)
    draw_at(kit, kit.coloured_program(Shading::flat), squares, 0.0f);
 }
 
+void draw_tf_draw_auto(SceneKit &kit)
+{
+   /* Desktop GL 4.5: the left triangles captured (drawn too) into a transform feedback object,
+    * then replayed by glDrawTransformFeedback, whose vertex count the GPU takes from the
+    * stored filled size (r600g: COPY_DW into VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE and
+    * DRAW_INDEX_AUTO with USE_OPAQUE). The capture pauses for a red triangle, which must not
+    * count. */
+   const GLuint harness = bound_framebuffer();
+   const Bytes pixels = draw_in_desktop_gl(kit, 4, 5, false, [&](SceneKit &desktop) {
+      auto draw_feedback =
+         reinterpret_cast<void (*)(GLenum, GLuint)>(eglGetProcAddress("glDrawTransformFeedback"));
+      if (!draw_feedback)
+         throw Failure("eglGetProcAddress(glDrawTransformFeedback) returned nothing");
+      SceneKit::clear_colour(night);
+      glClear(GL_COLOR_BUFFER_BIT);
+      const GLuint buffer = feedback_buffer(desktop, 8 * 8 * sizeof(float));
+      GLuint feedback = 0;
+      glGenTransformFeedbacks(1, &feedback);
+      glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
+      glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+      capture_program(desktop, {"v_moved", "v_colour"}, GL_INTERLEAVED_ATTRIBS);
+      desktop.coloured_vertices(std::span<const ColouredVertex>(left_triangles));
+      glBeginTransformFeedback(GL_TRIANGLES);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      glPauseTransformFeedback();
+      const std::vector<ColouredVertex> paused = {{18, 44, red}, {30, 45, red}, {26, 56, red}};
+      desktop.coloured_vertices(std::span<const ColouredVertex>(paused));
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      desktop.coloured_vertices(std::span<const ColouredVertex>(left_triangles));
+      glResumeTransformFeedback();
+      glDrawArrays(GL_TRIANGLES, 3, 3);
+      glEndTransformFeedback();
+      glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+      prepare_replay(desktop, {buffer, 4, 0, 32, buffer, 4, 16, 32});
+      draw_feedback(GL_TRIANGLES, feedback);
+      glDeleteTransformFeedbacks(1, &feedback);
+   });
+   show(kit, harness, pixels);
+}
+
 const Scene scenes[] = {
    {"tf_interleaved", "transform feedback of two varyings interleaved, paused and resumed, replayed as triangles",
     draw_tf_interleaved},
@@ -252,6 +299,8 @@ const Scene scenes[] = {
    {"tf_points", "GL_POINTS captured by transform feedback, replayed as triangles", draw_tf_points},
    {"tf_overflow_query", "transform feedback overflowing its range, GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN drawn as squares",
     draw_tf_overflow_query},
+   {"tf_draw_auto", "desktop GL: transform feedback paused and resumed, replayed by glDrawTransformFeedback",
+    draw_tf_draw_auto},
 };
 
 } // namespace

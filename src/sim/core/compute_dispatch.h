@@ -82,8 +82,9 @@ struct SamplerBinding {
 };
 
 /* Which hardware stage a program runs as: compute (LS with the compute bits), vertex (VS, with
- * its fetch shader) or pixel (PS). */
-enum class ShaderStage : uint8_t { Compute, Vertex, Pixel };
+ * its fetch shader), pixel (PS), or with a geometry shader the export shader (ES, the vertex
+ * shader writing the ESGS ring, with the fetch shader) and the geometry shader (GS). */
+enum class ShaderStage : uint8_t { Compute, Vertex, Pixel, Export, Geometry };
 
 /* The fetch shader's vertex buffers are kept in `fetch_resources` under this key + their id:
  * a VS program's own fetches and the fetch shader it calls address different resource ranges

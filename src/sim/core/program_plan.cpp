@@ -209,6 +209,8 @@ CfKind classify_cf(const CfInstruction &cf)
    if (name == "MEM_RAT" || name == "MEM_RAT_CACHELESS") return CfKind::Rat;
    if (name.starts_with("MEM_STREAM")) return CfKind::StreamOut;
    if (name == "MEM_SCRATCH") return CfKind::Scratch;
+   if (name.starts_with("MEM_RING")) return CfKind::Ring;
+   if (name == "EMIT_VERTEX" || name == "CUT_VERTEX" || name == "EMIT_CUT_VERTEX") return CfKind::Emit;
    if (name == "CALL_FS") return CfKind::CallFs;
    if (name == "RETURN") return CfKind::Return;
    if (op.has(CfFlag::Export)) return CfKind::Export;

@@ -113,7 +113,7 @@ struct PreparedAluClause {
 
 enum class CfKind : uint8_t {
    Alu, AluExtension, Fetch, Nop, Jump, Push, Else, Pop, LoopStart, LoopBreak, LoopContinue,
-   LoopEnd, Rat, CallFs, Return, Export, StreamOut, Scratch, End, WaitAck, Unsimulated,
+   LoopEnd, Rat, CallFs, Return, Export, StreamOut, Scratch, End, WaitAck, Ring, Emit, Unsimulated,
 };
 
 /* What an ALU clause's CF instruction does to the stack around the clause. */

@@ -591,6 +591,12 @@ private:
       case CfKind::Scratch:
          run_scratch_write(cf);
          break;
+      case CfKind::Ring:
+         run_ring_write(cf);
+         break;
+      case CfKind::Emit:
+         run_emit(cf);
+         break;
       case CfKind::End:
          finished = true;
          return false;
@@ -1063,6 +1069,76 @@ private:
       }
    }
 
+   /* MEM_RING (docs/sim-semantics.md, "Geometry shaders"): an export shader's vertex into the
+    * ESGS ring, a geometry shader's into the GSVS ring. COMP_MASK channels of RW_GPR (+ burst
+    * step) go to dword ARRAY_BASE + c of the lane's ring item, plus INDEX_GPR.x elements of
+    * ELEM_SIZE + 1 dwords for the indexed types (*derived* from r600g: its export shaders write
+    * output n at ARRAY_BASE 4n, which its geometry shaders fetch at byte 16n of the vertex, and
+    * its geometry shaders step INDEX_GPR by their output count per vertex). ARRAY_SIZE is not
+    * checked (r600g leaves it 0 for the unindexed writes); the lane's item is. */
+   void run_ring_write(const CfInstruction &cf)
+   {
+      const std::string name(cf.op->name);
+      const GraphicsWave::Ring *ring = ctx.graphics ? &ctx.graphics->ring : nullptr;
+      if (!ring || ring->lane_item.empty())
+         stop("CF %u: %s outside an export or geometry shader", pc, name.c_str());
+      if (name != "MEM_RING")
+         stop("CF %u: %s (geometry shader streams 1-3) is not simulated", pc, name.c_str());
+      if (cf.get(cf_export::rw_rel))
+         stop("CF %u: MEM_RING with RW_REL is not simulated", pc);
+      const unsigned type = cf.get(cf_export::type), element = cf.get(cf_export::elem_size) + 1;
+      if (type & 2)
+         stop("CF %u: MEM_RING with an acknowledged type is not simulated", pc);
+      const bool indexed = type & 1;
+      const unsigned base = cf.get(cf_export::array_base), gpr = cf.get(cf_export::rw_gpr);
+      const unsigned index_gpr = cf.get(cf_export::index_gpr), mask = cf.get(cf_export::comp_mask);
+      const unsigned burst = cf.get(cf_export::burst_count);
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         const int64_t index = indexed ? int64_t(int32_t(gpr_at(index_gpr, 0, lane, "ring indices"))) : 0;
+         for (unsigned k = 0; k <= burst; k++)
+            for (unsigned c = 0; c < 4; c++) {
+               if (!((mask >> c) & 1))
+                  continue;
+               const int64_t dword = int64_t(base) + (index + k) * element + c;
+               if (dword < 0 || dword >= int64_t(ring->item_dwords))
+                  stop("CF %u: MEM_RING of lane %u writes dword %lld of its ring item of %u dwords", pc, lane,
+                       (long long)dword, ring->item_dwords);
+               const uint64_t offset = 4 * (uint64_t(ring->lane_item[lane]) + uint64_t(dword));
+               if (offset + 4 > ring->bytes)
+                  stop("CF %u: MEM_RING of lane %u writes beyond the ring's %llu bytes", pc, lane,
+                       (unsigned long long)ring->bytes);
+               const uint32_t value = gpr_at(gpr + k, c, lane, "ring writes");
+               std::string error;
+               if (!ctx.memory.write(ring->address + offset, &value, 4, error))
+                  stop("CF %u: MEM_RING of lane %u: %s", pc, lane, error.c_str());
+            }
+      }
+   }
+
+   /* EMIT_VERTEX, CUT_VERTEX, EMIT_CUT_VERTEX: each active lane tells the VGT that its next
+    * vertex is complete in the GSVS ring and/or that its strip ends (COUNT names the stream;
+    * only stream 0 is simulated). */
+   void run_emit(const CfInstruction &cf)
+   {
+      const std::string name(cf.op->name);
+      if (!ctx.exports || ctx.graphics->ring.lane_item.empty())
+         stop("CF %u: %s outside a geometry shader", pc, name.c_str());
+      if (cf.get(cf::count) != 0)
+         stop("CF %u: %s to stream %u is not simulated (stream 0 only)", pc, name.c_str(), cf.get(cf::count));
+      auto &events = ctx.exports->gs_events;
+      events.resize(width);
+      for (unsigned lane = 0; lane < width; lane++) {
+         if (!lane_active(lane))
+            continue;
+         if (name != "CUT_VERTEX")
+            events[lane].push_back(WaveExports::GsEvent::Emit);
+         if (name != "EMIT_VERTEX")
+            events[lane].push_back(WaveExports::GsEvent::Cut);
+      }
+   }
+
    /* MEM_SCRATCH (docs/sim-semantics.md, "Scratch"): TYPE 0 WRITE, 1 WRITE_IND, 2 WRITE_ACK,
     * 3 WRITE_IND_ACK; an _ACK type asks for the acknowledgement a later WAIT_ACK waits for
     * (r600g's words have types 2 and 3 and MARK 0: eg_asm.c encodes the CF's mark, not the
@@ -1323,17 +1399,42 @@ private:
          state = state_outside;
    }
 
+   /* The channels a fetch writes (DST_SEL not 7, masked) and reads (SRC_SEL 0-3). The clause's
+    * ordering hazard is per channel (*derived*): Mesa's sfn gives the unused channels of a fetch's
+    * source register to other values, which earlier fetches of the clause may write (r600g's
+    * geometry shaders fetch through R1.z after a fetch into R1.xy). */
+   /* Bits 9-20 of word 1 hold DST_SEL_X..W in the VTX, TEX and MEM_RD formats alike. */
+   static unsigned written_channels(const FetchInstruction &instruction)
+   {
+      const unsigned sels[4] = {instruction.get(vtx::dst_sel_x), instruction.get(vtx::dst_sel_y),
+                                instruction.get(vtx::dst_sel_z), instruction.get(vtx::dst_sel_w)};
+      unsigned mask = 0;
+      for (unsigned c = 0; c < 4; c++)
+         mask |= sels[c] != 7 ? 1u << c : 0;
+      return mask;
+   }
+
+   static unsigned read_channels_tex(const FetchInstruction &instruction)
+   {
+      const unsigned sels[4] = {instruction.get(tex::src_sel_x), instruction.get(tex::src_sel_y),
+                                instruction.get(tex::src_sel_z), instruction.get(tex::src_sel_w)};
+      unsigned mask = 0;
+      for (unsigned sel : sels)
+         mask |= sel < 4 ? 1u << sel : 0;
+      return mask;
+   }
+
    void run_fetch_instructions(const CfStep &step, std::vector<uint8_t> &written)
    {
       for (const FetchInstruction &instruction : step.fetch->instructions) {
          const std::string_view name = instruction.op->name;
          if (name == "READ_SCRATCH") {
             const unsigned src = instruction.get(mem_rd::src_gpr), dst = instruction.get(mem_rd::dst_gpr);
-            if (src < written.size() && written[src])
+            if (src < written.size() && (written[src] >> instruction.get(mem_rd::src_sel_x)) & 1)
                stop("CF %u: READ_SCRATCH reads R%u, written by an earlier fetch of the same clause", pc, src);
             execute_scratch_read(instruction);
             if (dst < written.size())
-               written[dst] = true;
+               written[dst] |= written_channels(instruction);
             continue;
          }
          const bool is_vfetch = name == "VFETCH";
@@ -1341,7 +1442,8 @@ private:
             stop("CF %u: fetch %s is not simulated yet", pc, std::string(name).c_str());
          const unsigned src = is_vfetch ? instruction.get(vtx::src_gpr) : instruction.get(tex::src_gpr);
          const unsigned dst = is_vfetch ? instruction.get(vtx::dst_gpr) : instruction.get(tex::dst_gpr);
-         if (src < written.size() && written[src])
+         const unsigned reads = is_vfetch ? 1u << instruction.get(vtx::src_sel_x) : read_channels_tex(instruction);
+         if (src < written.size() && (written[src] & reads))
             stop("CF %u: %s reads R%u, written by an earlier fetch of the same clause", pc,
                  std::string(name).c_str(), src);
          if (is_vfetch)
@@ -1350,7 +1452,7 @@ private:
             execute_tex(instruction);
          /* SET_GRADIENTS_H/V write no register. */
          if (dst < written.size() && !name.starts_with("SET_GRADIENTS_"))
-            written[dst] = true;
+            written[dst] |= written_channels(instruction);
       }
    }
 
@@ -1405,6 +1507,8 @@ private:
       /* Gathers: INST_MOD selects the component (texture_unit.cpp, run_gather). */
       else if (name == "GATHER4") request.op = TexOp::Gather;
       else if (name == "GATHER4_C") request.op = TexOp::Gather, request.compare = true;
+      /* GET_LOD: the level of detail SAMPLE would take here (texture_unit.cpp, run_get_lod). */
+      else if (name == "GET_LOD") request.op = TexOp::GetLod;
       /* SAMPLE_G / SAMPLE_C_G: SAMPLE's level of detail from the gradients SET_GRADIENTS_H/V gave
        * (Mesa r600 sfn emit_set_gradients puts the two in front of the sample, in its clause). */
       else if (name == "SAMPLE_G") request.op = TexOp::Sample, explicit_gradients = true;
@@ -1460,8 +1564,9 @@ private:
       /* Pixel shaders: SAMPLE and SAMPLE_LB take the level of detail from the differences of
        * the coordinates across the quad, one level for the quad: top-right minus top-left and
        * bottom-left minus top-left (derived; docs/sim-semantics.md). */
-      const bool implicit_lod = (request.op == TexOp::Sample || request.op == TexOp::SampleLB) &&
-                                ctx.dispatch.stage == ShaderStage::Pixel && !killed.empty() && !explicit_gradients;
+      const bool implicit_lod =
+         (request.op == TexOp::Sample || request.op == TexOp::SampleLB || request.op == TexOp::GetLod) &&
+         ctx.dispatch.stage == ShaderStage::Pixel && !killed.empty() && !explicit_gradients;
       if (explicit_gradients && (!gradients_set[0] || !gradients_set[1]))
          stop("CF %u: %s without SET_GRADIENTS_H and SET_GRADIENTS_V before it in its clause", pc, name.c_str());
       for (unsigned lane = 0; lane < width; lane++) {

@@ -36,6 +36,15 @@ struct GraphicsWave {
     * neighbours' derivatives read it) but its exports and memory writes are dropped. Empty
     * means no helpers. */
    std::vector<uint8_t> helper;
+   /* Export and geometry stages: the ring MEM_RING writes (the ESGS ring for an export shader,
+    * the GSVS ring for a geometry shader) and each lane's item in it, in dwords from the ring's
+    * start; a lane's writes must stay inside its item (gfx/geometry_stage.cpp places them). */
+   struct Ring {
+      uint64_t address = 0, bytes = 0;
+      unsigned item_dwords = 0;
+      std::vector<uint32_t> lane_item; /* first dword of each lane's item */
+   };
+   Ring ring;
 };
 
 /* What a graphics wave leaves behind: its exports, and which lanes a KILL removed. */
@@ -56,6 +65,10 @@ struct WaveExports {
       std::vector<uint8_t> written;
    };
    std::map<std::array<unsigned, 3>, StreamDword> stream_writes;
+   /* Geometry stage: what each lane's EMIT_VERTEX, CUT_VERTEX and EMIT_CUT_VERTEX told the VGT,
+    * in order (emit, cut). */
+   enum class GsEvent : uint8_t { Emit, Cut };
+   std::vector<std::vector<GsEvent>> gs_events;
 };
 
 /* A decoded, checked program with its resources located: decoded once per draw, then run wave

@@ -466,10 +466,29 @@ public:
       if (integer)
          fault("linear filtering of an integer texture (NUM_FORMAT_ALL = INT) has no defined result");
       const float fu = u - 0.5f, fv = v - 0.5f;
-      const int i0 = floor_to_int(fu), j0 = floor_to_int(fv);
       const float wu = fu - std::floor(fu), wv = fv - std::floor(fv);
+      const auto taps = cube_footprint(level, u, v, face, first_slice);
+      Texel sum;
+      for (int y = 0; y < 2; y++)
+         for (int x = 0; x < 2; x++) {
+            const float w = (x ? wu : 1.0f - wu) * (y ? wv : 1.0f - wv);
+            for (unsigned c = 0; c < 4; c++)
+               sum.f[c] += w * taps[y][x].f[c];
+         }
+      return sum;
+   }
+
+   /* The 2 x 2 texels of the bilinear footprint at (u, v) on `face` of one level, [j][i] from
+    * the lower i and j, across edges and corners as sample_cube_level describes (GATHER4 on a
+    * cube returns these: derived, the same footprint as filtering). */
+   std::array<std::array<Texel, 2>, 2> cube_footprint(unsigned level, float u, float v, unsigned face,
+                                                      int first_slice) const
+   {
+      const int n = int(view.levels[level].width);
+      auto read = [&](const CubeTexel &t) { return fetch(level, t.i, t.j, first_slice + int(t.face)); };
+      const int i0 = floor_to_int(u - 0.5f), j0 = floor_to_int(v - 0.5f);
       auto outside = [n](int k) { return k < 0 || k >= n; };
-      Texel taps[2][2];
+      std::array<std::array<Texel, 2>, 2> taps;
       int corner_x = -1, corner_y = -1;
       for (int y = 0; y < 2; y++)
          for (int x = 0; x < 2; x++) {
@@ -494,14 +513,7 @@ public:
                   for (unsigned c = 0; c < 4; c++)
                      corner.f[c] += taps[y][x].f[c] / 3.0f;
       }
-      Texel sum;
-      for (int y = 0; y < 2; y++)
-         for (int x = 0; x < 2; x++) {
-            const float w = (x ? wu : 1.0f - wu) * (y ? wv : 1.0f - wv);
-            for (unsigned c = 0; c < 4; c++)
-               sum.f[c] += w * taps[y][x].f[c];
-         }
-      return sum;
+      return taps;
    }
 
    std::array<uint32_t, 4> swizzle(const Texel &t) const
@@ -904,6 +916,51 @@ std::array<uint32_t, 4> run_sample(const TextureView &view, const Sampler &sampl
    return finish(sum);
 }
 
+/* GET_LOD (textureQueryLod): the level of detail SAMPLE would take at these coordinates, in
+ * two results. Which result is which comes from r600g: it reads GL's first value (the level
+ * accessed) from y and GL's second (the computed level of detail) from x (r600_shader.c
+ * tgsi_tex's LODQ swizzle, sfn TexInstr::emit_tex_lod's {1, 0, 7, 7}). What the values are is
+ * derived, with r600g's `texture_query_lod` GL scene against llvmpipe as the check
+ * (docs/sim-semantics.md): x is λ from the quad as SAMPLE computes it (anisotropic footprints
+ * included) plus the sampler's LOD_BIAS, before MIN_LOD/MAX_LOD; y is GL's "accessed level"
+ * (ARB_texture_query_lod's ComputeAccessedLod): λ clamped to MIN_LOD..MAX_LOD and then to the
+ * view's levels 0..LAST_LEVEL - BASE_LEVEL, 0 without mipmapping, the level a nearest mip
+ * filter picks, or the fractional level a linear one blends. z and w have no known value. */
+std::array<uint32_t, 4> run_get_lod(const TextureView &view, const Sampler &sampler, const TexRequest &q)
+{
+   const TextureResource &r = view.resource;
+   if (!q.has_derivatives)
+      fault("GET_LOD outside a pixel shader's quads (or of a killed quad) has no level of detail to report");
+   if (q.explicit_gradients)
+      fault("GET_LOD after SET_GRADIENTS is not simulated");
+   for (unsigned c = 2; c < 4; c++)
+      if (q.result_used[c])
+         fault("GET_LOD's result %c has no documented value (x and y only); mask it with DST_SEL 7", "xyzw"[c]);
+   if (texture_dim_is_msaa(r.dim))
+      fault("GET_LOD of SQ_TEX_DIM %u has no level of detail", unsigned(r.dim));
+   const unsigned max_probes = anisotropic_probe_limit(view, sampler);
+   const bool planar = r.dim == TextureDim::Dim2D || r.dim == TextureDim::Dim2DArray || r.dim == TextureDim::Dim1D ||
+                       r.dim == TextureDim::Dim1DArray;
+   float lod;
+   if (max_probes > 1 && planar) {
+      const std::array<double, 2> lengths = footprint_lengths(view, sampler, q);
+      lod = anisotropic_footprint(lengths[0], lengths[1], max_probes).lod;
+   } else {
+      lod = implicit_lod(view, sampler, q);
+   }
+   lod += sampler.lod_bias;
+   const float clamped = std::clamp(lod, sampler.min_lod, std::max(sampler.min_lod, sampler.max_lod));
+   const float d = std::clamp(clamped, 0.0f, float(r.last_level - r.base_level));
+   float accessed = 0.0f;
+   switch (sampler.mip_filter) {
+   case MipFilter::None: break;
+   case MipFilter::Point: accessed = std::ceil(d + 0.5f) - 1.0f; break;
+   case MipFilter::Linear: accessed = d; break;
+   default: fault("sampler MIP_FILTER 3 is not defined");
+   }
+   return {bits_of(lod), bits_of(accessed), 0, 0};
+}
+
 /* GATHER4 / GATHER4_C: the four texels of the bilinear footprint at the base level (Vulkan's
  * and GL's level 0 for gathers), one component of each: the resource-swizzled component
  * INST_MOD selects (Mesa r600 puts textureGather's component in INST_MOD: r600_shader.c
@@ -920,8 +977,8 @@ std::array<uint32_t, 4> run_gather(const TextureView &view, const Sampler &sampl
                                    const std::array<float, 4> &register_border, const TexRequest &q)
 {
    const TextureResource &r = view.resource;
-   if (r.dim != TextureDim::Dim2D && r.dim != TextureDim::Dim2DArray)
-      fault("GATHER4 of SQ_TEX_DIM %u is not simulated (2D and 2D array resources are)", unsigned(r.dim));
+   if (r.dim != TextureDim::Dim2D && r.dim != TextureDim::Dim2DArray && r.dim != TextureDim::Cube)
+      fault("GATHER4 of SQ_TEX_DIM %u is not simulated (2D, 2D array and cube resources are)", unsigned(r.dim));
    if (sampler.chroma_key)
       fault("sampler CHROMA_KEY (WORD0 bits 26:25 on Evergreen-class chips) is not simulated");
    if (sampler.mc_coord_truncate)
@@ -931,6 +988,34 @@ std::array<uint32_t, 4> run_gather(const TextureView &view, const Sampler &sampl
    Lookup lookup(view, sampler, register_border);
    if (q.compare)
       lookup.compare_with(sampler.depth_compare, float_of(q.source[3]));
+   auto ordered = [&](const std::array<uint32_t, 4> &vulkan_order) {
+      if (q.cayman_gather_order)
+         return vulkan_order;
+      return std::array<uint32_t, 4>{vulkan_order[2], vulkan_order[0], vulkan_order[1], vulkan_order[3]};
+   };
+   if (r.dim == TextureDim::Cube) {
+      /* Face coordinates and face as SAMPLE takes them on a cube (run_sample); the footprint
+       * at the base level crosses edges as filtering does (seamless; derived). r600g gathers
+       * from cubes this way (sfn r600_nir_lower_cube_to_2darray keeps tg4) but leaves integer
+       * cube gathers unshifted, unlike 2D ones, so where the hardware puts their footprint is
+       * not known. */
+      if (lookup.integer)
+         fault("GATHER4 of an integer cube (NUM_FORMAT_ALL = INT) is not simulated: its footprint's place "
+               "is not known");
+      if (!q.normalized[0] || !q.normalized[1] || sampler.force_unnormalized)
+         fault("cube face coordinates (x, y) must be normalized (COORD_TYPE_X/Y = 1, no FORCE_UNNORMALIZED)");
+      if (q.offset_halves[0] || q.offset_halves[1] || q.offset_halves[2])
+         fault("texel offsets on a cube are not simulated (no API allows them)");
+      const CubeLocation at = cube_location(r, float_of(q.source[2]), q.normalized[2]);
+      const float n = float(view.levels[r.base_level].width);
+      const float u = std::clamp(float_of(q.source[0]) - 1.0f, 0.0f, 1.0f) * n;
+      const float v = std::clamp(float_of(q.source[1]) - 1.0f, 0.0f, 1.0f) * n;
+      const auto taps = lookup.cube_footprint(r.base_level, u, v, at.face, at.first_slice);
+      auto component = [&](int i, int j) {
+         return q.compare ? bits_of(taps[j][i].f[0]) : lookup.swizzle(taps[j][i])[q.gather_component];
+      };
+      return ordered({component(0, 1), component(1, 1), component(1, 0), component(0, 0)});
+   }
    std::array<bool, 2> normalized = {q.normalized[0], q.normalized[1]};
    if (sampler.force_unnormalized)
       normalized[0] = normalized[1] = false;
@@ -954,11 +1039,7 @@ std::array<uint32_t, 4> run_gather(const TextureView &view, const Sampler &sampl
                              : lookup.fetch(level, xi ? taps[0].i1 : taps[0].i0, yi ? taps[1].i1 : taps[1].i0, slice);
       return q.compare ? bits_of(t.f[0]) : lookup.swizzle(t)[q.gather_component];
    };
-   const std::array<uint32_t, 4> vulkan_order = {component(false, true), component(true, true),
-                                                 component(true, false), component(false, false)};
-   if (q.cayman_gather_order)
-      return vulkan_order;
-   return {vulkan_order[2], vulkan_order[0], vulkan_order[1], vulkan_order[3]};
+   return ordered({component(false, true), component(true, true), component(true, false), component(false, false)});
 }
 
 std::array<uint32_t, 4> run_ld_msaa(const TextureView &view, const Sampler &sampler, const TexRequest &q);
@@ -1433,6 +1514,9 @@ bool texture_execute(const TextureView &view, const Sampler &sampler, const std:
          break;
       case TexOp::Gather:
          result = run_gather(view, sampler, register_border, request);
+         break;
+      case TexOp::GetLod:
+         result = run_get_lod(view, sampler, request);
          break;
       case TexOp::LdFmask:
          result = run_ld_fmask(view, request);

@@ -57,8 +57,8 @@ bool prepare_texture_view(const hw::TextureResource &resource, const hw::TilingC
                           TextureView &view, std::string &error);
 
 /* LdFmask is LDFPTR (LD with INST_MOD 1), NumSamples GET_NUMBER_OF_SAMPLES, Gather GATHER4
- * (and GATHER4_C with `compare`). */
-enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo, LdFmask, NumSamples, Gather };
+ * (and GATHER4_C with `compare`), GetLod GET_LOD (textureQueryLod). */
+enum class TexOp { Sample, SampleL, SampleLB, SampleLZ, Ld, ResInfo, LdFmask, NumSamples, Gather, GetLod };
 
 struct TexRequest {
    TexOp op = TexOp::Sample;

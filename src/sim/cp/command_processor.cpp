@@ -331,6 +331,9 @@ std::string CommandProcessor::execute(std::span<const uint32_t> ib)
       case pm4::STRMOUT_BUFFER_UPDATE:
          error = streamout_buffer_update(body, streamout, memory);
          break;
+      case pm4::COPY_DW:
+         error = copy_dword(body);
+         break;
       case pm4::SET_PREDICATION:
          error = set_predication(body);
          break;
@@ -402,6 +405,27 @@ std::string CommandProcessor::draw_indirect(uint32_t opcode, std::span<const uin
    return error;
 }
 
+/* COPY_DW (five body dwords: control, source low/high, destination low/high; Linux
+ * evergreen_cs.c's checks, Mesa r600d.h's control bits): one dword from memory (relocated
+ * address) or a register (dword address) to memory or a register. Simulated: from memory
+ * into a context register, as r600g's DrawTransformFeedback loads
+ * VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE. */
+std::string CommandProcessor::copy_dword(std::span<const uint32_t> body)
+{
+   if (!(body[0] & streamout::copy_dw_source_memory) || (body[0] & streamout::copy_dw_destination_memory))
+      return "COPY_DW other than from memory into a register is not simulated";
+   const uint64_t source = body[1] | (uint64_t(body[2] & 0xff) << 32);
+   const uint32_t reg = body[3] << 2;
+   if (reg < pm4::context_window.start || reg >= pm4::context_window.end)
+      return "COPY_DW into a register outside the context registers is not simulated";
+   uint32_t value = 0;
+   std::string error;
+   if (!memory.read(source, &value, 4, error))
+      return "COPY_DW reads " + error;
+   context_graphics[reg] = value;
+   return {};
+}
+
 std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> body)
 {
    DrawCall call;
@@ -410,6 +434,18 @@ std::string CommandProcessor::draw(uint32_t opcode, std::span<const uint32_t> bo
    if (opcode == pm4::DRAW_INDEX_AUTO) {
       call.count = body[0];
       initiator = body[1];
+      if (initiator & streamout::draw_initiator_use_opaque) {
+         /* Draws what streamout wrote: the filled size COPY_DW put in the register over the
+          * vertex stride, in whole vertices (the packet's count is ignored). */
+         if (get(context_graphics, streamout::VGT_STRMOUT_DRAW_OPAQUE_OFFSET) != 0)
+            return "DRAW_INDEX_AUTO with USE_OPAQUE: a VGT_STRMOUT_DRAW_OPAQUE_OFFSET other than 0 is not simulated "
+                   "(no driver sets one)";
+         const uint32_t stride = get(context_graphics, streamout::VGT_STRMOUT_DRAW_OPAQUE_VERTEX_STRIDE);
+         if (!stride)
+            return "DRAW_INDEX_AUTO with USE_OPAQUE and VGT_STRMOUT_DRAW_OPAQUE_VERTEX_STRIDE 0";
+         call.count = get(context_graphics, streamout::VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE) / stride;
+         initiator &= ~streamout::draw_initiator_use_opaque;
+      }
    } else if (opcode == pm4::DRAW_INDEX) {
       call.indexed = true;
       call.index_address = body[0] | (uint64_t(body[1] & 0xff) << 32);

@@ -118,6 +118,7 @@ private:
    std::string dispatch(std::span<const uint32_t> body);
    std::string draw(uint32_t opcode, std::span<const uint32_t> body);
    std::string draw_indirect(uint32_t opcode, std::span<const uint32_t> body);
+   std::string copy_dword(std::span<const uint32_t> body);
    std::string set_predication(std::span<const uint32_t> body);
    std::string write_memory(uint64_t address, const void *data, size_t size, const char *packet);
 };

@@ -274,6 +274,35 @@ private:
             safe(body + 5);
          break;
       }
+      case pm4::COPY_DW: {
+         /* Linux evergreen_cs.c: five body dwords; control bit 0 says the source (dwords 1-2)
+          * is memory, bit 1 the destination (dwords 3-4); memory takes a relocation and 4
+          * bytes inside its buffer, a register (dword 1 or 3, in dwords) must be safe. */
+         need_count(count, 4, "bad COPY_DW (invalid count)");
+         auto side = [&](size_t low, bool in_memory, const char *missing, const char *small) {
+            if (!in_memory) {
+               const uint32_t reg = ib[low] << 2;
+               if (!is_safe_register(reg, options.isa))
+                  throw Failure{format_message("forbidden register 0x%08x at %d", reg, int(low - body + 1))};
+               return;
+            }
+            const CsReloc *reloc = nullptr;
+            try {
+               reloc = &next_reloc(at);
+            } catch (Failure &) {
+               throw Failure{missing};
+            }
+            const uint64_t offset = ib[low] + (uint64_t(ib[low + 1] & 0xff) << 32);
+            if (offset + 4 > reloc->size)
+               throw Failure{format_message(small, (unsigned long long)(offset + 4), (unsigned long long)reloc->size)};
+            const uint64_t address = offset + reloc->gpu_address;
+            ib[low] = uint32_t(address);
+            ib[low + 1] = uint32_t(address >> 32) & 0xff;
+         };
+         side(body + 1, ib[body] & 1, "bad COPY_DW (missing src reloc)", "bad COPY_DW src bo too small: 0x%llx, 0x%llx");
+         side(body + 3, ib[body] & 2, "bad COPY_DW (missing dst reloc)", "bad COPY_DW dst bo too small: 0x%llx, 0x%llx");
+         break;
+      }
       case pm4::CP_DMA:
          need_count(count, 4, "bad CP DMA");
          cp_dma(at, body);

@@ -275,9 +275,17 @@ bool decode_target(const PipelineState &state, unsigned n, GpuMemory &memory, Co
       return refuse("a multisampled colour buffer must be tiled");
    if (!rat) {
       /* SLICE_START [10:0] (the kernel's check covers SLICE_MAX + 1 slices from BASE). */
-      target.slice = state.get(base_reg + hw::reg::View) & 0x7ff; /* multisampled: msaa.cpp, FMASK too */
+      const uint32_t view = state.get(base_reg + hw::reg::View);
+      target.slice = target.first_slice = target.last_slice = view & 0x7ff; /* multisampled: msaa.cpp, FMASK too */
+      /* Layered rendering: the vertex's render target index counts from SLICE_START and may
+       * reach SLICE_MAX [23:13] (draw.cpp). */
+      if (state.get(PA_CL_VS_OUT_CNTL) & vs_out_use_render_target_index) {
+         target.last_slice = (view >> 13) & 0x7ff;
+         if (target.last_slice < target.first_slice)
+            return refuse("SLICE_MAX below SLICE_START with a render target index from the vertex shader");
+      }
    }
-   target.size = colour_surface_bytes(target) * (rat ? rat->layers : target.slice + 1);
+   target.size = colour_surface_bytes(target) * (rat ? rat->layers : target.last_slice + 1);
    std::string memory_error;
    target.data = memory.resolve(start, target.size, memory_error);
    if (!target.data)

@@ -30,6 +30,9 @@ struct ColourTarget {
    /* The slice draws write: CB_COLORn_VIEW.SLICE_START (r600g renders to a layer so, with BASE
     * at the level's first slice; 2D-tiled slices rotate their banks, hw/surface). */
    unsigned slice = 0;
+   /* The slices a primitive's render target index (PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX)
+    * may select: SLICE_START to SLICE_MAX (only SLICE_START without a vertex-chosen index). */
+   unsigned first_slice = 0, last_slice = 0;
    uint32_t format = 0, number_type = 0, swap = 0;
    /* Memory order: component 0 holds the lowest bits of the element. */
    unsigned components = 0, bits[4] = {};

@@ -74,7 +74,7 @@ float decode_depth(uint32_t format, uint32_t raw)
 
 uint8_t *depth_at(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
 {
-   return t.depth_data + hw::surface_level_sample_offset(t.depth_addressing, x, y, 0, sample);
+   return t.depth_data + hw::surface_level_sample_offset(t.depth_addressing, x, y, t.slice, sample);
 }
 
 uint32_t load_depth(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
@@ -86,7 +86,7 @@ uint32_t load_depth(const DepthStencilTarget &t, unsigned x, unsigned y, unsigne
 
 uint8_t &stencil_at(const DepthStencilTarget &t, unsigned x, unsigned y, unsigned sample)
 {
-   return t.stencil_data[hw::surface_level_sample_offset(t.stencil_addressing, x, y, 0, sample)];
+   return t.stencil_data[hw::surface_level_sample_offset(t.stencil_addressing, x, y, t.slice, sample)];
 }
 
 } // namespace
@@ -165,7 +165,16 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
    const uint64_t pixels = (uint64_t(db_depth_slice_tile_max(slice)) + 1) * 64;
    target.width = pitch;
    target.height = unsigned(pixels / pitch);
-   const unsigned layer = db_depth_view_slice_start(state.get(DB_DEPTH_VIEW));
+   /* SLICE_START; with a render target index from the vertex shader, up to SLICE_MAX (the same
+    * rule as the colour buffers', *derived*: docs/sim-semantics.md). */
+   const uint32_t view = state.get(DB_DEPTH_VIEW);
+   const unsigned layer = db_depth_view_slice_start(view);
+   target.slice = target.first_slice = target.last_slice = layer;
+   if (state.get(PA_CL_VS_OUT_CNTL) & vs_out_use_render_target_index) {
+      target.last_slice = db_depth_view_slice_max(view);
+      if (target.last_slice < layer)
+         return refuse("SLICE_MAX below SLICE_START with a render target index from the vertex shader", view);
+   }
    /* Depth micro tiles use the non-displayable texel order (AMD's addrlib: depth surfaces take
     * the "depth sample order" micro tile type, which orders a thin tile's texels like the
     * non-displayable one). */
@@ -199,7 +208,7 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
          addressing.tiling = state.tiling;
          addressing.macro = hw::macro_tiling_from_codes(codes.tile_split, codes.banks, codes.bank_width,
                                                         codes.bank_height, codes.macro_tile_aspect);
-         if (layer != 0) {
+         if (target.last_slice != 0) {
             std::snprintf(text, sizeof(text), "DB: layered 2D-tiled %s buffers are not simulated yet", what);
             error = text;
             return false;
@@ -209,7 +218,7 @@ bool decode_depth_stencil(const PipelineState &state, GpuMemory &memory, DepthSt
          base = hw::macro_tiled_surface_start(read, state.tiling, addressing.macro.banks, addressing.swizzle);
       }
       std::string memory_error;
-      data = memory.resolve(base + slice_bytes * layer, slice_bytes, memory_error);
+      data = memory.resolve(base, slice_bytes * (target.last_slice + 1), memory_error);
       if (!data) {
          std::snprintf(text, sizeof(text), "DB: %s buffer memory: %s", what, memory_error.c_str());
          error = text;

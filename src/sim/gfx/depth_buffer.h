@@ -42,6 +42,10 @@ struct DepthStencilTarget {
    /* Samples per pixel (Cayman: DB_Z_INFO.NUM_SAMPLES; Evergreen: PA_SC_AA_CONFIG), each
     * tested and stored on its own, a pixel's samples side by side (hw/surface.h). */
    unsigned samples = 1;
+   /* The slice tested and written: DB_DEPTH_VIEW.SLICE_START, moved per primitive by a render
+    * target index from the vertex shader up to SLICE_MAX (draw.cpp); the buffers are held
+    * from slice 0 to last_slice. */
+   unsigned slice = 0, first_slice = 0, last_slice = 0;
 
    bool any_test() const { return depth_test || stencil_test; }
 };

@@ -19,6 +19,7 @@
 #include "gfx/alpha_to_mask.h"
 #include "gfx/colour_buffer.h"
 #include "gfx/depth_buffer.h"
+#include "gfx/geometry_stage.h"
 #include "gfx/streamout.h"
 #include "gfx/typed_rat.h"
 #include "core/alu_semantics.h"
@@ -50,6 +51,9 @@ struct Vertex {
    std::vector<std::array<uint32_t, 4>> parameters; /* by VS export index */
    std::optional<float> point_size; /* the misc vector's x, if the VS exported one */
    uint32_t viewport_index = 0; /* the misc vector's w, with PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX */
+   /* The misc vector's z, with USE_VTX_RENDER_TARGET_INDX: the slice (after the view's first)
+    * the primitive is drawn to. */
+   uint32_t render_target_index = 0;
    /* The misc vector's y, with USE_VTX_EDGE_FLAG: whether the edge that starts at this vertex
     * is a boundary edge (drawn in polygon modes). */
    bool edge_flag = true;
@@ -94,12 +98,26 @@ public:
       if (!ps->error().empty())
          fault("pixel shader: %s", ps->error().c_str());
 
+      if (geometry_shader_enabled(state))
+         geometry = std::make_unique<GeometryStage>(state, memory, trace);
       for (uint32_t instance = 0; instance < call.instances; instance++) {
+         if (geometry) {
+            run_geometry(indices, instance);
+            continue;
+         }
          std::vector<Vertex> vertices = shade_vertices(indices, instance);
          assemble(indices, vertices);
       }
       flush_pixels();
-      const DispatchStatistics a = vs->statistics(), b = ps->statistics();
+      DispatchStatistics a = vs->statistics();
+      const DispatchStatistics b = ps->statistics();
+      if (geometry) {
+         const DispatchStatistics g = geometry->statistics();
+         a.wavefronts += g.wavefronts;
+         a.alu_groups += g.alu_groups;
+         a.alu_lane_operations += g.alu_lane_operations;
+         a.fetches += g.fetches;
+      }
       totals.wavefronts += a.wavefronts + b.wavefronts;
       totals.alu_groups += a.alu_groups + b.alu_groups;
       totals.alu_lane_operations += a.alu_lane_operations + b.alu_lane_operations;
@@ -116,6 +134,7 @@ private:
    uint32_t primitive_type = 0;
    ComputeDispatch vs_dispatch, ps_dispatch;
    std::unique_ptr<ShaderRunner> vs, ps;
+   std::unique_ptr<GeometryStage> geometry; /* with VGT_GS_MODE SCENARIO_G */
    std::unique_ptr<StreamoutUnit> streamout;
    std::vector<ColourTarget> targets;
    DepthStencilTarget depth_stencil;
@@ -202,7 +221,8 @@ private:
          v.depth_min = as_float(state.get(PA_SC_VPORT_ZMIN_0 + 8 * n));
          v.depth_max = as_float(state.get(PA_SC_VPORT_ZMAX_0 + 8 * n));
       }
-      viewport_from_vertex = (state.get(PA_CL_VS_OUT_CNTL) >> 19) & 1;
+      viewport_from_vertex = (state.get(PA_CL_VS_OUT_CNTL) & vs_out_use_viewport_index) != 0;
+      layer_from_vertex = (state.get(PA_CL_VS_OUT_CNTL) & vs_out_use_render_target_index) != 0;
       apply_viewport(0);
    }
 
@@ -233,6 +253,42 @@ private:
       apply_viewport(provoking.viewport_index);
    }
 
+   /* Layered rendering (PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX [18]): a primitive goes to
+    * slice SLICE_START + its provoking vertex's index of every colour buffer (CB_COLORn_VIEW) and
+    * of the depth and stencil buffers (DB_DEPTH_VIEW). *Derived*: r600g sets the bit for
+    * gl_Layer from the vertex shader (exported in the misc vector's z) and binds a layered
+    * framebuffer's slices 0 to N-1 as SLICE_START 0, SLICE_MAX N-1, which does not show
+    * whether the index counts from SLICE_START; it is taken to (a view's layers, as Vulkan
+    * numbers them). An index beyond SLICE_MAX is refused: what the hardware does with it is
+    * not documented (Vulkan leaves the layers' contents undefined then). */
+   bool layer_from_vertex = false;
+   uint32_t selected_layer = 0;
+
+   void select_layer(const Vertex &provoking)
+   {
+      if (!layer_from_vertex || provoking.render_target_index == selected_layer)
+         return;
+      const uint32_t index = provoking.render_target_index;
+      auto check = [&](unsigned first, unsigned last, const std::string &what) {
+         if (index > last - first)
+            fault("a vertex shader's render target index %u is beyond %s's slices %u-%u (SLICE_START-SLICE_MAX; "
+                  "what the hardware does with it is not documented)",
+                  index, what.c_str(), first, last);
+      };
+      for (const ColourTarget &target : targets)
+         check(target.first_slice, target.last_slice, "CB_COLOR" + std::to_string(target.index));
+      if (depth_stencil.any_test())
+         check(depth_stencil.first_slice, depth_stencil.last_slice, "the depth and stencil buffers (DB_DEPTH_VIEW)");
+      flush_pixels();
+      for (ColourTarget &target : targets) {
+         target.slice = target.first_slice + index;
+         if (target.msaa.samples > 1)
+            target.msaa.slice = target.first_slice + index;
+      }
+      depth_stencil.slice = depth_stencil.first_slice + index;
+      selected_layer = index;
+   }
+
    void decode_polygon_mode()
    {
       const uint32_t poly_mode = (mode_control >> su_sc_mode_poly_mode_shift) & 3;
@@ -257,6 +313,8 @@ private:
       const uint32_t mode = (state.get(CB_COLOR_CONTROL) >> 4) & 7;
       if (mode == 0)
          return; /* CB_DISABLE: nothing is written */
+      if (layer_from_vertex && mode != 1)
+         fault("CB_COLOR_CONTROL.MODE %u with a render target index from the vertex shader is not simulated", mode);
       if (mode == uint32_t(hw::msaa::CbMode::Resolve)) {
          decode_resolve_targets();
          return;
@@ -387,19 +445,22 @@ private:
 
    /* ---- VS ---- */
 
-   std::vector<Vertex> shade_vertices(const std::vector<uint32_t> &indices, uint32_t instance)
+   /* With a geometry shader (`copy_shader`), `indices` are the copy shader's R0.x values (GSVS
+    * ring offsets), loaded as they are. */
+   std::vector<Vertex> shade_vertices(const std::vector<uint32_t> &indices, uint32_t instance, bool copy_shader = false)
    {
       /* Each distinct index is shaded once (the hardware's vertex reuse is an optimisation;
        * the VS has no side effects that could show the difference here). */
+      auto restart = [&](uint32_t index) { return !copy_shader && is_restart(index); };
       std::vector<uint32_t> unique;
       std::map<uint32_t, size_t> slot_of;
       for (uint32_t index : indices)
-         if (!is_restart(index) && slot_of.emplace(index, unique.size()).second)
+         if (!restart(index) && slot_of.emplace(index, unique.size()).second)
             unique.push_back(index);
       std::vector<Vertex> vertices(indices.size());
       std::vector<Vertex> shaded(unique.size());
       const unsigned width = vs_dispatch.wave_size;
-      const uint32_t base_vertex = state.get(VGT_INDX_OFFSET);
+      const uint32_t base_vertex = copy_shader ? 0 : state.get(VGT_INDX_OFFSET);
       const uint32_t start_instance = state.get(SQ_VTX_START_INST_LOC);
       const uint32_t export_count = ((state.get(SPI_VS_OUT_CONFIG) >> 1) & 0x1f) + 1;
       for (size_t first = 0; first < unique.size(); first += width) {
@@ -423,11 +484,11 @@ private:
           * misc vector, and the misc vector to 61 always). */
          const uint32_t out_control = state.get(PA_CL_VS_OUT_CNTL);
          unsigned next_position_export = 61;
-         const bool has_misc = (out_control >> 21) & 1;
+         const bool has_misc = (out_control & vs_out_misc_vector_enable) != 0;
          const unsigned misc_export = has_misc ? next_position_export++ : 0;
          unsigned distance_exports[2] = {0, 0};
          for (unsigned vector = 0; vector < 2; vector++)
-            if ((out_control >> (22 + vector)) & 1)
+            if (out_control & (vs_out_ccdist0_vec_ena << vector))
                distance_exports[vector] = next_position_export++;
          if (next_position_export > 64)
             fault("PA_CL_VS_OUT_CNTL enables more position export vectors than POS 61-63");
@@ -444,8 +505,9 @@ private:
             if (misc != exports.targets.end() && misc->second.written[lane]) {
                v.point_size = as_float(misc->second.values[lane][0]);
                v.viewport_index = misc->second.values[lane][3]; /* an integer (r600g's sfn) */
+               v.render_target_index = misc->second.values[lane][2]; /* an integer too */
                /* An integer too: r600g's sfn clamps the flag and converts it with FLT_TO_INT. */
-               if ((out_control >> 17) & 1)
+               if (out_control & vs_out_use_edge_flag)
                   v.edge_flag = misc->second.values[lane][1] != 0;
             }
             for (unsigned vector = 0; vector < 2; vector++) {
@@ -467,11 +529,30 @@ private:
          statistics.vertices += lanes;
       }
       for (size_t i = 0; i < indices.size(); i++)
-         if (!is_restart(indices[i])) {
+         if (!restart(indices[i])) {
             vertices[i] = shaded[slot_of[indices[i]]];
-            statistics.input_vertices++;
+            statistics.input_vertices += copy_shader ? 0 : 1;
          }
       return vertices;
+   }
+
+   /* ---- geometry shader ---- */
+
+   /* ES and GS run batch by batch (gfx/geometry_stage.cpp); each batch's emitted vertices go
+    * through the copy shader (the VS, R0.x their GSVS ring offsets) and are assembled as the
+    * strips or points VGT_GS_OUT_PRIM_TYPE names, a strip ending at each cut. */
+   void run_geometry(const std::vector<uint32_t> &indices, uint32_t instance)
+   {
+      const uint32_t input_type = primitive_type;
+      geometry->run(
+         input_type, indices, [&](uint32_t index) { return is_restart(index); }, instance,
+         [&](const GeometryOutput &output) {
+            const std::vector<Vertex> vertices = shade_vertices(output.ring_offsets, instance, true);
+            primitive_type = output.primitive_type;
+            for (const auto &[begin, end] : output.strips)
+               assemble_run(vertices, begin, end);
+            primitive_type = input_type;
+         });
    }
 
    /* ---- primitive assembly ---- */
@@ -629,11 +710,11 @@ private:
       for (unsigned n = 0; n < 6; n++)
          for (unsigned c = 0; c < 4; c++)
             user_planes[n][c] = as_float(state.get(PA_CL_UCP_0_X + 16 * n + 4 * c));
-      clip_distance_mask = out_control & 0xff;
-      cull_distance_mask = (out_control >> 8) & 0xff;
+      clip_distance_mask = out_control & vs_out_clip_distance_enables;
+      cull_distance_mask = (out_control >> vs_out_cull_distance_shift) & 0xff;
       for (unsigned vector = 0; vector < 2; vector++) {
          const unsigned lanes = 0xfu << (4 * vector);
-         if (((clip_distance_mask | cull_distance_mask) & lanes) && !((out_control >> (22 + vector)) & 1))
+         if (((clip_distance_mask | cull_distance_mask) & lanes) && !(out_control & (vs_out_ccdist0_vec_ena << vector)))
             fault("PA_CL_VS_OUT_CNTL enables clip or cull distances %u-%u without VS_OUT_CCDIST%u_VEC_ENA",
                  4 * vector, 4 * vector + 3, vector);
       }
@@ -773,6 +854,7 @@ private:
    void triangle_primitive(const Vertex &a, const Vertex &b, const Vertex &c, const Vertex &provoking)
    {
       select_viewport(provoking);
+      select_layer(provoking);
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream, &c.stream}))
          return;
@@ -839,6 +921,7 @@ private:
    void rectangle(const Vertex &a, const Vertex &b, const Vertex &c)
    {
       select_viewport(a);
+      select_layer(a);
       statistics.primitives++;
       if (streamout->enabled())
          fault("streamout of RECTLIST primitives is not simulated");
@@ -903,6 +986,7 @@ private:
    void point_primitive(const Vertex &v)
    {
       select_viewport(v);
+      select_layer(v);
       statistics.primitives++;
       if (!stream_out({&v.stream}))
          return;
@@ -919,7 +1003,7 @@ private:
       const uint32_t size = state.get(PA_SU_POINT_SIZE), minmax = state.get(PA_SU_POINT_MINMAX);
       /* The registers hold half sizes in 12.4 fixed point. */
       double width = double(size >> 16) / 8.0, height = double(size & 0xffff) / 8.0;
-      if ((state.get(PA_CL_VS_OUT_CNTL) >> 16) & 1) {
+      if (state.get(PA_CL_VS_OUT_CNTL) & vs_out_use_point_size) {
          if (!v.point_size)
             fault("PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE is set but the vertex shader exported no point size");
          const double low = double(minmax & 0xffff) / 8.0, high = double(minmax >> 16) / 8.0;
@@ -971,6 +1055,7 @@ private:
                                                t * (as_float(b.parameters[p][c]) - as_float(a.parameters[p][c]))));
       m.point_size = a.point_size;
       m.viewport_index = a.viewport_index;
+      m.render_target_index = a.render_target_index;
       m.edge_flag = a.edge_flag;
       for (unsigned i = 0; i < 8; i++)
          m.clip_distances[i] = float(a.clip_distances[i] + t * (b.clip_distances[i] - a.clip_distances[i]));
@@ -984,6 +1069,7 @@ private:
    void line_primitive(Vertex a, Vertex b, const Vertex &provoking)
    {
       select_viewport(provoking);
+      select_layer(provoking);
       statistics.primitives++;
       if (!stream_out({&a.stream, &b.stream}))
          return;
@@ -1636,21 +1722,57 @@ static void add_pixel_shader_rats(const PipelineState &state, GpuMemory &memory,
 
 std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory &memory, ComputeDispatch &out)
 {
-   const bool vertex = stage == ShaderStage::Vertex;
+   /* Where each graphics stage finds its program, constants and resources. The export shader
+    * shares the vertex shader's constant, fetch-resource and sampler ranges and calls the
+    * fetch shader (Evergreen has no ES constant registers; r600g binds a vertex shader running
+    * as ES through the VS ones: evergreen_emit_vs_constant_buffers). Loop constants: 32 per
+    * stage, PS, VS, GS, ES (r600g writes SQ_LOOP_CONST 0, 32, 64, 96 alike). Register
+    * offsets from Mesa's evergreend.h. */
+   struct StageRegisters {
+      uint32_t start, resources;
+      const char *start_name;
+      unsigned loop_const;
+      uint32_t tmp_base, tmp_size, tmp_itemsize;
+      uint32_t const_cache, const_sizes;
+      unsigned resource_base, resource_count, sampler_base;
+   };
+   static constexpr StageRegisters vertex_registers{SQ_PGM_START_VS, SQ_PGM_RESOURCES_VS, "SQ_PGM_START_VS", vs_loop_const,
+                                                    hw::reg::SQ_VSTMP_RING_BASE, hw::reg::SQ_VSTMP_RING_SIZE,
+                                                    hw::reg::SQ_VSTMP_RING_ITEMSIZE, SQ_ALU_CONST_CACHE_VS_0,
+                                                    SQ_ALU_CONST_BUFFER_SIZE_VS_0, vs_resource_base, 160,
+                                                    hw::vs_sampler_base};
+   static constexpr StageRegisters pixel_registers{SQ_PGM_START_PS, SQ_PGM_RESOURCES_PS, "SQ_PGM_START_PS", ps_loop_const,
+                                                   hw::reg::SQ_PSTMP_RING_BASE, hw::reg::SQ_PSTMP_RING_SIZE,
+                                                   hw::reg::SQ_PSTMP_RING_ITEMSIZE, SQ_ALU_CONST_CACHE_PS_0,
+                                                   SQ_ALU_CONST_BUFFER_SIZE_PS_0, ps_resource_base, 176,
+                                                   hw::ps_sampler_base};
+   static constexpr StageRegisters export_registers{0x2888C, 0x28890, "SQ_PGM_START_ES", 96, 0x8C50, 0x8C54, 0x28908,
+                                                    SQ_ALU_CONST_CACHE_VS_0, SQ_ALU_CONST_BUFFER_SIZE_VS_0,
+                                                    vs_resource_base, 160, hw::vs_sampler_base};
+   static constexpr StageRegisters geometry_registers{0x28874, 0x28878, "SQ_PGM_START_GS", 64, 0x8C58, 0x8C5C, 0x2890C,
+                                                      0x289C0, 0x281C0, 336, 160, 36};
+   if (stage == ShaderStage::Compute)
+      return "setup_stage: compute dispatches are set up by the command processor";
+   const StageRegisters &r = stage == ShaderStage::Vertex   ? vertex_registers
+                             : stage == ShaderStage::Pixel  ? pixel_registers
+                             : stage == ShaderStage::Export ? export_registers
+                                                            : geometry_registers;
+   const bool vertex = stage == ShaderStage::Vertex || stage == ShaderStage::Export; /* calls the fetch shader */
    out.isa = state.isa;
    out.stage = stage;
    out.tiling = state.tiling;
    out.wave_size = state.wave_size;
-   const uint32_t start = state.get(vertex ? SQ_PGM_START_VS : SQ_PGM_START_PS);
-   const uint32_t resources = state.get(vertex ? SQ_PGM_RESOURCES_VS : SQ_PGM_RESOURCES_PS);
+   const uint32_t start = state.get(r.start);
+   const uint32_t resources = state.get(r.resources);
    out.program_address = uint64_t(start) << 8;
    out.num_gprs = resources & 0xff;
    out.stack_size = (resources >> 8) & 0xff;
-   out.loop_count = (*state.loop_consts)[vertex ? vs_loop_const : ps_loop_const] & 0xfff;
+   if (r.loop_const >= state.loop_consts->size())
+      return "the loop constant window does not reach this stage's constants";
+   out.loop_count = (*state.loop_consts)[r.loop_const] & 0xfff;
    /* The stage's scratch ring (docs/sim-semantics.md, "Scratch"). */
-   out.scratch = {uint64_t(state.get(vertex ? hw::reg::SQ_VSTMP_RING_BASE : hw::reg::SQ_PSTMP_RING_BASE)) << 8,
-                  uint64_t(state.get(vertex ? hw::reg::SQ_VSTMP_RING_SIZE : hw::reg::SQ_PSTMP_RING_SIZE)) << 8,
-                  state.get(vertex ? hw::reg::SQ_VSTMP_RING_ITEMSIZE : hw::reg::SQ_PSTMP_RING_ITEMSIZE) & 0x7fff};
+   out.scratch = {uint64_t(state.get(r.tmp_base)) << 8, uint64_t(state.get(r.tmp_size)) << 8,
+                  state.get(r.tmp_itemsize) & 0x7fff};
    auto load_program = [&](uint64_t address, std::vector<uint32_t> &words, const char *what) -> std::string {
       const uint64_t available = std::min<uint64_t>(memory.bytes_after(address), 1u << 24);
       if (available < 8)
@@ -1663,7 +1785,7 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
       std::memcpy(words.data(), code, available & ~uint64_t(3));
       return {};
    };
-   std::string error = load_program(out.program_address, out.program, vertex ? "SQ_PGM_START_VS" : "SQ_PGM_START_PS");
+   std::string error = load_program(out.program_address, out.program, r.start_name);
    if (!error.empty())
       return error;
    if (vertex) {
@@ -1675,8 +1797,7 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
             return error;
       }
    }
-   const uint32_t cache = vertex ? SQ_ALU_CONST_CACHE_VS_0 : SQ_ALU_CONST_CACHE_PS_0;
-   const uint32_t sizes = vertex ? SQ_ALU_CONST_BUFFER_SIZE_VS_0 : SQ_ALU_CONST_BUFFER_SIZE_PS_0;
+   const uint32_t cache = r.const_cache, sizes = r.const_sizes;
    for (unsigned b = 0; b < 16; b++) {
       const uint32_t size = state.get(sizes + 4 * b);
       if (size)
@@ -1700,12 +1821,12 @@ std::string setup_stage(const PipelineState &state, ShaderStage stage, GpuMemory
    };
    /* A pixel shader's window is 176 resources (0-175; the vertex shader's starts at 176); r600g
     * puts its RAT return buffers at 160-167 (R600_IMAGE_IMMED_RESOURCE_OFFSET). */
-   add_resources(vertex ? vs_resource_base : ps_resource_base, vertex ? 160 : 176, 0);
-   if (!vertex)
+   add_resources(r.resource_base, r.resource_count, 0);
+   if (stage == ShaderStage::Pixel)
       add_pixel_shader_rats(state, memory, out);
    if (vertex)
       add_resources(fs_resource_base, 16, fetch_shader_resource_key);
-   const unsigned sampler_base = vertex ? hw::vs_sampler_base : hw::ps_sampler_base;
+   const unsigned sampler_base = r.sampler_base;
    for (unsigned id = 0; id < 18; id++) {
       const uint32_t *words = &(*state.samplers)[size_t(sampler_base + id) * 3];
       SamplerBinding binding;

@@ -193,7 +193,11 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
    const unsigned array_mode = hw::gfx::cb_info_array_mode(info);
 
    /* SLICE_START (r600g renders a layer so); CMASK slices are not modelled. */
-   m.slice = m.samples > 1 ? state.get(base_reg + hw::reg::View) & 0x7ff : 0;
+   const uint32_t view = state.get(base_reg + hw::reg::View);
+   m.slice = m.last_slice = m.samples > 1 ? view & 0x7ff : 0;
+   const bool layered = (state.get(hw::gfx::PA_CL_VS_OUT_CNTL) & hw::gfx::vs_out_use_render_target_index) != 0;
+   if (m.samples > 1 && layered)
+      m.last_slice = std::max(m.slice, (view >> 13) & 0x7ff);
    m.compressed = m.samples > 1 && cb_info_compression(info);
    if (m.compressed) {
       /* FMASK: r600g allocates it as a 2D-tiled surface of 1 (2, 4 samples) or 4 (8 samples)
@@ -224,7 +228,7 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
       const uint64_t start = hw::macro_tiled_surface_start(uint64_t(state.get(base_reg + Fmask)) << 8, state.tiling,
                                                            a.macro.banks, a.swizzle);
       std::string memory_error;
-      m.fmask = memory.resolve(start, uint64_t(width) * a.aligned_height * a.bytes_per_element * (m.slice + 1),
+      m.fmask = memory.resolve(start, uint64_t(width) * a.aligned_height * a.bytes_per_element * (m.last_slice + 1),
                                memory_error);
       if (!m.fmask)
          return refuse(error, ("CB_COLOR%u: FMASK memory: " + memory_error + " (0x%08x)").c_str(), n,
@@ -232,6 +236,9 @@ bool decode_colour_metadata(const PipelineState &state, unsigned n, unsigned ele
    }
 
    m.fast_clear = cb_info_fast_clear(info);
+   if (m.fast_clear && layered)
+      return refuse(error, "CB_COLOR%u: FAST_CLEAR (CMASK) with a render target index from the vertex shader is not "
+                           "simulated (VIEW 0x%08x)", n, view);
    if (m.fast_clear && m.slice)
       return refuse(error, "CB_COLOR%u: FAST_CLEAR (CMASK) with SLICE_START %u above 0 is not simulated", n, m.slice);
    if (m.fast_clear) {

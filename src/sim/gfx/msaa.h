@@ -49,6 +49,9 @@ struct ColourMetadata {
    /* CB_COLORn_VIEW.SLICE_START: the slice drawn, of the colour surface and of FMASK alike
     * (each a 2D-tiled array from its base, FMASK's slices FMASK_SLICE's tiles apart). */
    unsigned slice = 0;
+   /* With a render target index from the vertex shader (draw.cpp), `slice` moves per
+    * primitive up to SLICE_MAX, and FMASK is held that far. */
+   unsigned last_slice = 0;
    /* FAST_CLEAR: a CMASK nibble per 8x8 tile; a fast-cleared tile reads as the clear colour. */
    bool fast_clear = false;
    uint8_t *cmask = nullptr;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "geometry_stage.h"
+
 namespace terakan::sim {
 
 namespace {
@@ -74,8 +76,13 @@ constexpr UnmodelledRegister registers[] = {
 std::string check_unmodelled_state(const PipelineState &state)
 {
    const bool cayman = state.isa == hw::IsaClass::Cayman;
+   /* A geometry shader as r600g sets one up: gfx/geometry_stage.cpp reads VGT_GS_MODE and
+    * VGT_SHADER_STAGES_EN then (VGT_PRIMITIVEID_EN stays refused: r600g leaves it 0 with a GS). */
+   const bool geometry = geometry_shader_enabled(state);
    for (const UnmodelledRegister &r : registers) {
       if (r.chips != Chips::Both && (r.chips == Chips::Cayman) != cayman)
+         continue;
+      if (geometry && (r.reg == 0x28A40 || r.reg == 0x28B54))
          continue;
       const auto written = state.context->find(r.reg);
       if (written == state.context->end() || (written->second & r.mask) == r.modelled)

@@ -1,6 +1,6 @@
 #version 450
-// A private array of 100 floats indexed at run time: scratch memory, which pixel shaders do
-// not have yet (docs/compiler.md "Scratch").
+// A private array of 100 floats indexed at run time: scratch memory (the PS ring;
+// docs/compiler.md "Scratch").
 layout(location = 0) flat in int index;
 layout(location = 0) out vec4 colour;
 void main()
