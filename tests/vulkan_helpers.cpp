@@ -322,4 +322,32 @@ bool create_colour_pass(VkDevice device, VkFormat format, VkImageView view, uint
    return vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer) == VK_SUCCESS;
 }
 
+VkResult create_basic_pipeline(VkDevice device, const BasicPipeline &basic, VkPipeline &pipeline)
+{
+   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+   raster.polygonMode = VK_POLYGON_MODE_FILL;
+   raster.cullMode = VK_CULL_MODE_NONE;
+   raster.lineWidth = 1.0f;
+   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+   multisample.rasterizationSamples = basic.samples;
+   VkPipelineColorBlendAttachmentState blend{};
+   blend.colorWriteMask = 0xf;
+   VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+   blend_state.attachmentCount = 1;
+   blend_state.pAttachments = &blend;
+   VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+   pipeline_info.stageCount = basic.stage_count;
+   pipeline_info.pStages = basic.stages;
+   pipeline_info.pVertexInputState = basic.vertex_input;
+   pipeline_info.pInputAssemblyState = basic.assembly;
+   pipeline_info.pViewportState = basic.viewports;
+   pipeline_info.pRasterizationState = &raster;
+   pipeline_info.pMultisampleState = &multisample;
+   pipeline_info.pDepthStencilState = basic.depth_stencil;
+   pipeline_info.pColorBlendState = &blend_state;
+   pipeline_info.layout = basic.layout;
+   pipeline_info.renderPass = basic.pass;
+   return vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline);
+}
+
 } // namespace terakan::test

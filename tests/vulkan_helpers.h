@@ -90,4 +90,21 @@ void destroy_image_2d(VkDevice device, Image2D &image);
 bool create_colour_pass(VkDevice device, VkFormat format, VkImageView view, uint32_t width, uint32_t height,
                         VkRenderPass &pass, VkFramebuffer &framebuffer);
 
+/* A graphics pipeline with the fixed-function state most scenes use (filled polygons, no
+ * culling, 1-pixel lines, one colour attachment written whole, no blending) and the caller's
+ * stages, vertex input, assembly, viewports, sample count and depth/stencil state (none when
+ * null), for subpass 0 of `pass`. */
+struct BasicPipeline {
+   const VkPipelineShaderStageCreateInfo *stages = nullptr;
+   uint32_t stage_count = 2;
+   const VkPipelineVertexInputStateCreateInfo *vertex_input = nullptr;
+   const VkPipelineInputAssemblyStateCreateInfo *assembly = nullptr;
+   const VkPipelineViewportStateCreateInfo *viewports = nullptr;
+   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+   const VkPipelineDepthStencilStateCreateInfo *depth_stencil = nullptr;
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   VkRenderPass pass = VK_NULL_HANDLE;
+};
+VkResult create_basic_pipeline(VkDevice device, const BasicPipeline &basic, VkPipeline &pipeline);
+
 } // namespace terakan::test

@@ -20,6 +20,7 @@
 
 #include "../gl/failure.h"
 #include "../gl/png_file.h"
+#include "../vulkan_helpers.h"
 #include "session.h"
 
 using terakan::test::Session;
@@ -189,35 +190,21 @@ Drawn draw(const char *name, VkSampleCountFlagBits samples)
    viewport_state.pViewports = &viewport;
    viewport_state.scissorCount = 1;
    viewport_state.pScissors = &scissor;
-   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-   raster.polygonMode = VK_POLYGON_MODE_FILL;
-   raster.cullMode = VK_CULL_MODE_NONE;
-   raster.lineWidth = 1.0f;
-   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-   multisample.rasterizationSamples = samples;
    VkPipelineDepthStencilStateCreateInfo depth_state{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
    depth_state.depthTestEnable = VK_TRUE;
    depth_state.depthWriteEnable = VK_TRUE;
    depth_state.depthCompareOp = VK_COMPARE_OP_LESS;
-   VkPipelineColorBlendAttachmentState blend{};
-   blend.colorWriteMask = 0xf;
-   VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-   blend_state.attachmentCount = 1;
-   blend_state.pAttachments = &blend;
-   VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-   pipeline_info.stageCount = 2;
-   pipeline_info.pStages = stages;
-   pipeline_info.pVertexInputState = &vertex_input;
-   pipeline_info.pInputAssemblyState = &assembly;
-   pipeline_info.pViewportState = &viewport_state;
-   pipeline_info.pRasterizationState = &raster;
-   pipeline_info.pMultisampleState = &multisample;
-   pipeline_info.pDepthStencilState = &depth_state;
-   pipeline_info.pColorBlendState = &blend_state;
-   pipeline_info.layout = layout;
-   pipeline_info.renderPass = pass;
+   terakan::test::BasicPipeline basic;
+   basic.stages = stages;
+   basic.vertex_input = &vertex_input;
+   basic.assembly = &assembly;
+   basic.viewports = &viewport_state;
+   basic.samples = samples;
+   basic.depth_stencil = &depth_state;
+   basic.layout = layout;
+   basic.pass = pass;
    VkPipeline pipeline = VK_NULL_HANDLE;
-   const VkResult created = vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline);
+   const VkResult created = terakan::test::create_basic_pipeline(device, basic, pipeline);
    if (created != VK_SUCCESS) {
       out.error = std::string(name) + ": vkCreateGraphicsPipelines returned " + std::to_string(created);
       return out;
