@@ -267,7 +267,7 @@ struct SelectedProgram {
    bool push_constants_fetched = false; /* fetch resource 16 must hold the push constants */
    std::vector<unsigned> rat_slots; /* written through RATs (stores, atomics) */
    std::vector<unsigned> sized_slots; /* storage buffers whose size it reads (OpArrayLength) */
-   std::vector<unsigned> texel_buffer_size_slots; /* texel buffers whose element count it reads */
+   std::vector<unsigned> resource_size_slots; /* texel buffers and cube arrays whose size it reads */
    std::vector<unsigned> image_rats;  /* RATs written by typed stores (storage images) */
    bool rat_returns = false; /* returning RAT operations (ShaderBinary::rat_returns) */
    /* Pixel shaders that write memory: RAT ids start at rat_base (the colour targets hold

@@ -100,7 +100,7 @@ std::vector<uint8_t> serialize_binary(const ShaderBinary &b)
    blob_write_uint32(&blob, uint32_t(b.sized_slots.size()));
    for (unsigned slot : b.sized_slots)
       blob_write_uint32(&blob, slot);
-   write_list(blob, b.texel_buffer_size_slots);
+   write_list(blob, b.resource_size_slots);
    blob_write_uint32(&blob, b.rat_returns);
    blob_write_uint32(&blob, uint32_t(b.kcache_slots.size()));
    for (unsigned slot : b.kcache_slots)
@@ -164,7 +164,7 @@ bool deserialize_binary(std::span<const uint8_t> data, ShaderBinary &b)
       return false;
    for (uint32_t i = 0; i < sized; i++)
       b.sized_slots.push_back(blob_read_uint32(&reader));
-   if (!read_list(reader, data.size(), b.texel_buffer_size_slots))
+   if (!read_list(reader, data.size(), b.resource_size_slots))
       return false;
    b.rat_returns = blob_read_uint32(&reader) != 0;
    const uint32_t kcached = blob_read_uint32(&reader);

@@ -144,14 +144,17 @@ inline constexpr unsigned vertex_input_instance_mask_constant = 21;
 inline constexpr unsigned vertex_input_divided_mask_constant = 23;
 inline constexpr unsigned vertex_input_divisor_constants = 24;
 inline constexpr unsigned max_dynamic_vertex_inputs = 16;
-/* Every stage: driver-constant dwords 40-63 hold the element count of the texel buffer (uniform
- * or storage) bound at texture resource ShaderBinary::texel_buffer_size_slots[i], in dword
- * 40 + i: textureSize and imageSize of a texel buffer. The fetch resource holds the size too,
- * but no fetch instruction returns it for a buffer (r600g keeps buffer sizes in a constant
- * buffer of its own for the same reason: R600_BUFFER_INFO_CONST_BUFFER). The driver writes
- * range / texel size of the bound view. */
-inline constexpr unsigned texel_buffer_size_constants = 40;
-inline constexpr unsigned max_texel_buffer_sizes = 24;
+/* Every stage: driver-constant dwords 40-63 hold a size of the texture resource bound at
+ * ShaderBinary::resource_size_slots[i], in dword 40 + i, that no fetch instruction returns:
+ *  - a texel buffer (uniform or storage): its element count, for textureSize and imageSize. The
+ *    fetch resource holds the size, but no fetch instruction returns it for a buffer (r600g keeps
+ *    buffer sizes in a constant buffer of its own for the same reason:
+ *    R600_BUFFER_INFO_CONST_BUFFER). The driver writes range / texel size of the bound view.
+ *  - a cube array view: its number of cubes (layer count / 6), textureSize's z. What
+ *    GET_TEXTURE_RESINFO returns in z for a cube array is in no document we have, and r600g
+ *    does not read it either: it takes the count from that same constant buffer. */
+inline constexpr unsigned resource_size_constants = 40;
+inline constexpr unsigned max_resource_sizes = 24;
 
 /* The shader stages the compiler takes. */
 enum class ShaderStage : uint8_t { Compute, Vertex, Fragment };
@@ -337,9 +340,9 @@ struct ShaderBinary {
    /* Storage buffer slots whose range size it reads from the driver constants
     * (storage_buffer_size_constants + slot). */
    std::vector<unsigned> sized_slots;
-   /* Texture resources of texel buffers whose element count it reads: dword
-    * texel_buffer_size_constants + i of the driver constants holds that of entry i. */
-   std::vector<unsigned> texel_buffer_size_slots;
+   /* Texture resources (texel buffers, cube arrays) whose size it reads from the driver
+    * constants: dword resource_size_constants + i holds that of entry i. */
+   std::vector<unsigned> resource_size_slots;
    /* RATs the program writes with typed stores (storage images and texel buffers, through
     * TextureBinding::first_rat): the driver binds each as the element's colour surface. */
    std::vector<unsigned> image_rats;

@@ -1138,7 +1138,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
    binary.stack_entries = stack_needed;
    binary.rat_slots = selected.rat_slots;
    binary.sized_slots = selected.sized_slots;
-   binary.texel_buffer_size_slots = selected.texel_buffer_size_slots;
+   binary.resource_size_slots = selected.resource_size_slots;
    binary.image_rats = selected.image_rats;
    binary.rat_returns = selected.rat_returns;
    binary.kcache_slots = selected.kcache_slots;

@@ -856,11 +856,6 @@ private:
       case GLSL_SAMPLER_DIM_3D:
          break;
       case GLSL_SAMPLER_DIM_CUBE:
-         /* textureSize of a cube array would need RESINFO's z, which no source documents; a
-          * face's width and height alone (the cube textureGrad lowering's size query) are fine. */
-         if (tex->is_array && tex->op == nir_texop_txs && (nir_ssa_def_components_read(&tex->dest.ssa) & 0x4))
-            return fail("this operation on a cube array is not supported (textureSize; texture, textureLod "
-                        "and textureQueryLevels are)");
          /* texture() and its biased form: SAMPLE/SAMPLE_LB with the face coordinates, the texture
           * unit taking the LOD from their differences across the quad, as Mesa's r600 feeds
           * cubes (sfn r600_nir_lower_cube_to_2darray keeps tex and txb). */
@@ -1050,8 +1045,11 @@ private:
       const bool evergreen_gather = tex->op == nir_texop_tg4 && out.isa != hw::IsaClass::Cayman;
       for (unsigned c = 0; c < tex->dest.ssa.num_components; c++) {
          if (tex->op == nir_texop_txs && tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE && c == 2) {
-            /* A cube array's unread cube count (refused above when read): RESINFO's z stays masked. */
-            result.push_back(Operand::literal(0));
+            /* A cube array's cube count: from the driver constants, RESINFO's z stays masked. */
+            Operand cubes = Operand::literal(0);
+            if ((nir_ssa_def_components_read(&tex->dest.ssa) & 0x4) && !resource_size_constant(tex->texture_index, cubes))
+               return false;
+            result.push_back(cubes);
             continue;
          }
          unsigned channel = tex->op == nir_texop_query_levels || tex->op == nir_texop_texture_samples ? 3 : c;
@@ -1076,28 +1074,37 @@ private:
       return true;
    }
 
-   /* textureSize (imageSize) of a texel buffer: its element count, which the driver writes into
-    * its constants (compiler.h, texel_buffer_size_constants), since no fetch instruction reads a
-    * buffer resource's size back. The resource is still noted, so that the driver knows which
-    * descriptor the slot is. */
+   /* The driver constant holding a size of texture resource `resource` that no fetch returns
+    * (compiler.h, resource_size_constants: a texel buffer's element count, a cube array's cube
+    * count). The resource is still noted, so that the driver knows which descriptor the slot is. */
+   bool resource_size_constant(unsigned resource, Operand &constant)
+   {
+      auto &list = out.resource_size_slots;
+      auto found = std::find(list.begin(), list.end(), resource);
+      if (found == list.end()) {
+         if (list.size() >= max_resource_sizes)
+            return fail("textureSize or imageSize of more than " + std::to_string(max_resource_sizes) +
+                        " texel buffers or cube arrays in one stage");
+         list.push_back(resource);
+         found = list.end() - 1;
+      }
+      note_slot(out.texture_resources, resource);
+      out.uses_driver_constants = true;
+      constant = Operand::kcache(1, resource_size_constants + unsigned(found - list.begin()));
+      return true;
+   }
+
+   /* textureSize (imageSize) of a texel buffer: its element count, since no fetch instruction
+    * reads a buffer resource's size back. */
    bool select_texel_buffer_size(nir_tex_instr *tex)
    {
       for (unsigned i = 0; i < tex->num_srcs; i++)
          if (tex->src[i].src_type != nir_tex_src_lod && tex->src[i].src_type != nir_tex_src_backend1)
             return fail("internal: textureSize of a texel buffer with a source other than the level");
-      auto &list = out.texel_buffer_size_slots;
-      auto found = std::find(list.begin(), list.end(), tex->texture_index);
-      if (found == list.end()) {
-         if (list.size() >= max_texel_buffer_sizes)
-            return fail("textureSize or imageSize of more than " + std::to_string(max_texel_buffer_sizes) +
-                        " texel buffers in one stage");
-         list.push_back(tex->texture_index);
-         found = list.end() - 1;
-      }
-      note_slot(out.texture_resources, tex->texture_index);
-      out.uses_driver_constants = true;
-      defs[tex->dest.ssa.index].push_back(
-         Operand::kcache(1, texel_buffer_size_constants + unsigned(found - list.begin())));
+      Operand elements;
+      if (!resource_size_constant(tex->texture_index, elements))
+         return false;
+      defs[tex->dest.ssa.index].push_back(elements);
       return true;
    }
 

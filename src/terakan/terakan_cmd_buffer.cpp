@@ -457,7 +457,7 @@ static void emit_dispatch_state(terakan_cmd_buffer *cmd, CommandStream &cs,
    std::memset(driver_constants, 0, 256);
    std::memcpy(driver_constants + 4 * terakan::compiler::unnormalized_mask_constant,
                &cmd->dynamic_unnormalized_mask, 4);
-   terakan_write_texel_buffer_sizes(binary, pipeline->textures, cmd->sets, driver_constants);
+   terakan_write_resource_sizes(binary, pipeline->textures, cmd->sets, driver_constants);
 
    cs.config_registers(reg::VGT_COMPUTE_START_X, {base[0], base[1], base[2]});
 

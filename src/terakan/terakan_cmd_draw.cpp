@@ -896,9 +896,9 @@ bool terakan_emit_draw_state(terakan_cmd_buffer *cmd, CommandStream &cs, const t
    std::memcpy(constants + 512 + 4 * terakan::compiler::view_index_constant, &view_index, 4);
    const SampleOffsets sample_offsets = draw_sample_offsets(dyn, samples, application);
    write_sample_constants(constants + 512, samples, per_sample, sample_offsets);
-   terakan_write_texel_buffer_sizes(vertex.binary, vertex.textures, cmd->graphics_sets, constants + 256);
+   terakan_write_resource_sizes(vertex.binary, vertex.textures, cmd->graphics_sets, constants + 256);
    write_vertex_input_constants(draw_vertex_input(g, dyn), constants + 256);
-   terakan_write_texel_buffer_sizes(g.fragment.binary, g.fragment.textures, cmd->graphics_sets, constants + 512);
+   terakan_write_resource_sizes(g.fragment.binary, g.fragment.textures, cmd->graphics_sets, constants + 512);
    if (setup.indirect_bo && vertex.binary.uses_driver_constants) {
       /* VkDrawIndirectCommand: firstVertex at 8, firstInstance at 12; VkDrawIndexedIndirect-
        * Command: vertexOffset at 12, firstInstance at 16. Copied next to each other into the

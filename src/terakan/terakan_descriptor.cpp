@@ -397,15 +397,16 @@ terakan_UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet descrip
    }
 }
 
-/* textureSize and imageSize of texel buffers read the element count of the bound view from the
- * stage's driver constants (compiler.h, texel_buffer_size_constants): range / texel size, where
- * the view's range was already rounded down to whole texels. Nothing bound reads as 0. */
-void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &binary,
-                                      const std::vector<terakan_texture_source> &textures,
-                                      const std::array<terakan_bound_set, 4> &sets, uint8_t *driver_constants)
+/* Sizes no fetch instruction returns, in the stage's driver constants (compiler.h,
+ * resource_size_constants): for a texel buffer (textureSize, imageSize) range / texel size,
+ * the view's range already rounded down to whole texels; for a cube array view (textureSize's z)
+ * its layer count / 6. Nothing bound reads as 0. */
+void terakan_write_resource_sizes(const terakan::compiler::ShaderBinary &binary,
+                                  const std::vector<terakan_texture_source> &textures,
+                                  const std::array<terakan_bound_set, 4> &sets, uint8_t *driver_constants)
 {
-   const std::vector<unsigned> &slots = binary.texel_buffer_size_slots;
-   for (size_t i = 0; i < slots.size() && i < terakan::compiler::max_texel_buffer_sizes; i++) {
+   const std::vector<unsigned> &slots = binary.resource_size_slots;
+   for (size_t i = 0; i < slots.size() && i < terakan::compiler::max_resource_sizes; i++) {
       uint32_t elements = 0;
       for (const terakan_texture_source &source : textures) {
          if (source.sampler || source.rat || source.slot != slots[i])
@@ -416,8 +417,10 @@ void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &bin
          const terakan_descriptor &d = bound.set->descriptors[source.descriptor];
          if (d.bo && d.texel_format && d.texel_format->bytes)
             elements = uint32_t(std::min<uint64_t>(d.range / d.texel_format->bytes, UINT32_MAX));
+         else if (d.image_view && d.image_view->vk.view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
+            elements = d.image_view->vk.layer_count / 6;
          break;
       }
-      std::memcpy(driver_constants + 4 * (terakan::compiler::texel_buffer_size_constants + i), &elements, 4);
+      std::memcpy(driver_constants + 4 * (terakan::compiler::resource_size_constants + i), &elements, 4);
    }
 }

@@ -693,7 +693,7 @@ bool terakan_emit_pixel_shader_rats(terakan_cmd_buffer *cmd, terakan::winsys::Co
                                     uint32_t &target_mask);
 /* The element counts of the texel buffers whose textureSize/imageSize a stage reads, into its
  * driver constants (terakan_descriptor.cpp). */
-void terakan_write_texel_buffer_sizes(const terakan::compiler::ShaderBinary &binary,
+void terakan_write_resource_sizes(const terakan::compiler::ShaderBinary &binary,
                                       const std::vector<terakan_texture_source> &textures,
                                       const std::array<terakan_bound_set, 4> &sets, uint8_t *driver_constants);
 /* The texture resource words a storage image view is read through: the view's, with a cube

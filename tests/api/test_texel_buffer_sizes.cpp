@@ -2,7 +2,7 @@
  * driver on the simulated GPU of TERAKAN_SIM_CHIP and on lavapipe with the validation layer on:
  * the element count of each bound view (its range, or what VK_WHOLE_SIZE leaves after its
  * offset, over the format's texel size, rounded down). The driver writes these counts into the
- * stage's driver constants at every dispatch and draw (compiler.h, texel_buffer_size_constants),
+ * stage's driver constants at every dispatch and draw (compiler.h, resource_size_constants),
  * so the tests rebind other views between submissions, read sizes in compute, vertex and pixel
  * shaders, and compare each result with lavapipe's and with the count computed here. */
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 #version 450
 // A cube array of two cubes sampled along directions on every face (texel centres, nearest and
 // linear), in each cube and at layer coordinates that round or clamp to one (-0.7, 0.4, 1.4,
-// 5.0), and its level count.
+// 5.0), its level count and its size (textureSize's z counts cubes).
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) buffer Out { uvec4 o[]; };
 layout(set = 0, binding = 1) uniform samplerCubeArray nearest;
@@ -22,5 +22,5 @@ void main()
       o[i * 8u + l] = bytes(textureLod(nearest, vec4(centre, layers[l]), 0.0));
    }
    o[i * 8u + 6u] = bytes(textureLod(linear, vec4(centre, float(i % 2u)), 0.0));
-   o[i * 8u + 7u] = uvec4(textureQueryLevels(linear), 0, 0, 0);
+   o[i * 8u + 7u] = uvec4(textureQueryLevels(linear), textureSize(linear, 0));
 }
