@@ -335,12 +335,28 @@ VkResult create_basic_pipeline(VkDevice device, const BasicPipeline &basic, VkPi
    VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
    blend_state.attachmentCount = 1;
    blend_state.pAttachments = &blend;
+   VkPipelineShaderStageCreateInfo stages[2] = {};
+   for (unsigned s = 0; s < 2; s++) {
+      stages[s].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+      stages[s].stage = s == 0 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+      stages[s].module = s == 0 ? basic.vertex : basic.fragment;
+      stages[s].pName = "main";
+   }
+   const VkPipelineVertexInputStateCreateInfo no_vertex_buffers{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+   VkPipelineInputAssemblyStateCreateInfo triangle_list{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+   triangle_list.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   const VkViewport viewport{0, 0, float(basic.viewport_extent.width), float(basic.viewport_extent.height), 0, 1};
+   const VkRect2D scissor{{0, 0}, basic.viewport_extent};
+   VkPipelineViewportStateCreateInfo one_viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+   one_viewport.viewportCount = one_viewport.scissorCount = 1;
+   one_viewport.pViewports = &viewport;
+   one_viewport.pScissors = &scissor;
    VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-   pipeline_info.stageCount = basic.stage_count;
-   pipeline_info.pStages = basic.stages;
-   pipeline_info.pVertexInputState = basic.vertex_input;
-   pipeline_info.pInputAssemblyState = basic.assembly;
-   pipeline_info.pViewportState = basic.viewports;
+   pipeline_info.stageCount = basic.stages ? basic.stage_count : 2;
+   pipeline_info.pStages = basic.stages ? basic.stages : stages;
+   pipeline_info.pVertexInputState = basic.vertex_input ? basic.vertex_input : &no_vertex_buffers;
+   pipeline_info.pInputAssemblyState = basic.assembly ? basic.assembly : &triangle_list;
+   pipeline_info.pViewportState = basic.viewports ? basic.viewports : &one_viewport;
    pipeline_info.pRasterizationState = &raster;
    pipeline_info.pMultisampleState = &multisample;
    pipeline_info.pDepthStencilState = basic.depth_stencil;

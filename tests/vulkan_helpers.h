@@ -93,13 +93,18 @@ bool create_colour_pass(VkDevice device, VkFormat format, VkImageView view, uint
 /* A graphics pipeline with the fixed-function state most scenes use (filled polygons, no
  * culling, 1-pixel lines, one colour attachment written whole, no blending) and the caller's
  * stages, vertex input, assembly, viewports, sample count and depth/stencil state (none when
- * null), for subpass 0 of `pass`. */
+ * null), for subpass 0 of `pass`. Shorthands for what scenes mostly pass: without `stages`,
+ * `vertex` and `fragment` modules with entry point "main"; without `vertex_input`, no vertex
+ * buffers; without `assembly`, a triangle list; without `viewports`, one viewport and scissor
+ * over `viewport_extent` (depth 0 to 1). */
 struct BasicPipeline {
    const VkPipelineShaderStageCreateInfo *stages = nullptr;
    uint32_t stage_count = 2;
+   VkShaderModule vertex = VK_NULL_HANDLE, fragment = VK_NULL_HANDLE;
    const VkPipelineVertexInputStateCreateInfo *vertex_input = nullptr;
    const VkPipelineInputAssemblyStateCreateInfo *assembly = nullptr;
    const VkPipelineViewportStateCreateInfo *viewports = nullptr;
+   VkExtent2D viewport_extent = {0, 0};
    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
    const VkPipelineDepthStencilStateCreateInfo *depth_stencil = nullptr;
    VkPipelineLayout layout = VK_NULL_HANDLE;

@@ -368,13 +368,6 @@ bool PlaneRenderer::make_objects()
       error_ = "the anisotropic_plane shaders could not be read";
       return false;
    }
-   VkPipelineShaderStageCreateInfo stages[2] = {};
-   for (unsigned s = 0; s < 2; s++) {
-      stages[s].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-      stages[s].stage = s == 0 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
-      stages[s].module = s == 0 ? vertex_module : fragment_module;
-      stages[s].pName = "main";
-   }
    const VkVertexInputBindingDescription vertex_binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
    const VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
                                                             {1, 0, VK_FORMAT_R32G32_SFLOAT, 16}};
@@ -383,36 +376,14 @@ bool PlaneRenderer::make_objects()
    vertex_input.pVertexBindingDescriptions = &vertex_binding;
    vertex_input.vertexAttributeDescriptionCount = 2;
    vertex_input.pVertexAttributeDescriptions = attributes;
-   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-   const VkViewport viewport{0, 0, float(target), float(target), 0, 1};
-   const VkRect2D scissor{{0, 0}, {target, target}};
-   VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-   viewport_state.viewportCount = viewport_state.scissorCount = 1;
-   viewport_state.pViewports = &viewport;
-   viewport_state.pScissors = &scissor;
-   VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-   raster.cullMode = VK_CULL_MODE_NONE;
-   raster.lineWidth = 1.0f;
-   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-   VkPipelineColorBlendAttachmentState blend{};
-   blend.colorWriteMask = 0xf;
-   VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-   blend_state.attachmentCount = 1;
-   blend_state.pAttachments = &blend;
-   VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-   pipeline_info.stageCount = 2;
-   pipeline_info.pStages = stages;
-   pipeline_info.pVertexInputState = &vertex_input;
-   pipeline_info.pInputAssemblyState = &assembly;
-   pipeline_info.pViewportState = &viewport_state;
-   pipeline_info.pRasterizationState = &raster;
-   pipeline_info.pMultisampleState = &multisample;
-   pipeline_info.pColorBlendState = &blend_state;
-   pipeline_info.layout = pipeline_layout;
-   pipeline_info.renderPass = pass;
-   if (vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline) != VK_SUCCESS) {
+   terakan::test::BasicPipeline basic;
+   basic.vertex = vertex_module;
+   basic.fragment = fragment_module;
+   basic.vertex_input = &vertex_input;
+   basic.viewport_extent = {target, target};
+   basic.layout = pipeline_layout;
+   basic.pass = pass;
+   if (terakan::test::create_basic_pipeline(device, basic, pipeline) != VK_SUCCESS) {
       error_ = "the pipeline was refused";
       return false;
    }
