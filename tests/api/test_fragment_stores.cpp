@@ -681,7 +681,7 @@ TEST(FragmentStores, EveryKindOfWriteBesideTwoColourAttachments)
 
    /* Against the CPU: the covered pixels (twice each: two instances) from the attachment. */
    const std::vector<bool> drawn = drawn_pixels(ours.colours[0]);
-   uint32_t covered = 0, sum_x = 0, max_y = 0, or_bits = 0, min_x = 0xffffffffu, xor_bits = 0, and_bits = ~0u;
+   uint32_t covered = 0, sum_x = 0, max_y = 0, or_bits = 0, min_x = 0xffffffffu, and_bits = ~0u;
    int32_t lowest = INT_MAX, highest = INT_MIN;
    const std::vector<uint32_t> pixels = words_of(ours.bindings[0]), hits = words_of(ours.bindings[3]);
    const std::vector<uint32_t> texels = words_of(ours.bindings[4]);
