@@ -1296,6 +1296,8 @@ std::span<const Scene> all_scenes()
          list.push_back(scene);
       for (const Scene &scene : scratch_scenes())
          list.push_back(scene);
+      for (const Scene &scene : loop_scenes())
+         list.push_back(scene);
       for (const Scene &scene : gather_scenes())
          list.push_back(scene);
       for (const Scene &scene : storage_format_scenes())

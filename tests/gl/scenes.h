@@ -45,6 +45,8 @@ std::span<const Scene> anisotropy_scenes();
 std::span<const Scene> primitive_scenes();
 /* Private arrays in scratch memory (scenes_scratch.cpp): r600g's TMP rings. */
 std::span<const Scene> scratch_scenes();
+/* Loops with divergent breaks and continues (scenes_loops.cpp). */
+std::span<const Scene> loop_scenes();
 /* textureGather scenes (scenes_gathers.cpp): r600g's GATHER4. */
 std::span<const Scene> gather_scenes();
 /* Image stores in the normalized, 10-bit and packed-float formats (scenes_storage_formats.cpp,

@@ -397,6 +397,14 @@ private:
       return std::any_of(state.begin(), state.end(), [](uint8_t s) { return s == Active; });
    }
 
+   /* Lanes that still run in this iteration of the innermost loop: active, or waiting in a
+    * branch frame inside it (LOOP_START turns every lane it does not run into inactive-break,
+    * so a lane inactive-branch in a loop waits on a branch of that loop). */
+   bool any_lane_still_in_iteration() const
+   {
+      return std::any_of(state.begin(), state.end(), [](uint8_t s) { return s == Active || s == InactiveBranch; });
+   }
+
    /* ---- stack ---- */
 
    void check_stack()
@@ -531,7 +539,12 @@ private:
          const uint8_t to = step.kind == CfKind::LoopBreak ? InactiveBreak : InactiveContinue;
          for (uint8_t &s : state)
             s = s == Active ? to : s;
-         if (!any_active())
+         /* The jump to the LOOP_END is taken only when no lane of the loop has anything left
+          * of this iteration (derived: r600g compiles `if (c) break;` in the middle of a body
+          * as ALU_PUSH_BEFORE, JUMP, LOOP_BREAK, POP and goes on with the body; on real cards
+          * the lanes that did not take the branch run on, which a jump taken as soon as the
+          * branch's own lanes are gone would skip; the `loop_divergent_breaks` GL scene). */
+         if (!any_lane_still_in_iteration())
             return jump(cf.get(cf::addr));
          break;
       }
