@@ -214,6 +214,24 @@ void zero_initialize_shared_memory(nir_shader *shader)
    lower_compute_system_values(shader);
 }
 
+/* A built-in variable must have the vector size of the value it names: Mesa's
+ * nir_lower_system_values assumes it (an assertion, or a wrong load without assertions), and
+ * a damaged module can pass the validator with, say, a uvec3 decorated LocalInvocationIndex. */
+bool check_system_value_types(nir_shader *shader, std::string &error)
+{
+   nir_foreach_variable_with_modes(variable, shader, nir_var_system_value) {
+      const nir_intrinsic_op op = nir_intrinsic_from_system_value(gl_system_value(variable->data.location));
+      const unsigned expected = nir_intrinsic_infos[op].dest_components; /* 0: any size */
+      const unsigned declared = glsl_get_vector_elements(glsl_without_array(variable->type));
+      if (expected != 0 && declared != expected) {
+         error = std::string("invalid SPIR-V: built-in ") + gl_system_value_name(gl_system_value(variable->data.location)) +
+                 " is declared with " + std::to_string(declared) + " components; it has " + std::to_string(expected);
+         return false;
+      }
+   }
+   return true;
+}
+
 bool lower_textures_pass(nir_shader *shader, const CompileOptions *options,
                          std::vector<SamplerRecord> *records, std::string *error)
 {
@@ -385,6 +403,10 @@ bool finish_terakan_nir(nir_shader *shader, ShaderStage stage, const CompileOpti
       NIR_PASS_V(shader, lower_input_attachments);
    if (stage == ShaderStage::Fragment && options.conservative_edges >= 0)
       add_conservative_discard(shader, unsigned(options.conservative_edges));
+   if (!check_system_value_types(shader, error)) {
+      release_nir(shader);
+      return false;
+   }
    NIR_PASS_V(shader, nir_lower_system_values);
    /* After the system values become intrinsics, before the compute ones are lowered (it makes
     * local invocation indices). */

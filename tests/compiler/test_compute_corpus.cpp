@@ -288,6 +288,35 @@ TEST(ComputeCorpusSetup, CorruptedModulesAreRefusedNotCrashed)
    EXPECT_GT(refused, 0u);
 }
 
+/* A built-in whose declared size is not its value's: a uvec3 decorated LocalInvocationIndex
+ * (one bit away from GlobalInvocationId, 28 -> 29) is refused with a message, not handed to
+ * Mesa's system-value lowering, which asserts on it (the corrupted-module test found it). */
+TEST(ComputeCorpusSetup, BuiltInOfTheWrongSizeIsRefused)
+{
+   const CorpusShader *shader = nullptr;
+   for (const CorpusShader &s : corpus())
+      if (s.name == "bitfield_extract")
+         shader = &s;
+   ASSERT_NE(shader, nullptr);
+   std::vector<uint32_t> words = shader->spirv;
+   unsigned changed = 0;
+   for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+      /* OpDecorate %id BuiltIn GlobalInvocationId: opcode 71, 4 words, decoration 11, 28. */
+      if ((words[at] & 0xffff) == 71 && (words[at] >> 16) == 4 && words[at + 2] == 11 && words[at + 3] == 28) {
+         words[at + 3] = 29;
+         changed++;
+      }
+      if ((words[at] >> 16) == 0)
+         break;
+   }
+   ASSERT_EQ(changed, 1u) << "the shader declares gl_GlobalInvocationID once";
+   compiler::ShaderBinary binary;
+   std::string error;
+   EXPECT_FALSE(compiler::compile_compute(words, "main", {}, binary, error));
+   EXPECT_NE(error.find("built-in"), std::string::npos) << error;
+   std::printf("refused: %s\n", error.c_str());
+}
+
 /* RAT returns: the old value reaches the return buffer only when the RAT operation asked for
  * an acknowledgement (MARK) and a WAIT_ACK waited for it, and it must be read through an
  * uncached resource; the simulator refuses programs and bindings that skip any of these. */
