@@ -14,7 +14,9 @@
 #include "texture_lowering.h"
 #include "vertex_divisors.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "compiler/glsl_types.h"
 #include "compiler/nir_types.h"
@@ -219,8 +221,21 @@ void zero_initialize_shared_memory(nir_shader *shader)
  * a damaged module can pass the validator with, say, a uvec3 decorated LocalInvocationIndex. */
 bool check_system_value_types(nir_shader *shader, std::string &error)
 {
+   /* The system values that become one load intrinsic each (nir_intrinsic_from_system_value
+    * asserts on the others, which nir_lower_system_values builds from several values). */
+   static const gl_system_value direct[] = {
+      SYSTEM_VALUE_GLOBAL_INVOCATION_ID, SYSTEM_VALUE_LOCAL_INVOCATION_ID, SYSTEM_VALUE_WORKGROUP_ID,
+      SYSTEM_VALUE_NUM_WORKGROUPS, SYSTEM_VALUE_LOCAL_INVOCATION_INDEX, SYSTEM_VALUE_SUBGROUP_SIZE,
+      SYSTEM_VALUE_SUBGROUP_INVOCATION, SYSTEM_VALUE_NUM_SUBGROUPS, SYSTEM_VALUE_SUBGROUP_ID,
+      SYSTEM_VALUE_FRONT_FACE, SYSTEM_VALUE_SAMPLE_ID, SYSTEM_VALUE_SAMPLE_POS, SYSTEM_VALUE_HELPER_INVOCATION,
+      SYSTEM_VALUE_VIEW_INDEX, SYSTEM_VALUE_DRAW_ID, SYSTEM_VALUE_BASE_INSTANCE, SYSTEM_VALUE_BASE_VERTEX,
+      SYSTEM_VALUE_FIRST_VERTEX, SYSTEM_VALUE_VERTEX_ID, SYSTEM_VALUE_INSTANCE_ID,
+   };
    nir_foreach_variable_with_modes(variable, shader, nir_var_system_value) {
-      const nir_intrinsic_op op = nir_intrinsic_from_system_value(gl_system_value(variable->data.location));
+      const gl_system_value value = gl_system_value(variable->data.location);
+      if (std::find(std::begin(direct), std::end(direct), value) == std::end(direct))
+         continue;
+      const nir_intrinsic_op op = nir_intrinsic_from_system_value(value);
       const unsigned expected = nir_intrinsic_infos[op].dest_components; /* 0: any size */
       const unsigned declared = glsl_get_vector_elements(glsl_without_array(variable->type));
       if (expected != 0 && declared != expected) {
