@@ -581,13 +581,21 @@ static void emit_rasterizer(terakan_cmd_buffer *cmd, CommandStream &cs, const st
                                     : 0u;
    set_context(cs, gfx::PA_SU_SC_MODE_CNTL, mode | polygon | (uint32_t(bias) << 11) | (uint32_t(bias) << 12));
    if (bias) {
-      /* The units the hardware takes, as r600g derives them from GL's identical definition
-       * (Mesa evergreen_emit_polygon_offset): the slope factor times 16; the constant factor
-       * times 4 for 16-bit depth (POLY_OFFSET_NEG_NUM_DB_BITS -16), times 2 for 24-bit depth
-       * (-24), unchanged for float depth (-23 and DB_IS_FLOAT_FMT). */
+      /* The slope factor times 16 (the hardware measures slopes per 1/16 pixel; r600g's and
+       * RADV's programming). The constant factor counts units of 2^POLY_OFFSET_NEG_NUM_DB_BITS
+       * for unorm depth; Vulkan's r for an n-bit unorm buffer is k x 2^-n with k an
+       * implementation's constant in [1, 2] (the depth_bias_control proposal's "2x scaling
+       * factor"; dEQP rasterization.depth_bias.* accepts both). Terakan takes k = 2 for both
+       * unorm formats: twice the constant with -16 and -24 bits, as r600g does for 24-bit
+       * depth and as lavapipe's r (2 / (2^n - 1)) nearly is. r600g's four times the constant
+       * for 16-bit depth (GL leaves r open) is 2^-14 per unit with the unit 2^-16 the
+       * simulator takes (docs/sim-semantics.md "Polygon offset"), outside Vulkan's range:
+       * dEQP rasterization.depth_bias.d16_unorm failed with it. RADV writes the constant
+       * unscaled with -16 bits into GCN's register of the same layout. Float depth: the
+       * constant unchanged with -23 bits and DB_IS_FLOAT_FMT. */
       const uint32_t z_format = cmd->rendering.depth ? terakan_depth_z_format(cmd->rendering.depth->vk.format) : 0;
       const bool d16 = z_format == gfx::Depth16, d24 = z_format == gfx::Depth24;
-      const float units = dyn.rs.depth_bias.constant * (d16 ? 4.0f : d24 ? 2.0f : 1.0f);
+      const float units = dyn.rs.depth_bias.constant * (d16 || d24 ? 2.0f : 1.0f);
       const float scale = dyn.rs.depth_bias.slope * 16.0f;
       /* POLY_OFFSET_NEG_NUM_DB_BITS [7:0] (signed): -16 and -24 for unorm depth, -23 with
        * DB_IS_FLOAT_FMT [8] for float depth. */

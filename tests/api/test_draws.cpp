@@ -1124,9 +1124,7 @@ TEST_F(Draws, DepthBiasOnFloatDepth)
 {
    /* A sloped triangle with a constant and a slope bias, its depth read back. Depth here is
     * interpolated over a slope, where the two rasterizers' float operation orders differ by an
-    * ulp or two: compared within 2 ulps. 16-bit depth is not compared: r600g programs its
-    * offset four times the constant factor, which under the simulator's derived depth unit is
-    * twice lavapipe's offset (docs/status.md). */
+    * ulp or two: compared within 2 ulps. Unorm depth: DepthBiasOnUnormDepth. */
    const std::vector<Vertex> sloped = {
       {1, 1, 0.2f, 1, 1, 0, 0, 1}, {31, 2, 0.6f, 1, 1, 0, 0, 1}, {2, 31, 0.9f, 1, 1, 0, 0, 1}};
    DrawJob job = coloured(sloped);
@@ -1156,6 +1154,51 @@ TEST_F(Draws, DepthBiasOnFloatDepth)
    EXPECT_GT(biased.depth[5 * size + 5], plain.depth[5 * size + 5]) << "the bias moved nothing";
    ASSERT_EQ(clamped.depth.size(), plain.depth.size());
    EXPECT_LT(clamped.depth[5 * size + 5], biased.depth[5 * size + 5]) << "the clamp changed nothing";
+}
+
+TEST_F(Draws, DepthBiasOnUnormDepth)
+{
+   /* Vulkan's r for an n-bit unorm buffer is k x 2^-n, k in [1, 2]; Terakan's k is 2, as
+    * lavapipe's r, 2 / (2^n - 1), nearly is. A flat triangle over the whole target at depth
+    * 1/4 with a constant bias of 100: the stored depth must rise by between 100 and 200 steps
+    * of the format (Vulkan's range) and equal lavapipe's. r600g's programming for GL, four
+    * times the constant with 16 bits, gives 400 steps here and fails both. */
+   for (VkFormat format : {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32}) {
+      SCOPED_TRACE(format);
+      const bool d16 = format == VK_FORMAT_D16_UNORM;
+      DrawJob job = coloured(triangle(-1, -1, 80, -1, -1, 80, 0.25f, {1, 1, 0, 1}));
+      job.depth = true;
+      job.depth_format = format;
+      job.depth_compare = VK_COMPARE_OP_ALWAYS;
+      DrawImages plain;
+      std::string error;
+      ASSERT_TRUE(terakan_gpu().run(job, plain, error)) << error;
+      job.depth_bias = true;
+      job.depth_bias_constant = 100.0f;
+      const DrawImages biased = expect_same(job);
+      const double steps = d16 ? 65535.0 : 16777215.0;
+      auto stored = [&](const DrawImages &images, size_t p) {
+         return d16 ? std::lround(double(images.depth.at(p)) * steps) : long(images.depth24.at(p));
+      };
+      for (size_t p : {size_t(0), size_t(17 * size + 9), size_t(size * size - 1)}) {
+         const long rise = stored(biased, p) - stored(plain, p);
+         EXPECT_GE(rise, 100) << "pixel " << p;
+         EXPECT_LE(rise, 200) << "pixel " << p;
+      }
+   }
+   /* 16-bit depth over a sloped triangle with both factors: the slope term (thousands of
+    * steps) against lavapipe, within one step where the two round a sum near a half step
+    * differently. */
+   const std::vector<Vertex> sloped = {
+      {1, 1, 0.2f, 1, 1, 0, 0, 1}, {31, 2, 0.6f, 1, 1, 0, 0, 1}, {2, 31, 0.9f, 1, 1, 0, 0, 1}};
+   DrawJob job = coloured(sloped);
+   job.depth = true;
+   job.depth_format = VK_FORMAT_D16_UNORM;
+   job.depth_compare = VK_COMPARE_OP_ALWAYS;
+   job.depth_bias = true;
+   job.depth_bias_constant = 3.0f;
+   job.depth_bias_slope = 1.5f;
+   expect_same(job, 1, 0, 1.5f / 65535.0f);
 }
 
 TEST_F(Draws, ClearAttachmentsInsideRendering)

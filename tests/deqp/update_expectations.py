@@ -21,10 +21,6 @@ PASS_LIKE = ('Pass', 'QualityWarning', 'CompatibilityWarning')
 
 # Where dEQP's own words do not say why, the reason to write instead (case prefix -> reason).
 KNOWN_REASONS = {
-    'dEQP-VK.rasterization.depth_bias.':
-        'the verifier reads depth 0 where 0.55 or 0.8 (the biased depths) is expected; the case '
-        'draws with a storage buffer in the vertex stage and copies depth to an R32F storage '
-        'image (not investigated yet)',
     'dEQP-VK.rasterization.line_continuity.line-strip':
         'the image is created with STORAGE usage: storage images are not supported yet '
         '(terakan: image usage 0xb is not supported for format 37)',

@@ -275,6 +275,48 @@ void draw_polygon_offset(SceneKit &kit)
    glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
+void draw_polygon_offset_d16(SceneKit &kit)
+{
+   /* glPolygonOffset's unit on a 16-bit depth buffer, one step of the buffer (1/65535) at a
+    * time. In each cell amber is drawn flat at window depth (N + 1/4) / 65535, then teal
+    * over it at (N + d + 1/4) / 65535 with glPolygonOffset(0, -1) (last cell: d = -1 and
+    * (0, +1)), under GL_LESS. GL leaves r to the implementation: llvmpipe's offset is two
+    * steps per unit, r600g's OFFSET of four times the units with POLY_OFFSET_NEG_NUM_DB_BITS
+    * -16 is four steps if the unit is 2^-16. The steps d = 0, 1, 5, 8 and -1 are those where
+    * both give the same picture (teal wins at 0 and 1, loses at 5, 8 and -1); the quarter
+    * step keeps every depth away from a rounding tie. A simulated unit of 2^-15 or more
+    * (teal winning at 5), or of 2^-18 or less (teal losing at 1 or winning at -1), changes
+    * the picture. Top row N = 40000, bottom row N = 12000. */
+   begin_depth_scene(GL_LESS, 1.0f);
+   glEnable(GL_POLYGON_OFFSET_FILL);
+   constexpr int steps[5] = {0, 1, 5, 8, -1};
+   constexpr int levels[2] = {40000, 12000};
+   std::vector<DepthVertex> vertices;
+   auto rectangle = [&](float x0, float y0, float x1, float y1, double window_z, Rgba8 colour) {
+      const float z = float(2.0 * window_z - 1.0); /* glDepthRangef(0, 1) */
+      for (auto [x, y] : {std::pair{x0, y0}, {x1, y0}, {x0, y1}, {x1, y0}, {x1, y1}, {x0, y1}})
+         vertices.push_back({x, y, z, colour});
+   };
+   for (int row = 0; row < 2; row++)
+      for (int cell = 0; cell < 5; cell++) {
+         const float x0 = 2.0f + 12.0f * float(cell), y0 = 4.0f + 32.0f * float(row);
+         const double base = (double(levels[row]) + 0.25) / 65535.0;
+         const double moved = (double(levels[row] + steps[cell]) + 0.25) / 65535.0;
+         rectangle(x0, y0, x0 + 10.0f, y0 + 24.0f, base, amber);
+         rectangle(x0, y0, x0 + 10.0f, y0 + 24.0f, moved, teal);
+      }
+   depth_vertices_program(kit, vertices);
+   for (int row = 0; row < 2; row++)
+      for (int cell = 0; cell < 5; cell++) {
+         const int first = 12 * (5 * row + cell);
+         glPolygonOffset(0, 0);
+         glDrawArrays(GL_TRIANGLES, first, 6);
+         glPolygonOffset(0, steps[cell] < 0 ? 1.0f : -1.0f);
+         glDrawArrays(GL_TRIANGLES, first + 6, 6);
+      }
+   glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
 void draw_depth_interpenetrate(SceneKit &kit)
 {
    begin_depth_scene(GL_LESS, 1.0f);
@@ -1235,6 +1277,7 @@ const Scene scenes[] = {
    {"depth_lequal_d32f", "GL_LEQUAL on a float depth buffer: an equal-depth redraw passes", draw_depth_lequal_d32f, GL_DEPTH_COMPONENT32F},
    {"depth_write_off", "glDepthMask(GL_FALSE): a near triangle leaves no depth behind", draw_depth_write_off, GL_DEPTH24_STENCIL8},
    {"polygon_offset", "glPolygonOffset: by units alone, by slope alone, and a positive offset that loses", draw_polygon_offset, GL_DEPTH24_STENCIL8},
+   {"polygon_offset_d16", "glPolygonOffset's unit on a 16-bit depth buffer, one step of depth at a time", draw_polygon_offset_d16, GL_DEPTH_COMPONENT16},
    {"depth_interpenetrate", "two triangles crossing in depth: the seam comes from per-pixel depth", draw_depth_interpenetrate, GL_DEPTH24_STENCIL8},
    {"depth_frag_depth", "gl_FragDepth from gl_FragCoord against a constant-depth square", draw_depth_frag_depth, GL_DEPTH24_STENCIL8},
    {"stencil_mask", "a triangle drawn into the stencil only, then EQUAL and NOTEQUAL fills", draw_stencil_mask, GL_DEPTH24_STENCIL8},
