@@ -204,7 +204,9 @@ struct Node {
    FetchOp fetch;
    StoreOp store;
    ExportOp exported;
-   unsigned condition = no_value; /* If: lanes where it is non-zero take the then side */
+   /* If: lanes where it is non-zero take the then side. no_value once branch_predicates.cpp
+    * has run: the If's predicate is then the PRED_SET* operation just before it. */
+   unsigned condition = no_value;
    bool invert = false;           /* If: ... or where it is zero */
    /* Nodes that must be placed in an earlier group or clause: the order of reads and writes of
     * one NIR register (values that live in a fixed place across control flow). */
@@ -251,10 +253,12 @@ template <typename Visit> void for_each_value_read(const Node &node, Visit &&rea
 }
 
 struct ValueInfo {
-   int fixed_gpr = -1;    /* preloaded values (thread and group ids), NIR registers */
+   int fixed_gpr = -1;    /* preloaded values (thread and group ids, what the SPI loads) */
    int fixed_chan = -1;
    int required_chan = -1;
-   bool whole_program = false; /* a NIR register: its place is never given to another value */
+   /* A NIR register or loop flag: written in several places (and possibly read before a write
+    * in program order); required_chan set. The allocator places it over its live range. */
+   bool whole_program = false;
    int gpr_group = -1;         /* values of one group share a GPR (TEX sources and results) */
 };
 
@@ -334,7 +338,7 @@ inline bool cover_kcache_lines(const std::set<std::pair<unsigned, unsigned>> &li
 struct Clause {
    ClauseKind kind = ClauseKind::Alu;
    NodeKind marker = NodeKind::Alu;    /* Marker */
-   unsigned condition = no_value;      /* Marker If */
+   unsigned condition = no_value;      /* Marker If; no_value: its predicate ends the ALU clause before it */
    bool invert = false;
    std::vector<ScheduledGroup> groups; /* Alu */
    std::vector<FetchOp> fetches;       /* Fetch */

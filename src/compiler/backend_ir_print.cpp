@@ -138,7 +138,7 @@ std::string print_selected(const SelectedProgram &program)
       case NodeKind::Export: text << export_text(node.exported); break;
       default:
          text << marker_name(node.kind);
-         if (node.kind == NodeKind::If)
+         if (node.kind == NodeKind::If && node.condition != no_value)
             text << (node.invert ? " !v" : " v") << node.condition;
          break;
       }
@@ -184,7 +184,7 @@ std::string print_scheduled(const ScheduledProgram &program)
          break;
       case ClauseKind::Marker:
          text << "  " << marker_name(clause.marker);
-         if (clause.marker == NodeKind::If)
+         if (clause.marker == NodeKind::If && clause.condition != no_value)
             text << (clause.invert ? " !v" : " v") << clause.condition;
          text << '\n';
          break;

@@ -103,6 +103,12 @@ std::vector<AluInstruction> build_group(const ScheduledGroup &group, const Alloc
             set_source(instruction, s, op.op.src[s], allocation, group.literals, kcache);
          const unsigned slot = op.copies > 1 ? copy : unsigned(op.slot);
          const bool writes = writes_gpr && (op.copies > 1 ? copy == dst.chan : true);
+         if (op.op.op->has(AluFlag::PredSet)) {
+            /* An If's predicate (branch_predicates.cpp): lanes where it fails leave the then
+             * side, and the predicate bit follows it; its result is not written. */
+            instruction.set(alu::update_exec_mask, 1);
+            instruction.set(alu::update_pred, 1);
+         }
          instruction.set(alu::dst_gpr, dst.gpr);
          instruction.set(alu::dst_chan, op.copies > 1 ? copy : writes_gpr ? dst.chan : unsigned(op.slot) % 4);
          instruction.set(alu::clamp, op.op.clamp);
@@ -718,10 +724,28 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       return clause.kind == ClauseKind::Fetch &&
              std::any_of(clause.fetches.begin(), clause.fetches.end(), [](const FetchOp &f) { return f.wait_ack; });
    };
+   /* An If whose predicate ends the ALU clause before it (schedule.cpp,
+    * place_branch_predicate): that clause is its ALU_PUSH_BEFORE, the If only its JUMP. */
+   auto predicated_by_clause = [](const Clause &clause) {
+      return clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If && clause.condition == no_value;
+   };
+   auto own_predicate = [&](const Clause &clause) {
+      return clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If && !predicated_by_clause(clause);
+   };
    for (size_t c = 0; c < scheduled.clauses.size(); c++) {
       cf_index[c] = cf_next;
       const Clause &clause = scheduled.clauses[c];
-      cf_next += (clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If) || waits_for_ack(clause) ? 2 : 1;
+      if (predicated_by_clause(clause)) {
+         const bool ends_with_predicate =
+            c > 0 && scheduled.clauses[c - 1].kind == ClauseKind::Alu && !alu_clauses[c - 1].empty() &&
+            alu_clauses[c - 1].back().instructions.size() == 1 &&
+            alu_clauses[c - 1].back().instructions[0].op->has(AluFlag::PredSet);
+         if (!ends_with_predicate) {
+            error = "internal: an If's predicate does not end the ALU clause before it";
+            return false;
+         }
+      }
+      cf_next += own_predicate(clause) || waits_for_ack(clause) ? 2 : 1;
    }
    const unsigned cf_count = cf_next + 1;
    /* For If: its Else (or EndIf) CF index; for Else: its EndIf; for EndIf: itself;
@@ -769,8 +793,9 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       }
    }
 
-   /* Layout: CF instructions, then the clauses (fetch clauses on 128-bit boundaries). An If's
-    * ALU_PUSH_BEFORE runs a one-group clause that sets the exec mask. */
+   /* Layout: CF instructions, then the clauses (fetch clauses on 128-bit boundaries). An If
+    * that still carries its condition (no predicate node before it) gets an ALU_PUSH_BEFORE
+    * over a one-group clause of its own that sets the exec mask. */
    uint32_t next_slot = cf_count + (cf_count % 2);
    std::vector<uint32_t> clause_address(scheduled.clauses.size(), 0);
    std::vector<uint32_t> clause_slots(scheduled.clauses.size(), 0);
@@ -791,7 +816,7 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
          next_slot += next_slot % 2;
          clause_address[c] = next_slot;
          next_slot += 2 * uint32_t(clause.fetches.size());
-      } else if (clause.kind == ClauseKind::Marker && clause.marker == NodeKind::If) {
+      } else if (own_predicate(clause)) {
          clause_address[c] = next_slot;
          next_slot += 1;
       }
@@ -819,6 +844,13 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
       const uint32_t index = cf_index[c];
       switch (clause.marker) {
       case NodeKind::If: {
+         if (predicated_by_clause(clause)) {
+            /* The clause before it was its ALU_PUSH_BEFORE. No lane left: go to the ELSE or POP. */
+            put(index * 2, plain("JUMP", target[c], 0).words);
+            open_branches++;
+            note_stack();
+            return true;
+         }
          /* PRED_SETNE_INT cond, 0 with UPDATE_EXEC_MASK: lanes whose condition is zero leave
           * (PRED_SETE_INT for an inverted condition). */
          AluInstruction predicate;
@@ -903,7 +935,8 @@ bool emit_program(ScheduledProgram &scheduled, const Allocation &allocated,
             cf.set(cf_alu::kcache_addr1, clause.kcache[1].line);
          }
          cf.set(cf_alu::count, clause_slots[c] - 1);
-         cf.set(cf_alu::inst, find_cf_op("ALU")->opcode_for(isa));
+         const bool pushes = c + 1 < scheduled.clauses.size() && predicated_by_clause(scheduled.clauses[c + 1]);
+         cf.set(cf_alu::inst, find_cf_op(pushes ? "ALU_PUSH_BEFORE" : "ALU")->opcode_for(isa));
          cf.set(cf_alu::barrier, 1);
          uint32_t dword = clause_address[c] * 2;
          for (const auto &g : alu_clauses[c]) {

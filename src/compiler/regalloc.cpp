@@ -1,10 +1,13 @@
 /* Register allocation: linear scan over the scheduled program, one GPR channel per value.
  *
- * Program points: each ALU group, fetch and store is one point. A value lives from the point
- * that defines it to its last read; a channel is reused by a value written in (or after) the
- * group of the previous holder's last read, since a group reads before it writes. emit.cpp
- * respects that when it has to split a group. Vector-slot results have the channel of their slot; t-slot and Cayman
- * replicated results and fetches take the channel that keeps the GPR count lowest.
+ * Program points: each ALU group, fetch, store, export and marker is one point. A value lives
+ * from its first write to the last point where it is live (live_range: the control flow of the
+ * markers, so values written in several places, NIR registers, get true ranges too); a channel
+ * is reused by a value written in (or after) the group of the previous holder's last read,
+ * since a group reads before it writes. emit.cpp respects that when it has to split a group.
+ * Vector-slot results have the channel of their slot, unless the operation moves to a free slot
+ * of its group to save a GPR (MovableOp); t-slot and Cayman replicated results and fetches take
+ * the channel that keeps the GPR count lowest.
  *
  * Fewer GPRs means more wavefronts per SIMD. When a value finds no free channel, a value live
  * across that point goes to the scratch ring (spill.cpp; the choice below, docs/compiler.md
@@ -23,8 +26,14 @@ namespace {
  * Evergreen and Cayman; SQ_GPR_RESOURCE_MGMT). */
 constexpr unsigned max_gprs = 124;
 
+/* The points over which a value holds its channel: from `def` (its first write, or the first
+ * point where it is live) to `last_use` (its last read, or the last point after which it is
+ * still needed). live_at_def: it is already live when the group at `def` reads its operands
+ * (a NIR register read before any write, in program order), so that group may not hand it
+ * the channel of a value it reads for the last time. written_at_end: a write at `last_use`. */
 struct Interval {
    int def = -1, last_use = -1;
+   bool live_at_def = false, written_at_end = false;
 };
 
 /* What one allocation attempt learnt about the program: where values are defined and read, the
@@ -40,6 +49,133 @@ struct Liveness {
    std::vector<int> placed_chan;
 };
 
+/* The control-flow graph over program points, from the markers, as one lane runs it (a lane
+ * that does not run a point leaves its registers alone, so what one lane needs is what counts):
+ * each point goes on to the next, and besides
+ *   If -> the point after its Else, or its EndIf; Else -> its EndIf only (the then side ends);
+ *   LoopEnd -> its LoopBegin (the next iteration); Break -> the point after its LoopEnd;
+ *   Continue -> its LoopBegin.
+ * Break and Continue keep their edge to the next point, which only makes values live longer. */
+struct ControlFlow {
+   struct OpenIf {
+      int if_point, else_point = -1;
+   };
+   struct OpenLoop {
+      int begin;
+      std::vector<int> breaks;
+   };
+   std::vector<OpenIf> open_ifs;
+   std::vector<OpenLoop> open_loops;
+   std::vector<std::pair<int, int>> jumps; /* (from, to) besides the fall-through */
+   std::vector<int> no_fall_through;
+
+   void marker(NodeKind kind, int point)
+   {
+      switch (kind) {
+      case NodeKind::If: open_ifs.push_back({point}); break;
+      case NodeKind::Else:
+         open_ifs.back().else_point = point;
+         no_fall_through.push_back(point);
+         break;
+      case NodeKind::EndIf: {
+         const OpenIf open = open_ifs.back();
+         open_ifs.pop_back();
+         if (open.else_point < 0) {
+            jumps.push_back({open.if_point, point});
+         } else {
+            jumps.push_back({open.if_point, open.else_point + 1});
+            jumps.push_back({open.else_point, point});
+         }
+         break;
+      }
+      case NodeKind::LoopBegin: open_loops.push_back({point, {}}); break;
+      case NodeKind::LoopEnd:
+         jumps.push_back({point, open_loops.back().begin});
+         for (int from : open_loops.back().breaks)
+            jumps.push_back({from, point + 1});
+         open_loops.pop_back();
+         break;
+      case NodeKind::Break: open_loops.back().breaks.push_back(point); break;
+      case NodeKind::Continue: jumps.push_back({point, open_loops.back().begin}); break;
+      default: break;
+      }
+   }
+
+   /* Per point of a program of `points` points, the points it can follow. */
+   std::vector<std::vector<int>> predecessors(int points) const
+   {
+      std::vector<std::vector<int>> preds(size_t(points) + 1);
+      std::vector<bool> falls(size_t(points), true);
+      for (int p : no_fall_through)
+         falls[size_t(p)] = false;
+      for (int p = 0; p + 1 < points; p++)
+         if (falls[size_t(p)])
+            preds[size_t(p) + 1].push_back(p);
+      for (const auto &[from, to] : jumps)
+         if (to < points)
+            preds[size_t(to)].push_back(from);
+      return preds;
+   }
+};
+
+/* The interval of one value: the points where it is live (walking back from each read to the
+ * writes that overwrite it), joined with its writes into one range. A value defined before a
+ * loop and read in it is live to the loop's end (the next iteration reads it again); a loop's
+ * flag written at the top of every iteration before its reads is not live around the loop. */
+Interval live_range(const std::vector<int> &reads, const std::vector<int> &writes,
+                    const std::vector<int> &overwrites, bool preloaded,
+                    const std::vector<std::vector<int>> &preds, std::vector<unsigned> &seen_by, unsigned value)
+{
+   Interval iv;
+   int first_live = std::numeric_limits<int>::max(), last_live = -1;
+   std::vector<int> pending(reads.begin(), reads.end());
+   while (!pending.empty()) {
+      const int p = pending.back();
+      pending.pop_back();
+      if (seen_by[size_t(p)] == value)
+         continue;
+      seen_by[size_t(p)] = value;
+      first_live = std::min(first_live, p); /* live when p reads its operands */
+      last_live = std::max(last_live, p);
+      for (int q : preds[size_t(p)]) {
+         last_live = std::max(last_live, q); /* needed after q */
+         if (!std::binary_search(overwrites.begin(), overwrites.end(), q))
+            pending.push_back(q);
+      }
+   }
+   const int first_write = writes.empty() ? std::numeric_limits<int>::max() : writes.front();
+   const int last_write = writes.empty() ? -1 : writes.back();
+   iv.def = preloaded ? -1 : std::min(first_write, first_live);
+   iv.live_at_def = !preloaded && first_live <= iv.def;
+   iv.last_use = std::max(last_live, last_write);
+   iv.written_at_end = last_write == iv.last_use;
+   return iv;
+}
+
+/* A vector-slot operation whose result could be written from any other vector slot of its
+ * group: the scheduler chose its slot, and so its result's channel, before any channel was
+ * known to be free. Emission follows the slot (PV/PS forwarding and bank swizzles are
+ * worked out there from the final slots). Not: bundles and operations with a slot rule of
+ * their own, LDS, predicate, kill and AR writes, reductions, and results whose channel is
+ * asked for (GPR groups, NIR registers). */
+struct MovableOp {
+   ScheduledGroup *group = nullptr;
+   size_t op = 0;
+};
+
+bool can_change_slot(const ScheduledAlu &op, const ValueInfo &result, hw::IsaClass isa)
+{
+   constexpr uint32_t special = isa::AluFlag::Kill | isa::AluFlag::PredSet | isa::AluFlag::PredPush |
+                                isa::AluFlag::Mova | isa::AluFlag::Interp | isa::AluFlag::Lds |
+                                isa::AluFlag::Reduction | isa::AluFlag::Double | isa::AluFlag::PrevNext |
+                                isa::AluFlag::PrevInterleave;
+   const isa::SlotRule rule = op.op.op->slot_rule(isa);
+   return op.copies == 1 && op.slot >= 0 && op.slot < 4 &&
+          (rule == isa::SlotRule::Vector || rule == isa::SlotRule::Any) && !(op.op.op->flags & special) &&
+          op.op.op->encoding != isa::AluEncoding::Lds && result.required_chan < 0 && result.gpr_group < 0 &&
+          result.fixed_gpr < 0 && !result.whole_program;
+}
+
 /* Records where the scan ran out, for choose_spill. */
 void note_failure(Liveness &live, int point, unsigned channels, const std::vector<bool> &placed,
                   const Allocation &allocation)
@@ -54,7 +190,7 @@ void note_failure(Liveness &live, int point, unsigned channels, const std::vecto
 
 /* One linear scan over `scheduled` with the value table `values`. */
 bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &scheduled, Allocation &allocation,
-                      Liveness &live)
+                      Liveness &live, bool move_slots)
 {
    const size_t count = values.size();
    live.interval.assign(count, {});
@@ -62,37 +198,35 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
    std::vector<int> chan(count, -1);          /* fixed by a vector slot */
    std::vector<int> max_chan(count, 3);       /* Cayman replicated: only the copies' channels */
    std::vector<std::vector<unsigned>> avoid_gprs_of(count); /* fetch hazard (below) */
+   std::vector<MovableOp> movable(count);
 
    std::vector<std::vector<int>> &reads = live.reads;
    reads.assign(count, {});
    auto use = [&](unsigned value, int point) {
-      interval[value].last_use = std::max(interval[value].last_use, point);
       if (reads[value].empty() || reads[value].back() != point)
          reads[value].push_back(point);
    };
-   std::vector<unsigned> order; /* values by definition point */
-   for (size_t v = 0; v < count; v++) {
-      if (values[v].fixed_gpr >= 0) {
-         interval[v].def = -1;
-         order.push_back(unsigned(v));
-      }
-   }
+   /* Per value, the points that write it, and those of them that overwrite every lane it is
+    * live in (all but VALID_PIXEL_MODE fetches, which skip helper lanes). */
+   std::vector<std::vector<int>> writes(count), overwrites(count);
+   auto write = [&](unsigned value, int point, bool every_lane) {
+      writes[value].push_back(point);
+      if (every_lane)
+         overwrites[value].push_back(point);
+   };
+   ControlFlow flow;
 
    int point = 0;
    std::vector<std::pair<int, int>> &loops = live.loops; /* [start, end] points */
    loops.clear();
-   std::vector<int> open_loops;
    for (Clause &clause : scheduled.clauses) {
       switch (clause.kind) {
       case ClauseKind::Marker:
-         if (clause.marker == NodeKind::If)
+         if (clause.marker == NodeKind::If && clause.condition != no_value)
             use(clause.condition, point);
-         if (clause.marker == NodeKind::LoopBegin)
-            open_loops.push_back(point);
-         if (clause.marker == NodeKind::LoopEnd) {
-            loops.push_back({open_loops.back(), point});
-            open_loops.pop_back();
-         }
+         if (clause.marker == NodeKind::LoopEnd)
+            loops.push_back({flow.open_loops.back().begin, point});
+         flow.marker(clause.marker, point);
          point++;
          break;
       case ClauseKind::Alu:
@@ -106,13 +240,13 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
                const unsigned dst = op.op.dst;
                if (dst == no_value)
                   continue;
-               interval[dst].def = point;
-               interval[dst].last_use = std::max(interval[dst].last_use, point);
-               order.push_back(dst);
+               write(dst, point, true);
                if (op.copies > 1)
                   max_chan[dst] = int(op.copies) - 1;
                else if (op.slot < 4)
                   chan[dst] = op.slot;
+               if (can_change_slot(op, values[dst], scheduled.isa))
+                  movable[dst] = {&group, size_t(&op - group.ops.data())};
             }
             point++;
          }
@@ -131,10 +265,8 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
          }
          for (FetchOp &fetch : clause.fetches) {
             for (unsigned v : fetch.results()) {
-               interval[v].def = point;
-               interval[v].last_use = std::max(interval[v].last_use, point);
-               avoid_gprs_of[v] = sources;
-               order.push_back(v);
+               write(v, point, !fetch.valid_pixels_only);
+               avoid_gprs_of[v].insert(avoid_gprs_of[v].end(), sources.begin(), sources.end());
             }
             point++;
          }
@@ -154,26 +286,26 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
       }
    }
 
-   /* A value defined before a loop and read inside it is read again by every iteration: it
-    * lives to the loop's end. Nested loops can extend it again, hence the repetition. */
-   for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t v = 0; v < count; v++) {
-         for (const auto &[start, end] : loops) {
-            if (interval[v].def < start && interval[v].last_use >= start && interval[v].last_use < end) {
-               interval[v].last_use = end;
-               changed = true;
-            }
-         }
-      }
-   }
+   const std::vector<std::vector<int>> preds = flow.predecessors(point);
+   std::vector<unsigned> seen_by(preds.size(), no_value); /* live_range's visited points */
+   for (size_t v = 0; v < count; v++)
+      interval[v] = live_range(reads[v], writes[v], overwrites[v], values[v].fixed_gpr >= 0, preds, seen_by,
+                               unsigned(v));
+   /* Values by the point where they take their channel; preloaded ones first. */
+   std::vector<unsigned> order;
+   for (size_t v = 0; v < count; v++)
+      if (values[v].fixed_gpr >= 0 || !writes[v].empty() || !reads[v].empty())
+         order.push_back(unsigned(v));
+   std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+      return interval[a].def < interval[b].def;
+   });
 
-   /* busy[g][c]: the last point at which GPR g channel c is read by its current holder;
-    * holder_def[g][c]: where that holder was written. A channel can be given to a value written
-    * in the group that last reads it (a group reads all its operands before it writes), but
-    * never to two values written in one group. */
+   /* busy[g][c]: the last point at which GPR g channel c is needed by its current holder;
+    * holder_writes[g][c]: that holder is written at that point. A channel can be given to a
+    * value written in the group that last reads it (a group reads all its operands before it
+    * writes), but never to two values written in one group. */
    std::vector<std::array<int, 4>> busy(max_gprs, {-2, -2, -2, -2});
-   std::vector<std::array<int, 4>> holder_def(max_gprs, {-2, -2, -2, -2});
+   std::vector<std::array<bool, 4>> holder_writes(max_gprs, {false, false, false, false});
    allocation.location.assign(count, {});
    allocation.gprs = 2; /* R0 and R1 are written by the hardware at wave start */
    std::vector<bool> placed(count, false);
@@ -189,8 +321,12 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
       groups[group].push_back(unsigned(v));
    }
    auto channel_free = [&](unsigned g, unsigned c, unsigned v) {
-      const int def = interval[v].def;
-      return busy[g][c] < def || (busy[g][c] == def && holder_def[g][c] < def);
+      const Interval &iv = interval[v];
+      return busy[g][c] < iv.def || (busy[g][c] == iv.def && !holder_writes[g][c] && !iv.live_at_def);
+   };
+   auto take = [&](unsigned g, unsigned c, unsigned v) {
+      busy[g][c] = std::max(busy[g][c], interval[v].last_use);
+      holder_writes[g][c] = interval[v].written_at_end;
    };
    /* The whole group is placed when its first member comes up: one GPR whose channels are
     * free from each member's definition on (members have their channel fixed). */
@@ -213,8 +349,7 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
             const unsigned c = unsigned(values[m].required_chan);
             placed[m] = true;
             allocation.location[m] = {g, c};
-            busy[g][c] = std::max(busy[g][c], interval[m].last_use);
-            holder_def[g][c] = interval[m].def;
+            take(g, c, m);
          }
          allocation.gprs = std::max(allocation.gprs, g + 1);
          return true;
@@ -234,9 +369,7 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
       const ValueInfo &info = values[v];
       if (info.fixed_gpr >= 0) {
          allocation.location[v] = {unsigned(info.fixed_gpr), unsigned(info.fixed_chan)};
-         busy[info.fixed_gpr][info.fixed_chan] =
-            info.whole_program ? std::numeric_limits<int>::max()
-                               : std::max(busy[info.fixed_gpr][info.fixed_chan], interval[v].last_use);
+         take(unsigned(info.fixed_gpr), unsigned(info.fixed_chan), v);
          allocation.gprs = std::max(allocation.gprs, unsigned(info.fixed_gpr) + 1);
          continue;
       }
@@ -257,9 +390,29 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
                continue;
             if (info.required_chan >= 0 && c != info.required_chan)
                continue;
-            const int def = interval[v].def;
-            if (busy[g][c] < def || (busy[g][c] == def && holder_def[g][c] < def)) {
+            if (channel_free(g, unsigned(c), v)) {
                best_gpr = int(g), best_chan = c;
+               break;
+            }
+         }
+      }
+      /* A movable operation changes slot when its own slot's channel would take a GPR beyond
+       * those in use (or none at all) and a free slot of its group finds a lower one. */
+      if (move_slots && movable[v].group && (best_gpr < 0 || unsigned(best_gpr) >= allocation.gprs)) {
+         ScheduledGroup &group = *movable[v].group;
+         unsigned used = 0;
+         for (const ScheduledAlu &op : group.ops)
+            for (unsigned k = 0; k < op.copies; k++)
+               used |= 1u << (unsigned(op.slot) + k);
+         for (unsigned g = 0; g < max_gprs && g < unsigned(best_gpr < 0 ? max_gprs : best_gpr); g++) {
+            if (avoid.count(g))
+               continue;
+            unsigned c = 0;
+            while (c < 4 && ((used >> c & 1) || !channel_free(g, c, v)))
+               c++;
+            if (c < 4) {
+               best_gpr = int(g), best_chan = int(c);
+               group.ops[movable[v].op].slot = int(c);
                break;
             }
          }
@@ -274,8 +427,7 @@ bool assign_registers(const std::vector<ValueInfo> &values, ScheduledProgram &sc
          return false;
       }
       allocation.location[v] = {unsigned(best_gpr), unsigned(best_chan)};
-      busy[best_gpr][best_chan] = interval[v].last_use;
-      holder_def[best_gpr][best_chan] = interval[v].def;
+      take(unsigned(best_gpr), unsigned(best_chan), v);
       allocation.gprs = std::max(allocation.gprs, unsigned(best_gpr) + 1);
    }
    return true;
@@ -338,10 +490,9 @@ int choose_spill(const Liveness &live, const std::vector<bool> &spillable, bool 
 /* More spills than this and the program is refused rather than compiled for ever. */
 constexpr unsigned max_spills = 4096;
 
-} // namespace
-
-bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
-                        Allocation &allocation, std::string &error)
+/* The allocation, spilling until it fits; move_slots: let operations change slot. */
+bool allocate_with(const SelectedProgram &selected, ScheduledProgram &scheduled, Allocation &allocation,
+                   std::string &error, bool move_slots)
 {
    std::vector<ValueInfo> values = selected.values;
    /* Values in fixed places (preloaded ids, NIR registers) and members of GPR groups (TEX
@@ -355,7 +506,7 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
    for (;;) {
       Liveness live;
       allocation = {};
-      if (assign_registers(values, scheduled, allocation, live))
+      if (assign_registers(values, scheduled, allocation, live, move_slots))
          break;
       /* First among the values in a channel the failed value could take: a value of another
        * channel leaves it no place (vector results have their slot's channel). */
@@ -386,6 +537,32 @@ bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &sched
       error = too_many + " and its spilled values and private arrays need more than 65536 bytes of scratch per "
                          "invocation";
       return false;
+   }
+   return true;
+}
+
+} // namespace
+
+/* Twice: with operations kept in the slots the scheduler chose, and with slot changes. A slot
+ * change moves a value's channel, and with it the read ports of the groups that read it, so
+ * emission may have to split one of them (a group more): the changes are kept only when they
+ * spill fewer values or take fewer GPRs. */
+bool allocate_registers(const SelectedProgram &selected, ScheduledProgram &scheduled,
+                        Allocation &allocation, std::string &error)
+{
+   ScheduledProgram moved = scheduled;
+   Allocation with_moves;
+   std::string moved_error;
+   const bool moved_ok = allocate_with(selected, moved, with_moves, moved_error, true);
+   const bool kept_ok = allocate_with(selected, scheduled, allocation, error, false);
+   if (!moved_ok)
+      return kept_ok;
+   const bool better = !kept_ok || with_moves.spilled_values < allocation.spilled_values ||
+                       (with_moves.spilled_values == allocation.spilled_values && with_moves.gprs < allocation.gprs);
+   if (better) {
+      scheduled = std::move(moved);
+      allocation = with_moves;
+      error.clear();
    }
    return true;
 }

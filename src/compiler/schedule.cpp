@@ -240,7 +240,7 @@ public:
    {
       available.assign(in.values.size(), false);
       for (size_t v = 0; v < in.values.size(); v++)
-         if (in.values[v].fixed_gpr >= 0)
+         if (in.values[v].fixed_gpr >= 0 || in.values[v].whole_program)
             available[v] = true;
       done.assign(in.nodes.size(), false);
       value_chan.assign(in.values.size(), -1);
@@ -264,10 +264,12 @@ public:
          size_t end = begin;
          while (end < in.nodes.size() && !is_marker(in.nodes[end].kind))
             end++;
+         /* An If's predicate (the node just before it) is placed after the rest of the stretch. */
+         const bool predicated = end < in.nodes.size() && has_predicate_node(end);
          segment_begin = begin;
-         segment_end = end;
+         segment_end = predicated ? end - 1 : end;
          size_t remaining = 0;
-         for (size_t i = begin; i < end; i++)
+         for (size_t i = begin; i < segment_end; i++)
             remaining += done[i] ? 0 : 1;
          defer_store_only = true;
          while (remaining) {
@@ -290,6 +292,8 @@ public:
          }
          if (end == in.nodes.size())
             break;
+         if (predicated && !place_branch_predicate(end - 1))
+            return false;
          Clause marker;
          marker.kind = ClauseKind::Marker;
          marker.marker = in.nodes[end].kind;
@@ -303,6 +307,67 @@ public:
    }
 
 private:
+   /* Whether node `branch` is an If whose predicate, a PRED_SET* operation, is the node just
+    * before it (branch_predicates.cpp); its marker clause then keeps no condition. */
+   bool has_predicate_node(size_t branch) const
+   {
+      return in.nodes[branch].kind == NodeKind::If && in.nodes[branch].condition == no_value;
+   }
+
+   /* An If's predicate goes into a group of its own at the end of the ALU clause just placed,
+    * which the emitter turns into the If's ALU_PUSH_BEFORE (emit.cpp), or, when the stretch
+    * did not end with an ALU clause with room for it (and its constants), into a clause of its
+    * own. Its own group, as r600g's assembler places it: no other operation of the clause
+    * runs after the exec mask changes, and none shares its group (what the hardware does with
+    * an operation in the group of a PRED_SET that changes the exec mask is not documented to
+    * us). */
+   bool place_branch_predicate(size_t at)
+   {
+      const Node &node = in.nodes[at];
+      if (node.kind != NodeKind::Alu || !(node.alu.op->flags & isa::AluFlag::PredSet) || !ordered(at)) {
+         error = "internal: an If without its predicate just before it";
+         return false;
+      }
+      for (unsigned s = 0; s < node.alu.op->sources; s++)
+         if (!ready(node.alu.src[s])) {
+            error = "internal: an If's predicate reads a value not yet computed";
+            return false;
+         }
+      auto try_clause = [&](Clause &clause) {
+         GroupBuilder builder{in.isa, {}};
+         unsigned slots = 0;
+         for (const ScheduledGroup &group : clause.groups) {
+            for (const ScheduledAlu &op : group.ops) {
+               slots += op.copies;
+               for (unsigned s = 0; s < op.op.op->sources; s++)
+                  if (op.op.src[s].kind == OperandKind::Kcache)
+                     builder.clause_lines.insert({op.op.src[s].bank, op.op.src[s].value / kcache_line_dwords});
+            }
+            slots += unsigned(group.literals.size() + 1) / 2;
+         }
+         if (slots >= max_alu_clause_slots || !builder.try_add(node.alu, -1, max_alu_clause_slots - slots))
+            return false;
+         std::set<std::pair<unsigned, unsigned>> lines = builder.clause_lines;
+         lines.insert(builder.lines.begin(), builder.lines.end());
+         cover_kcache_lines(lines, clause.kcache);
+         clause.groups.push_back(std::move(builder.group));
+         return true;
+      };
+      bool placed = !out.clauses.empty() && out.clauses.back().kind == ClauseKind::Alu && try_clause(out.clauses.back());
+      if (!placed) {
+         Clause clause;
+         clause.kind = ClauseKind::Alu;
+         if (!try_clause(clause)) {
+            error = "internal: an If's predicate fits in no group";
+            return false;
+         }
+         out.clauses.push_back(std::move(clause));
+      }
+      forget_forwarded();
+      done[at] = true;
+      return true;
+   }
+
    const SelectedProgram &in;
    ScheduledProgram &out;
    std::string &error;

@@ -1,6 +1,7 @@
 /* Instruction selection: scalar NIR (nir_frontend.cpp) -> the backend IR (backend_ir.h).
  * Every NIR operation this file does not know is refused with its name; nothing is guessed. */
 #include "select.h"
+#include "branch_predicates.h"
 #include "clamp_folding.h"
 #include "select_graphics.h"
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string_view>
+#include <tuple>
 #include <memory>
 #include <set>
 #include <numbers>
@@ -122,10 +124,6 @@ public:
       if (graphics) {
          if (!graphics->begin())
             return false;
-         /* NIR registers go after every GPR the SPI loads (a pixel shader's I/J pairs,
-          * position, face and sample id can reach past R1). */
-         for (const ValueInfo &value : out.values)
-            register_base = std::max(register_base, unsigned(value.fixed_gpr + 1));
       } else {
          /* The thread ids arrive in R0.xyz, the group ids in R1.xyz (SPI_COMPUTE_INPUT_CNTL). */
          for (unsigned c = 0; c < 3; c++) {
@@ -150,7 +148,7 @@ public:
       /* The exports go at the end, before the loop lowering renumbers the nodes. */
       if (graphics && !graphics->finish())
          return false;
-      return lower_loop_exits();
+      return true;
    }
 
    /* SelectionContext, for the graphics selection. */
@@ -172,7 +170,7 @@ public:
    unsigned context_depth() const override { return depth; }
    unsigned context_preloaded(unsigned gpr, unsigned chan) override { return preloaded(gpr, chan); }
    bool context_is_register(unsigned value) const override { return is_register(value); }
-   unsigned context_new_register() override { return new_flag(); }
+   unsigned context_new_register() override { return new_register(); }
 
 private:
    std::unique_ptr<GraphicsSelector> graphics;
@@ -194,22 +192,13 @@ private:
                              in_loop);
    }
 
-   static bool has_code(nir_cf_node *node)
-   {
-      for (; node; node = nir_cf_node_next(node))
-         if (node->type != nir_cf_node_block || !exec_list_is_empty(&nir_cf_node_as_block(node)->instr_list))
-            return true;
-      return false;
-   }
-
    /* Selects `first` and the nodes after it in its list.
     *
-    * Inside a loop, `if (c) { ...; break; } rest` is selected as
-    * `if (!c) { rest } else { ...; break; }`, so that a LOOP_BREAK or LOOP_CONTINUE is the last
-    * thing its loop body does. When every lane still active breaks, the hardware jumps to the
-    * LOOP_END; the simulator (docs/sim-semantics.md) then resumes the waiting lanes at the top
-    * of the loop, and the documents we have do not settle what the hardware does with code
-    * after the branch, so the compiler never leaves any there (checked in run()). */
+    * A break or continue becomes a LOOP_BREAK or LOOP_CONTINUE where it stands, with the rest
+    * of the loop body after its branch, as r600g compiles `if (c) break;` (ALU_PUSH_BEFORE,
+    * JUMP, LOOP_BREAK, POP, then the body goes on): the lanes that did not take the branch run
+    * the rest of their iteration (docs/sim-semantics.md, LOOP_BREAK; r600g's
+    * `loop_divergent_breaks` GL scene checks the simulator on it). */
    bool select_cf_range(nir_cf_node *first, bool in_loop)
    {
       for (nir_cf_node *node = first; node; node = nir_cf_node_next(node)) {
@@ -225,24 +214,6 @@ private:
             unsigned condition;
             if (!value_operand(branch->condition, 0, condition))
                return false;
-            const bool then_jumps = nir_block_ends_in_jump(nir_if_last_then_block(branch));
-            const bool else_jumps = nir_block_ends_in_jump(nir_if_last_else_block(branch));
-            nir_cf_node *rest = nir_cf_node_next(node);
-            if (in_loop && then_jumps != else_jumps && has_code(rest)) {
-               /* The side without the jump runs first, followed by the rest of this list. */
-               Node &open = marker(NodeKind::If);
-               open.condition = condition;
-               open.invert = then_jumps;
-               note_accesses(unsigned(out.nodes.size() - 1));
-               if (!select_cf_list(then_jumps ? &branch->else_list : &branch->then_list, in_loop) ||
-                   !select_cf_range(rest, in_loop))
-                  return false;
-               marker(NodeKind::Else);
-               if (!select_cf_list(then_jumps ? &branch->then_list : &branch->else_list, in_loop))
-                  return false;
-               marker(NodeKind::EndIf);
-               return true;
-            }
             marker(NodeKind::If).condition = condition;
             note_accesses(unsigned(out.nodes.size() - 1));
             if (!select_cf_list(&branch->then_list, in_loop))
@@ -270,246 +241,6 @@ private:
       return true;
    }
 
-   /* ---- breaks and continues that are not the last thing their loop body does ----
-    *
-    * A LOOP_BREAK or LOOP_CONTINUE is only emitted where nothing but the closing of branches
-    * follows it before LOOP_END (see select_cf_range). Any other break or continue is lowered:
-    * it sets a per-loop "skip" flag (and a "break" flag), the code after each branch that may
-    * have set it runs under if (!skip), and the body ends with if (break) LOOP_BREAK. The flags
-    * are cleared at the top of every iteration. */
-   struct Item {
-      int node = -1; /* >= 0: a node of the old list; < 0: new_nodes[-node - 1]; -1 with a jump
-                      * kind: a break made by the lowering */
-      NodeKind kind = NodeKind::Alu;
-      unsigned condition = no_value;
-      bool invert = false, has_else = false;
-      std::vector<Item> then_items, else_items; /* If: both; loop: then_items is the body */
-   };
-
-   std::vector<Item> parse_items(size_t &i)
-   {
-      std::vector<Item> items;
-      while (i < out.nodes.size()) {
-         const Node &node = out.nodes[i];
-         if (node.kind == NodeKind::Else || node.kind == NodeKind::EndIf || node.kind == NodeKind::LoopEnd)
-            return items;
-         Item item;
-         item.node = int(i);
-         item.kind = node.kind;
-         i++;
-         if (node.kind == NodeKind::If) {
-            item.condition = node.condition;
-            item.invert = node.invert;
-            item.then_items = parse_items(i);
-            if (out.nodes[i].kind == NodeKind::Else) {
-               item.has_else = true;
-               i++;
-               item.else_items = parse_items(i);
-            }
-            i++; /* EndIf */
-         } else if (node.kind == NodeKind::LoopBegin) {
-            item.then_items = parse_items(i);
-            i++; /* LoopEnd */
-         }
-         items.push_back(std::move(item));
-      }
-      return items;
-   }
-
-   struct LoopFlags {
-      unsigned skip = no_value, exit = no_value;
-      bool used = false;
-   };
-
-   unsigned new_flag()
-   {
-      const unsigned slot = unsigned(registers.size());
-      registers[0x40000000u + slot] = 0;
-      const unsigned id = out.new_value(int(slot % 4));
-      out.values[id].fixed_gpr = int(register_base + slot / 4);
-      out.values[id].fixed_chan = int(slot % 4);
-      out.values[id].whole_program = true;
-      registers[0x40000000u + slot] = id;
-      return id;
-   }
-
-   std::vector<Node> new_nodes;
-
-   Item new_op(unsigned dst, uint32_t value)
-   {
-      Node node;
-      node.kind = NodeKind::Alu;
-      node.alu.op = &op_named("MOV");
-      node.alu.dst = dst;
-      node.alu.src[0] = Operand::literal(value);
-      new_nodes.push_back(node);
-      Item item;
-      item.node = -int(new_nodes.size()); /* negative: a new node */
-      return item;
-   }
-
-   /* Rewrites `items` (a list inside the loop whose flags are `flags`); `tail`: nothing of the
-    * loop body follows this list. Returns whether a lowered jump may run inside. */
-   bool rewrite(std::vector<Item> &items, LoopFlags &flags, bool tail, bool lower_all)
-   {
-      for (size_t k = 0; k < items.size(); k++) {
-         Item &item = items[k];
-         const bool item_tail = tail && k + 1 == items.size();
-         bool may_skip = false;
-         if (item.kind == NodeKind::Break || item.kind == NodeKind::Continue) {
-            if (item_tail && !lower_all)
-               continue;
-            if (flags.skip == no_value) {
-               flags.skip = new_flag();
-               flags.exit = new_flag();
-            }
-            flags.used = true;
-            const bool is_break = item.kind == NodeKind::Break;
-            std::vector<Item> replacement;
-            replacement.push_back(new_op(flags.skip, ~0u));
-            if (is_break)
-               replacement.push_back(new_op(flags.exit, ~0u));
-            items.erase(items.begin() + long(k));
-            items.insert(items.begin() + long(k), replacement.begin(), replacement.end());
-            k += replacement.size() - 1;
-            may_skip = true;
-         } else if (item.kind == NodeKind::If) {
-            may_skip |= rewrite(item.then_items, flags, item_tail && !item.has_else, lower_all);
-            may_skip |= rewrite(item.else_items, flags, item_tail, lower_all);
-         } else if (item.kind == NodeKind::LoopBegin) {
-            rewrite_loop(item);
-         }
-         if (may_skip && k + 1 < items.size()) {
-            Item guard;
-            guard.kind = NodeKind::If;
-            guard.condition = flags.skip;
-            guard.invert = true;
-            guard.then_items.assign(items.begin() + long(k) + 1, items.end());
-            items.erase(items.begin() + long(k) + 1, items.end());
-            rewrite(guard.then_items, flags, tail, lower_all);
-            items.push_back(std::move(guard));
-            return true;
-         }
-         if (may_skip && k + 1 == items.size())
-            return true;
-      }
-      return false;
-   }
-
-   void rewrite_loop(Item &loop)
-   {
-      LoopFlags probe;
-      std::vector<Item> body = loop.then_items;
-      const size_t nodes_before = new_nodes.size();
-      rewrite(body, probe, true, false);
-      if (!probe.used) {
-         loop.then_items = std::move(body);
-         return;
-      }
-      /* Some jump needed a flag: lower them all, so that the final break is the only one. */
-      new_nodes.resize(nodes_before);
-      LoopFlags flags;
-      flags.skip = probe.skip;
-      flags.exit = probe.exit;
-      body = loop.then_items;
-      rewrite(body, flags, false, true);
-      std::vector<Item> wrapped;
-      wrapped.push_back(new_op(flags.skip, 0));
-      wrapped.push_back(new_op(flags.exit, 0));
-      wrapped.insert(wrapped.end(), body.begin(), body.end());
-      Item final_check;
-      final_check.kind = NodeKind::If;
-      final_check.condition = flags.exit;
-      Item jump;
-      jump.kind = NodeKind::Break;
-      final_check.then_items.push_back(jump);
-      wrapped.push_back(std::move(final_check));
-      loop.then_items = std::move(wrapped);
-   }
-
-   void flatten(const std::vector<Item> &items, std::vector<Node> &nodes, std::vector<int> &moved)
-   {
-      for (const Item &item : items) {
-         auto copy = [&](NodeKind kind) {
-            Node node;
-            if (item.node >= 0) {
-               node = out.nodes[size_t(item.node)];
-               moved[size_t(item.node)] = int(nodes.size());
-            } else {
-               node = new_nodes[size_t(-item.node - 1)];
-            }
-            node.kind = kind;
-            nodes.push_back(node);
-         };
-         auto mark = [&](NodeKind kind) {
-            Node node;
-            node.kind = kind;
-            nodes.push_back(node);
-         };
-         switch (item.kind) {
-         case NodeKind::If: {
-            if (item.node >= 0) {
-               copy(NodeKind::If);
-            } else {
-               mark(NodeKind::If);
-            }
-            nodes.back().condition = item.condition;
-            nodes.back().invert = item.invert;
-            flatten(item.then_items, nodes, moved);
-            if (item.has_else) {
-               mark(NodeKind::Else);
-               flatten(item.else_items, nodes, moved);
-            }
-            mark(NodeKind::EndIf);
-            break;
-         }
-         case NodeKind::LoopBegin:
-            mark(NodeKind::LoopBegin);
-            flatten(item.then_items, nodes, moved);
-            mark(NodeKind::LoopEnd);
-            break;
-         default:
-            if (item.node == -1 && (item.kind == NodeKind::Break || item.kind == NodeKind::Continue))
-               mark(item.kind);
-            else
-               copy(item.node >= 0 ? out.nodes[size_t(item.node)].kind : new_nodes[size_t(-item.node - 1)].kind);
-            break;
-         }
-      }
-   }
-
-   bool lower_loop_exits()
-   {
-      size_t i = 0;
-      std::vector<Item> items = parse_items(i);
-      /* Outermost loops, wherever they are (loops inside loops are handled by rewrite()). */
-      std::function<void(std::vector<Item> &)> loops_in = [&](std::vector<Item> &list) {
-         for (Item &item : list) {
-            if (item.kind == NodeKind::LoopBegin) {
-               rewrite_loop(item);
-            } else if (item.kind == NodeKind::If) {
-               loops_in(item.then_items);
-               loops_in(item.else_items);
-            }
-         }
-      };
-      loops_in(items);
-      std::vector<Node> nodes;
-      std::vector<int> moved(out.nodes.size(), -1);
-      flatten(items, nodes, moved);
-      renumber_order(nodes, moved);
-      out.nodes = std::move(nodes);
-      /* The invariant the lowering establishes. */
-      for (size_t b = 0; b < out.nodes.size(); b++) {
-         if (out.nodes[b].kind != NodeKind::Break && out.nodes[b].kind != NodeKind::Continue)
-            continue;
-         for (size_t j = b + 1; j < out.nodes.size() && out.nodes[j].kind != NodeKind::LoopEnd; j++)
-            if (out.nodes[j].kind != NodeKind::EndIf)
-               return fail("internal: a loop exit is followed by code of its loop");
-      }
-      return true;
-   }
-
    /* A WAIT_ACK, unless one ends the program so far (SPIR-V barriers often arrive as several
     * NIR memory barriers in a row). */
    void wait_for_acknowledgements()
@@ -526,16 +257,15 @@ private:
       return out.nodes.back();
    }
 
-   /* NIR registers (phis after nir_convert_from_ssa) live in fixed channels: R2.x, R2.y, ... */
+   /* NIR registers (phis after nir_convert_from_ssa) and loop flags: values written in several
+    * places, each with a fixed channel (x, y, z, w in turn); the allocator gives each a GPR
+    * over its live range (regalloc.cpp). */
    std::map<unsigned, unsigned> registers;
    struct RegisterAccess {
       int last_write = -1;
       std::vector<unsigned> reads_since;
    };
    std::map<unsigned, RegisterAccess> register_access; /* by value id */
-
-   /* The first GPR of NIR registers and loop flags: after the preloaded ones. */
-   unsigned register_base = 2;
 
    unsigned register_value(const nir_register *reg)
    {
@@ -544,14 +274,25 @@ private:
          return found->second;
       const unsigned slot = unsigned(registers.size());
       const unsigned id = out.new_value(int(slot % 4));
-      out.values[id].fixed_gpr = int(register_base + slot / 4);
-      out.values[id].fixed_chan = int(slot % 4);
       out.values[id].whole_program = true;
       registers[reg->index] = id;
       return id;
    }
 
    bool is_register(unsigned value) const { return out.values[value].whole_program; }
+
+   /* A register of the selection's own (not a NIR register), written in several places: the
+    * graphics selection's helper-invocation flag. */
+   unsigned new_register()
+   {
+      const unsigned slot = unsigned(registers.size());
+      registers[0x40000000u + slot] = 0;
+      const unsigned id = out.new_value(int(slot % 4));
+      out.values[id].whole_program = true;
+      registers[0x40000000u + slot] = id;
+      return id;
+   }
+
 
    /* Orders node `index` after the accesses of the registers it reads or writes. */
    void note_accesses(unsigned index)
@@ -609,6 +350,8 @@ private:
    int last_return_fetch = -1; /* the node fetching the latest RAT return */
    /* Per SSA def: one operand per component. */
    std::map<unsigned, std::vector<Operand>> defs;
+   /* quarter_offset's results: (block, SSA index, component) -> the value / 4. */
+   std::map<std::tuple<const nir_block *, unsigned, unsigned>, Operand> quarters;
    /* constant_address: (block, address bits) -> (value, index of its MOV node) */
    std::map<std::pair<const nir_block *, uint32_t>, std::pair<unsigned, size_t>> constant_addresses;
 
@@ -1293,7 +1036,7 @@ private:
          const bool fits = last.kind == NodeKind::Alu && last.alu.dst == result[0].value &&
                            last.alu.op->encoding != isa::AluEncoding::Lds &&
                            !(last.alu.op->slot_rule(out.isa) == isa::SlotRule::Replicated3 &&
-                             out.values[reg_value].fixed_chan == 3);
+                             out.values[reg_value].required_chan == 3);
          if (fits) {
             last.alu.dst = reg_value;
             note_accesses(unsigned(out.nodes.size() - 1));
@@ -1352,6 +1095,18 @@ private:
       if (alu->op == nir_op_iadd && (a == zero || b == zero)) {
          result.push_back(a == zero ? b : a);
          return true;
+      }
+
+      if (alu->op == nir_op_imul || alu->op == nir_op_iadd || alu->op == nir_op_ior ||
+          alu->op == nir_op_iand || alu->op == nir_op_ishr || alu->op == nir_op_ushr) {
+         unsigned narrow = no_value;
+         if (alu->op == nir_op_imul || alu->op == nir_op_iadd ? !select_narrow_multiply(alu, a, b, narrow)
+                                                               : !select_bitfield(alu, a, b, narrow))
+            return false;
+         if (narrow != no_value) {
+            result.push_back(Operand::of_value(narrow));
+            return true;
+         }
       }
 
       for (const DirectOp &direct : direct_ops) {
@@ -1508,6 +1263,209 @@ private:
                      " is not supported by the compiler yet");
       }
       result.push_back(Operand::of_value(v));
+      return true;
+   }
+
+   /* Products whose operands are known to fit in 24 bits (unsigned_upper_bound) as MUL_UINT24,
+    * a vector operation, instead of MULLO_INT, which takes the t slot on Evergreen and all
+    * four vector slots on Cayman; and such a product plus a value as one MULADD_UINT24.
+    * MUL_UINT24 multiplies the low 24 bits of its operands and keeps the low 32 bits of the
+    * product (AMD Evergreen Family ISA, MUL_UINT24 and MULADD_UINT24; LLVM R600
+    * EvergreenInstructions.td selects them for 24-bit operands likewise): imul's bits when
+    * neither operand exceeds 2^24 - 1. `v` stays no_value when neither form applies. */
+   bool fits_24_bits(const nir_alu_src &src)
+   {
+      return unsigned_upper_bound(src.src, src.swizzle[0]) <= 0xffffffu;
+   }
+
+   /* The 24-bit product an iadd operand is, when that iadd is the product's only reader (the
+    * product is then dead code). Not with more readers: each sum would repeat the product's
+    * operands (two literals per sum where a shared product and an ADD_INT need one). */
+   const nir_alu_instr *fusable_product(const nir_alu_src &src)
+   {
+      if (!src.src.is_ssa || src.src.ssa->parent_instr->type != nir_instr_type_alu)
+         return nullptr;
+      const nir_alu_instr *product = nir_instr_as_alu(src.src.ssa->parent_instr);
+      if (product->op != nir_op_imul || !product->dest.dest.is_ssa ||
+          product->dest.dest.ssa.num_components != 1 || !fits_24_bits(product->src[0]) ||
+          !fits_24_bits(product->src[1]) || !list_is_empty(&product->dest.dest.ssa.if_uses))
+         return nullptr;
+      return list_is_singular(&product->dest.dest.ssa.uses) ? product : nullptr;
+   }
+
+   bool select_narrow_multiply(nir_alu_instr *alu, const Operand &a, const Operand &b, unsigned &v)
+   {
+      if (alu->op == nir_op_imul) {
+         if (fits_24_bits(alu->src[0]) && fits_24_bits(alu->src[1]))
+            v = emit("MUL_UINT24", {a, b});
+         return true;
+      }
+      for (unsigned k = 0; k < 2; k++) {
+         const nir_alu_instr *product = fusable_product(alu->src[k]);
+         if (!product)
+            continue;
+         Operand x, y;
+         const unsigned component = alu->src[k].swizzle[0];
+         if (!operand(product->src[0].src, product->src[0].swizzle[component], x) ||
+             !operand(product->src[1].src, product->src[1].swizzle[component], y))
+            return false;
+         v = emit("MULADD_UINT24", {x, y, k == 0 ? b : a});
+         return true;
+      }
+      return true;
+   }
+
+   /* The `op` instruction whose result `src` reads, when `src` is its only reader (selecting
+    * the reader without it leaves it dead code). */
+   const nir_alu_instr *single_use_alu(const nir_alu_src &src, nir_op op)
+   {
+      if (!src.src.is_ssa || src.src.ssa->parent_instr->type != nir_instr_type_alu)
+         return nullptr;
+      const nir_alu_instr *alu = nir_instr_as_alu(src.src.ssa->parent_instr);
+      if (alu->op != op || !alu->dest.dest.is_ssa || alu->dest.dest.ssa.num_components != 1 ||
+          !list_is_singular(&alu->dest.dest.ssa.uses) || !list_is_empty(&alu->dest.dest.ssa.if_uses))
+         return nullptr;
+      return alu;
+   }
+
+   static bool constant_source(const nir_alu_instr *alu, unsigned s, unsigned component, uint32_t &value)
+   {
+      if (!nir_src_is_const(alu->src[s].src))
+         return false;
+      value = uint32_t(nir_src_comp_as_uint(alu->src[s].src, alu->src[s].swizzle[component]));
+      return true;
+   }
+
+   /* The bits component `component` of `src` may have set (a clear bit is provably zero). */
+   uint32_t possible_bits(const nir_src &src, unsigned component, unsigned depth = 0)
+   {
+      if (!src.is_ssa || src.ssa->bit_size != 32 || depth > 12)
+         return ~0u;
+      if (nir_src_is_const(src))
+         return uint32_t(nir_src_comp_as_uint(src, component));
+      if (src.ssa->parent_instr->type == nir_instr_type_alu) {
+         const nir_alu_instr *alu = nir_instr_as_alu(src.ssa->parent_instr);
+         auto bits = [&](unsigned s) { return possible_bits(alu->src[s].src, alu->src[s].swizzle[component], depth + 1); };
+         uint32_t shift = 0;
+         switch (alu->op) {
+         case nir_op_mov: return bits(0);
+         case nir_op_iand: return bits(0) & bits(1);
+         case nir_op_ior:
+         case nir_op_ixor: return bits(0) | bits(1);
+         case nir_op_ishl:
+            if (constant_source(alu, 1, component, shift))
+               return bits(0) << (shift & 31);
+            break;
+         case nir_op_ushr:
+            if (constant_source(alu, 1, component, shift))
+               return bits(0) >> (shift & 31);
+            break;
+         case nir_op_bcsel:
+         case nir_op_b32csel: return bits(1) | bits(2);
+         default: break;
+         }
+      }
+      const uint64_t bound = unsigned_upper_bound(src, component);
+      return bound >= 0xffffffffu ? ~0u : uint32_t((uint64_t(1) << std::bit_width(bound)) - 1);
+   }
+
+   /* Bit-field forms of shift-and-mask patterns NIR's lowerings leave (packing built-ins,
+    * extract_u8/i8 and _16), each one operation where NIR has two or three (AMD Evergreen
+    * Family ISA: BFE_UINT/BFE_INT extract `width` bits at `offset`, zero- or sign-extended;
+    * BFI_INT(mask, a, b) = (a & mask) | (b & ~mask); r600g packs with BFI_INT the same way):
+    *   ior(iand(x, M), y), y without bits in M          -> BFI_INT(M, x, y)
+    *   ior(ishl(iand(x, M), s), y), y without M << s    -> BFI_INT(M << s, x << s, y)
+    *   iand(ushr(x, s), 2^w - 1), s + w <= 32           -> BFE_UINT(x, s, w)
+    *   ishr/ushr(ishl(x, a), b), a <= b                 -> BFE_INT/BFE_UINT(x, b - a, 32 - b)
+    * Only where the inner operation has no other reader (it is then dead code), or, for the
+    * left shift, only readers of the same form. */
+   bool select_bitfield(nir_alu_instr *alu, const Operand &a, const Operand &b, unsigned &v)
+   {
+      auto operand_of = [&](const nir_alu_instr *inner, unsigned s, Operand &o) {
+         return operand(inner->src[s].src, inner->src[s].swizzle[0], o);
+      };
+      if (alu->op == nir_op_ior) {
+         for (unsigned k = 0; k < 2; k++) {
+            const uint32_t other_bits = possible_bits(alu->src[1 - k].src, alu->src[1 - k].swizzle[0]);
+            const Operand &other = k == 0 ? b : a;
+            uint32_t mask = 0, shift = 0;
+            if (const nir_alu_instr *masked = single_use_alu(alu->src[k], nir_op_iand)) {
+               for (unsigned m = 0; m < 2; m++) {
+                  Operand x;
+                  if (!constant_source(masked, m, 0, mask) || (mask & other_bits))
+                     continue;
+                  if (!operand_of(masked, 1 - m, x))
+                     return false;
+                  v = emit("BFI_INT", {Operand::literal(mask), x, other});
+                  return true;
+               }
+            }
+            const nir_alu_instr *shifted = single_use_alu(alu->src[k], nir_op_ishl);
+            if (!shifted || !constant_source(shifted, 1, 0, shift) || !(shift & 31))
+               continue;
+            const nir_alu_instr *masked = single_use_alu(shifted->src[0], nir_op_iand);
+            if (!masked)
+               continue;
+            for (unsigned m = 0; m < 2; m++) {
+               Operand x;
+               if (!constant_source(masked, m, 0, mask) || ((mask << (shift & 31)) & other_bits))
+                  continue;
+               if (!operand_of(masked, 1 - m, x))
+                  return false;
+               const unsigned moved = emit("LSHL_INT", {x, Operand::literal(shift & 31)});
+               v = emit("BFI_INT", {Operand::literal(mask << (shift & 31)), Operand::of_value(moved), other});
+               return true;
+            }
+         }
+         return true;
+      }
+      if (alu->op == nir_op_iand) {
+         for (unsigned k = 0; k < 2; k++) {
+            uint32_t mask = 0, shift = 0;
+            const nir_alu_instr *shifted = single_use_alu(alu->src[1 - k], nir_op_ushr);
+            if (!constant_source(alu, k, 0, mask) || !shifted || !constant_source(shifted, 1, 0, shift))
+               continue;
+            const unsigned width = unsigned(std::popcount(mask));
+            shift &= 31;
+            if (width == 0 || width > 31 || mask != (1u << width) - 1 || shift == 0 || shift + width > 32)
+               continue;
+            Operand x;
+            if (!operand_of(shifted, 0, x))
+               return false;
+            v = emit("BFE_UINT", {x, Operand::literal(shift), Operand::literal(width)});
+            return true;
+         }
+         return true;
+      }
+      /* ishr / ushr of a left shift whose every reader is such a right shift (extract_i8
+       * and extract_i16 of the same half share one: each becomes one BFE). */
+      uint32_t right = 0, left = 0;
+      const nir_alu_src &inner = alu->src[0];
+      if (!constant_source(alu, 1, 0, right) || !inner.src.is_ssa ||
+          inner.src.ssa->parent_instr->type != nir_instr_type_alu)
+         return true;
+      const nir_alu_instr *shifted = nir_instr_as_alu(inner.src.ssa->parent_instr);
+      if (shifted->op != nir_op_ishl || !shifted->dest.dest.is_ssa || shifted->dest.dest.ssa.num_components != 1 ||
+          !list_is_empty(&shifted->dest.dest.ssa.if_uses) || !constant_source(shifted, 1, 0, left))
+         return true;
+      nir_foreach_use(use, &shifted->dest.dest.ssa) {
+         const nir_instr *reader = use->parent_instr;
+         const nir_alu_instr *reader_alu = reader->type == nir_instr_type_alu ? nir_instr_as_alu(reader) : nullptr;
+         uint32_t reader_right = 0;
+         if (!reader_alu || (reader_alu->op != nir_op_ishr && reader_alu->op != nir_op_ushr) ||
+             &reader_alu->src[0].src != use || !constant_source(reader_alu, 1, 0, reader_right) ||
+             (reader_right & 31) < (left & 31))
+            return true;
+      }
+      right &= 31;
+      left &= 31;
+      if (left == 0 || right == 0 || left > right)
+         return true;
+      Operand x;
+      if (!operand_of(shifted, 0, x))
+         return false;
+      v = emit(alu->op == nir_op_ishr ? "BFE_INT" : "BFE_UINT",
+               {x, Operand::literal(right - left), Operand::literal(32 - right)});
       return true;
    }
 
@@ -1982,6 +1940,10 @@ private:
       case nir_op_umul24:
       case nir_op_imul24:
          return fits(bound(0) * bound(1));
+      case nir_op_umul_high:
+         /* Both bounds are below 2^32: their product fits in 64 bits. (x / d by a constant,
+          * then x - d * quotient: the product by d can then be 24-bit.) */
+         return (bound(0) * bound(1)) >> 32;
       case nir_op_ishl:
          return known(1, constant) ? fits(bound(0) << (constant & 31)) : unknown;
       case nir_op_ushr:
@@ -2516,6 +2478,121 @@ private:
       return true;
    }
 
+   /* The dword index of a store's byte offset, in channel x: offset >> 2, or the offset's
+    * quarter taken apart (quarter_offset), which shares the product of base * 4k + 4c among
+    * the stores of a block (one ADD_INT each instead of an ADD_INT and an LSHR_INT). */
+   unsigned store_dword_index(const nir_src &src, const Operand &offset, const nir_block *block)
+   {
+      Operand quarter;
+      if (!quarter_offset(src, 0, block, 0, quarter))
+         return emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
+      if (quarter.is_value() && !quarter.neg && !quarter.abs && out.values[quarter.value].fixed_gpr < 0 &&
+          (out.values[quarter.value].required_chan < 0 || out.values[quarter.value].required_chan == 0)) {
+         out.values[quarter.value].required_chan = 0;
+         return quarter.value;
+      }
+      return emit("MOV", {quarter}, 0);
+   }
+
+   /* offset / 4 for a byte offset that is provably a multiple of 4 computed without wrapping
+    * around 2^32 (unsigned_upper_bound): the quotient then distributes over its sums, products
+    * by multiples of 4 and left shifts by 2 or more. False when that cannot be shown (whatever
+    * was emitted on the way is dead code). `chan`: the channel of the operation emitted last,
+    * -1 for free. Quarters of inner values are remembered per block, for the next store. */
+   bool quarter_offset(const nir_src &src, unsigned component, const nir_block *block, int chan, Operand &result,
+                       unsigned depth = 0)
+   {
+      constexpr uint64_t largest = 0xffffffffu;
+      if (!src.is_ssa || src.ssa->bit_size != 32 || depth > 8)
+         return false;
+      if (nir_src_is_const(src)) {
+         const uint32_t bytes = uint32_t(nir_src_comp_as_uint(src, component));
+         result = Operand::literal(bytes / 4);
+         return bytes % 4 == 0;
+      }
+      const nir_instr *instr = src.ssa->parent_instr;
+      if (instr->type == nir_instr_type_intrinsic && component == 1) {
+         /* The descriptor's offset part: always 0 here (select_load_ssbo). */
+         const nir_intrinsic_op op = nir_instr_as_intrinsic(instr)->intrinsic;
+         result = Operand::literal(0);
+         return op == nir_intrinsic_load_vulkan_descriptor || op == nir_intrinsic_vulkan_resource_index;
+      }
+      if (instr->type != nir_instr_type_alu)
+         return false;
+      const auto key = std::make_tuple(block, src.ssa->index, component);
+      if (chan < 0) {
+         const auto found = quarters.find(key);
+         if (found != quarters.end()) {
+            result = found->second;
+            return true;
+         }
+      }
+      const nir_alu_instr *alu = nir_instr_as_alu(instr);
+      auto source = [&](unsigned s) -> const nir_src & { return alu->src[s].src; };
+      auto source_component = [&](unsigned s) { return unsigned(alu->src[s].swizzle[component]); };
+      auto constant = [&](unsigned s, uint64_t &value) {
+         if (!nir_src_is_const(source(s)))
+            return false;
+         value = nir_src_comp_as_uint(source(s), source_component(s));
+         return true;
+      };
+      Operand zero_quarter;
+      auto bound = [&](unsigned s) {
+         const nir_src &from = source(s);
+         const bool descriptor_offset = from.is_ssa && from.ssa->parent_instr->type == nir_instr_type_intrinsic &&
+                                        source_component(s) == 1 && quarter_offset(from, 1, block, -1, zero_quarter);
+         return descriptor_offset ? 0 : unsigned_upper_bound(from, source_component(s));
+      };
+      switch (alu->op) {
+      case nir_op_mov:
+         return quarter_offset(source(0), source_component(0), block, chan, result, depth + 1);
+      case nir_op_iadd: {
+         Operand left, right;
+         if (bound(0) + bound(1) > largest ||
+             !quarter_offset(source(0), source_component(0), block, -1, left, depth + 1) ||
+             !quarter_offset(source(1), source_component(1), block, -1, right, depth + 1))
+            return false;
+         const Operand zero = Operand::literal(0);
+         result = left == zero ? right
+                : right == zero ? left
+                                : Operand::of_value(emit("ADD_INT", {left, right}, chan));
+         break;
+      }
+      case nir_op_imul: {
+         uint64_t factor = 0;
+         const int k = constant(1, factor) ? 1 : constant(0, factor) ? 0 : -1;
+         if (k < 0 || factor % 4 || bound(1 - k) * factor > largest)
+            return false;
+         Operand other;
+         if (!operand(source(1 - k), source_component(1 - k), other))
+            return false;
+         const uint64_t quarter = factor / 4;
+         if (quarter == 1)
+            result = other;
+         else
+            result = Operand::of_value(emit(bound(1 - k) <= 0xffffffu && quarter <= 0xffffffu ? "MUL_UINT24" : "MULLO_INT",
+                                            {other, Operand::literal(uint32_t(quarter))}, chan));
+         break;
+      }
+      case nir_op_ishl: {
+         uint64_t shift = 0;
+         if (!constant(1, shift) || (shift & 31) < 2 || bound(0) << (shift & 31) > largest)
+            return false;
+         Operand other;
+         if (!operand(source(0), source_component(0), other))
+            return false;
+         result = (shift & 31) == 2 ? other
+                                    : Operand::of_value(emit("LSHL_INT", {other, Operand::literal(uint32_t((shift & 31) - 2))}, chan));
+         break;
+      }
+      default:
+         return false;
+      }
+      if (chan < 0)
+         quarters[key] = result;
+      return true;
+   }
+
    bool select_store_ssbo(nir_intrinsic_instr *intrinsic)
    {
       unsigned binding;
@@ -2528,7 +2605,7 @@ private:
       if (!operand(intrinsic->src[2], 0, offset))
          return false;
       /* RATs take dword indices in channel x, and the data in channel x. */
-      const unsigned base_index = emit("LSHR_INT", {offset, Operand::literal(2)}, 0);
+      const unsigned base_index = store_dword_index(intrinsic->src[2], offset, intrinsic->instr.block);
       const unsigned mask = nir_intrinsic_write_mask(intrinsic);
       for (unsigned c = 0; c < nir_src_num_components(intrinsic->src[0]); c++) {
          if (!(mask >> c & 1))
@@ -2542,7 +2619,7 @@ private:
           * constrains it, else copy it there. */
          unsigned moved;
          if (data.is_value() && !data.neg && !data.abs &&
-             out.values[data.value].fixed_gpr < 0 &&
+             out.values[data.value].fixed_gpr < 0 && !out.values[data.value].whole_program &&
              (out.values[data.value].required_chan < 0 || out.values[data.value].required_chan == 0)) {
             out.values[data.value].required_chan = 0;
             moved = data.value;
@@ -2773,6 +2850,7 @@ bool select_program(nir_shader *shader, hw::IsaClass isa, const CompileOptions &
    remove_dead_operations(out);
    coalesce_group_moves(out);
    remove_dead_operations(out);
+   form_branch_predicates(out);
    /* A program that waits for its RAT writes at a memory barrier has every write ask for an
     * acknowledgement, as r600g does (the WAIT_ACK waits only for marked ones). */
    const bool waits = std::any_of(out.nodes.begin(), out.nodes.end(),

@@ -716,7 +716,7 @@ unsigned GraphicsSelector::select_helper_invocation()
    Node query;
    query.kind = NodeKind::Fetch;
    query.fetch.texture.op = isa::find_fetch_op("GET_GRADIENTS_H");
-   query.fetch.texture.results[out.values[helper_flag].fixed_chan] = helper_flag;
+   query.fetch.texture.results[out.values[helper_flag].required_chan] = helper_flag;
    query.fetch.texture.zero_results = true;
    query.fetch.valid_pixels_only = true;
    /* After the preset, and after every KILL so far: a demoted lane is a helper from then on. */

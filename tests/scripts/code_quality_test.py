@@ -7,7 +7,10 @@
 - terrain.frag and lit_textured.frag: ALU groups at most what the fifth round reached (the
   bundle heights, the fetch-aware window, the early end of clauses before a ready fetch and the
   slot preference of free operations in schedule.cpp); terrain.frag took 33 groups on Barts and
-  35 on Cayman before the fourth round.
+  35 on Cayman before the fourth round;
+- lit_textured.frag on Barts and ui.frag on Cayman: GPRs at most r600g's 13 and what the
+  register allocator's slot changes reached (regalloc.cpp: a vector operation takes a free slot
+  of its group when its own channel would cost a GPR); without them 14 and 4.
 
   code_quality_test.py TERAKAN_COMPILE SHADERDB_GRAPHICS_FOLDER"""
 import os
@@ -23,6 +26,9 @@ STATS = re.compile(r'^(\w+): r600g: FS shader: (\d+) dw, (\d+) gprs, (\d+) alu_g
 # before a taller fetch they were 26 / 29 and 81 / 102.
 MOST_GROUPS = {('barts', 'terrain.frag'): 23, ('cayman', 'terrain.frag'): 24,
                ('barts', 'lit_textured.frag'): 65, ('cayman', 'lit_textured.frag'): 92}
+
+# Most GPRs allowed (docs/compiler.md, "Register allocation").
+MOST_GPRS = {('barts', 'lit_textured.frag'): 13, ('cayman', 'ui.frag'): 3}
 
 
 def compile_fs(chip, name):
@@ -44,4 +50,11 @@ for chip in ['barts', 'cayman']:
             continue
         _, stats = compile_fs(chip, name)
         assert int(stats.group(4)) <= most, (chip, name, stats.group(0), 'at most', most)
-print('code quality: ui.frag without branches, terrain.frag and lit_textured.frag within their group counts')
+    for (limit_chip, name), most in MOST_GPRS.items():
+        if limit_chip != chip:
+            continue
+        listing, _ = compile_fs(chip, name)
+        gprs = re.search(r'^\w+: dw: \d+, gprs: (\d+),', listing, re.M)
+        assert gprs and int(gprs.group(1)) <= most, (chip, name, 'GPRs at most', most, gprs and gprs.group(0))
+print('code quality: ui.frag without branches, terrain.frag and lit_textured.frag within their group counts, '
+      'lit_textured.frag (Barts) and ui.frag (Cayman) within their GPRs')
