@@ -5,22 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "backend_ir.h"
+#include "scheduled_builders.h"
 
 using namespace terakan;
 using namespace terakan::compiler;
+using terakan::compiler::test::group_of;
+using terakan::compiler::test::op;
 
 namespace {
-
-ScheduledAlu op(const char *name, unsigned dst, std::vector<Operand> sources, int slot)
-{
-   ScheduledAlu alu;
-   alu.op.op = isa::find_alu_op(name);
-   alu.op.dst = dst;
-   for (size_t s = 0; s < sources.size(); s++)
-      alu.op.src[s] = sources[s];
-   alu.slot = slot;
-   return alu;
-}
 
 Clause alu_clause(std::vector<std::vector<ScheduledAlu>> groups)
 {

@@ -7,30 +7,15 @@
 #include <set>
 
 #include "backend_ir.h"
+#include "scheduled_builders.h"
 #include "spill.h"
 
 using namespace terakan;
 using namespace terakan::compiler;
+using terakan::compiler::test::group_of;
+using terakan::compiler::test::op;
 
 namespace {
-
-ScheduledAlu op(const char *name, unsigned dst, std::vector<Operand> sources, int slot)
-{
-   ScheduledAlu alu;
-   alu.op.op = isa::find_alu_op(name);
-   alu.op.dst = dst;
-   for (size_t s = 0; s < sources.size(); s++)
-      alu.op.src[s] = sources[s];
-   alu.slot = slot;
-   return alu;
-}
-
-ScheduledGroup group_of(ScheduledAlu alu)
-{
-   ScheduledGroup group;
-   group.ops.push_back(alu);
-   return group;
-}
 
 /* The clause kinds in order: A (ALU, with its group count), S (spill store), R (reload). */
 std::string shape(const ScheduledProgram &program)
