@@ -12,8 +12,9 @@ shaders against lavapipe, this one checks what was selected and the group counts
   alu_selection_test.py TERAKAN_COMPILE CORPUS_FOLDER"""
 import os
 import re
-import subprocess
 import sys
+
+from compiled_listing import compile_listing
 
 compile_tool, folder = sys.argv[1:3]
 STATS = re.compile(r'^(\w+): r600g: CS shader: (\d+) dw, (\d+) gprs, (\d+) alu_groups', re.M)
@@ -24,13 +25,8 @@ MOST_GROUPS = {('cayman', 'packing.comp'): 49, ('barts', 'packing.comp'): 48,
 
 
 def compile_cs(chip, name):
-    env = dict(os.environ, TERAKAN_DEBUG='shaders')
-    result = subprocess.run([compile_tool, '--chip', chip, os.path.join(folder, name)], capture_output=True,
-                            text=True, timeout=120, env=env)
-    assert result.returncode == 0, (chip, name, result.stderr)
-    stats = STATS.search(result.stdout)
-    assert stats, result.stdout
-    return result.stdout, int(stats.group(4))
+    listing, _, stats = compile_listing(compile_tool, chip, os.path.join(folder, name), STATS)
+    return listing, int(stats.group(4))
 
 
 def count(pattern, listing):

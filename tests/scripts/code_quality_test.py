@@ -15,8 +15,9 @@
   code_quality_test.py TERAKAN_COMPILE SHADERDB_GRAPHICS_FOLDER"""
 import os
 import re
-import subprocess
 import sys
+
+from compiled_listing import compile_listing
 
 compile_tool, folder = sys.argv[1:3]
 STATS = re.compile(r'^(\w+): r600g: FS shader: (\d+) dw, (\d+) gprs, (\d+) alu_groups, (\d+) loops, (\d+) cf, '
@@ -32,13 +33,8 @@ MOST_GPRS = {('barts', 'lit_textured.frag'): 13, ('cayman', 'ui.frag'): 3}
 
 
 def compile_fs(chip, name):
-    env = dict(os.environ, TERAKAN_DEBUG='shaders')
-    result = subprocess.run([compile_tool, '--chip', chip, os.path.join(folder, name)], capture_output=True,
-                            text=True, timeout=120, env=env)
-    assert result.returncode == 0, (chip, name, result.stderr)
-    stats = STATS.search(result.stdout)
-    assert stats, result.stdout
-    return result.stdout + result.stderr, stats
+    output, dumps, stats = compile_listing(compile_tool, chip, os.path.join(folder, name), STATS)
+    return output + dumps, stats
 
 
 for chip in ['barts', 'cayman']:
