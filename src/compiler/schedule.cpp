@@ -62,7 +62,8 @@ struct GroupBuilder {
     * operand. emit.cpp chooses the swizzles after register allocation and splits a group for
     * which none fits, which costs a group, so the packer already keeps to groups for which some
     * choice fits. It knows each operand's channel (value_chan: the slot of a vector-slot
-    * result, the fixed channel of fetch results; -1 where the allocator chooses, taken as free)
+    * result, the fixed channel of fetch results; -1 where the allocator chooses: taken as free,
+    * except by t-slot operations, which keep some channel for it, see ports_with)
     * and that two values read in one channel are two GPRs; values the previous group wrote
     * are read through PV/PS and take no port (emit.cpp forward_previous_results). `ports`
     * holds every assignment of the ports reachable with the group's operations so far. */
@@ -104,25 +105,42 @@ struct GroupBuilder {
          std::vector<PortState> next;
          for (const PortState &state : states) {
             for (unsigned swizzle = 0; swizzle < (trans ? 4u : 6u); swizzle++) {
-               PortState ported = state;
-               bool ok = true;
-               for (unsigned s = 0; s < op.op->sources && s < 3 && ok; s++) {
+               /* Operands in order. In the t slot, an operand whose channel the allocator
+                * will choose (fetch and t-slot results; chan -1, not read through PV/PS) is
+                * tried in each channel, so that some channel's port is left for it. Taken as
+                * free there, such reads let five-operation MULADD groups form that emit.cpp
+                * then had to split, one split making the next group's PV/PS reads port reads
+                * (skinned.vert on Barts: 29 groups scheduled, 47 emitted; now 35, 35). Not in
+                * the vector slots: there the assumption costs a few splits but packs better
+                * overall (measured, shaderdb-compare: all slots 1802 Barts groups and
+                * lit_textured.frag 63 -> 66; t only 1796, no shader worse). */
+               auto place = [&](auto &self, unsigned s, PortState ported) -> void {
+                  if (s == op.op->sources || s == 3) {
+                     next.push_back(ported);
+                     return;
+                  }
                   const unsigned cycle = trans ? isa::bank_swizzle_trans_cycles[swizzle][s]
                                                : isa::bank_swizzle_vector_cycles[swizzle][s];
                   if (trans && gpr_like[s] && cycle < std::min(constants, 2u))
-                     ok = false;
-                  if (!ok || chan[s] < 0 || chan[s] > 3)
-                     continue;
-                  if (!trans && s == 1 && op.src[0].is_value() && op.src[0].value == op.src[1].value)
-                     continue; /* shares src0's read */
-                  int &port = ported[cycle * 4 + unsigned(chan[s])];
-                  if (port == -1)
-                     port = int(op.src[s].value);
-                  else if (port != int(op.src[s].value))
-                     ok = false;
-               }
-               if (ok)
-                  next.push_back(ported);
+                     return;
+                  const bool unknown = trans && gpr_like[s] && chan[s] < 0 && op.src[s].is_value() &&
+                                       !(*forwarded)[op.src[s].value];
+                  if ((!unknown && (chan[s] < 0 || chan[s] > 3)) ||
+                      (!trans && s == 1 && op.src[0].is_value() && op.src[0].value == op.src[1].value)) {
+                     self(self, s + 1, ported); /* no port, or shares src0's read */
+                     return;
+                  }
+                  for (unsigned c = unknown ? 0 : unsigned(chan[s]); c < (unknown ? 4u : unsigned(chan[s]) + 1); c++) {
+                     int &port = ported[cycle * 4 + c];
+                     const int before = port;
+                     if (port == -1 || port == int(op.src[s].value)) {
+                        port = int(op.src[s].value);
+                        self(self, s + 1, ported);
+                     }
+                     port = before;
+                  }
+               };
+               place(place, 0, state);
             }
          }
          std::sort(next.begin(), next.end());
@@ -804,9 +822,23 @@ private:
          for (size_t i : candidates) {
             const AluOp &op = in.nodes[i].alu;
             if (in.nodes[i].bundle >= 0) {
-               /* A bundle goes whole into an empty group, when all of it is ready. */
-               if (!builder.group.ops.empty() || done[i])
+               /* A bundle goes whole into a group, when all of it is ready: an empty one, or
+                * on Evergreen one that holds only t-slot operations when no other operation
+                * is left to take the vector slots (a transcendental chain with a dot product
+                * beside it: fog_tonemap.frag). Not while others wait: the dot product then
+                * ran earlier than needed and lit_textured.frag took a GPR more on Barts. */
+               if (done[i])
                   continue;
+               if (!builder.group.ops.empty()) {
+                  if (std::any_of(builder.used, builder.used + 4, [](bool u) { return u; }))
+                     continue;
+                  const bool others_left = std::any_of(candidates.begin(), candidates.end(), [&](size_t j) {
+                     return in.nodes[j].bundle != in.nodes[i].bundle &&
+                            std::find(placed.begin(), placed.end(), j) == placed.end();
+                  });
+                  if (others_left)
+                     continue;
+               }
                std::vector<size_t> members;
                for (size_t j : candidates)
                   if (in.nodes[j].bundle == in.nodes[i].bundle)
