@@ -143,7 +143,7 @@ public:
       const bool returns_allowed = !graphics || shader->info.stage == MESA_SHADER_FRAGMENT;
       if (returns_allowed && has_returning_atomics(impl) && !compute_rat_return_index())
          return false;
-      if (!select_cf_list(&impl->body, false))
+      if (!select_cf_list(&impl->body))
          return false;
       /* The exports go at the end, before the loop lowering renumbers the nodes. */
       if (graphics && !graphics->finish())
@@ -177,7 +177,7 @@ private:
    bool started = false; /* the function body's list was entered */
    unsigned depth = 0; /* if/loop levels around the instruction being selected */
 
-   bool select_cf_list(exec_list *list, bool in_loop)
+   bool select_cf_list(exec_list *list)
    {
       /* Only called for the bodies of ifs and loops, and for the function body (depth 0). */
       struct Level {
@@ -188,8 +188,7 @@ private:
       } level(depth, started);
       started = true;
       return select_cf_range(exec_list_is_empty(list) ? nullptr
-                                                      : exec_node_data(nir_cf_node, exec_list_get_head(list), node),
-                             in_loop);
+                                                      : exec_node_data(nir_cf_node, exec_list_get_head(list), node));
    }
 
    /* Selects `first` and the nodes after it in its list.
@@ -199,7 +198,7 @@ private:
     * JUMP, LOOP_BREAK, POP, then the body goes on): the lanes that did not take the branch run
     * the rest of their iteration (docs/sim-semantics.md, LOOP_BREAK; r600g's
     * `loop_divergent_breaks` GL scene checks the simulator on it). */
-   bool select_cf_range(nir_cf_node *first, bool in_loop)
+   bool select_cf_range(nir_cf_node *first)
    {
       for (nir_cf_node *node = first; node; node = nir_cf_node_next(node)) {
          switch (node->type) {
@@ -216,13 +215,13 @@ private:
                return false;
             marker(NodeKind::If).condition = condition;
             note_accesses(unsigned(out.nodes.size() - 1));
-            if (!select_cf_list(&branch->then_list, in_loop))
+            if (!select_cf_list(&branch->then_list))
                return false;
             const bool has_else = !(exec_list_is_singular(&branch->else_list) &&
                                     exec_list_is_empty(&nir_if_first_else_block(branch)->instr_list));
             if (has_else) {
                marker(NodeKind::Else);
-               if (!select_cf_list(&branch->else_list, in_loop))
+               if (!select_cf_list(&branch->else_list))
                   return false;
             }
             marker(NodeKind::EndIf);
@@ -230,7 +229,7 @@ private:
          }
          case nir_cf_node_loop:
             marker(NodeKind::LoopBegin);
-            if (!select_cf_list(&nir_cf_node_as_loop(node)->body, true))
+            if (!select_cf_list(&nir_cf_node_as_loop(node)->body))
                return false;
             marker(NodeKind::LoopEnd);
             break;
