@@ -78,24 +78,10 @@ Drawn draw(const char *name, const char *vertex_file = "scratch_arrays.vert",
    VkPipelineLayout layout = VK_NULL_HANDLE;
    vkCreatePipelineLayout(device, &layout_info, nullptr, &layout);
    session.later([=] { vkDestroyPipelineLayout(device, layout, nullptr); });
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vertex, "main"},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main"}};
-   VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-   const VkViewport viewport{0, 0, float(size), float(size), 0, 1};
-   const VkRect2D scissor{{0, 0}, {size, size}};
-   VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-   viewport_state.viewportCount = 1;
-   viewport_state.pViewports = &viewport;
-   viewport_state.scissorCount = 1;
-   viewport_state.pScissors = &scissor;
    terakan::test::BasicPipeline basic;
-   basic.stages = stages;
-   basic.vertex_input = &vertex_input;
-   basic.assembly = &assembly;
-   basic.viewports = &viewport_state;
+   basic.vertex = vertex;
+   basic.fragment = fragment;
+   basic.viewport_extent = {size, size};
    basic.layout = layout;
    basic.pass = pass;
    VkPipeline pipeline = VK_NULL_HANDLE;
